@@ -1,0 +1,53 @@
+/*
+ * cat.h: memory models written in (a subset of) herd's cat language.
+ *
+ * Contract: cat_load parses and resolves a model once; cat_check evaluates
+ * it on one candidate execution.  cat_check never allocates: every value
+ * lives in a workspace made by cat_workspace_new for that model, so one
+ * workspace serves all the executions of a run (one per thread if ever run
+ * in parallel).  Models see executions only through exec.h.
+ */
+#ifndef SCOPECHECK_CAT_H
+#define SCOPECHECK_CAT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "exec.h"
+
+typedef struct cat_model cat_model;
+typedef struct cat_workspace cat_workspace;
+
+#define CAT_MAX_FLAGS 32
+
+/* How the enumerator must range over coherence orders for this model:
+ * total orders per location (herd's default), or every strict partial order
+ * (a model statement `option co = partial`, a scopecheck extension). */
+enum cat_co_mode { CAT_CO_TOTAL, CAT_CO_PARTIAL };
+
+/* Parses the model in `path`; `include "f.cat"` is looked up beside it.
+ * On bad input: one or more "file:line:col: error: ..." lines on `errors`
+ * and NULL.  Allocation: Boehm GC. */
+cat_model *cat_load(const char *path, FILE *errors);
+
+/* Same, from text in memory (`name` is used in diagnostics and for includes
+ * relative to the current directory). */
+cat_model *cat_load_string(const char *name, const char *text, FILE *errors);
+
+const char *cat_model_title(const cat_model *m);  /* the model's first-line name */
+enum cat_co_mode cat_model_co_mode(const cat_model *m);
+int cat_model_flag_count(const cat_model *m);
+const char *cat_model_flag_name(const cat_model *m, int flag);
+
+cat_workspace *cat_workspace_new(const cat_model *m);
+
+/* Result of evaluating a model on one execution. */
+typedef struct cat_verdict {
+    bool consistent;          /* some choice of `with` bindings passes every check */
+    unsigned flags;           /* bit i: flag i raised (in a passing choice) */
+    const char *failed_check; /* when inconsistent: name (or "acyclic ..." text) of a failing check */
+} cat_verdict;
+
+cat_verdict cat_check(const cat_model *m, cat_workspace *ws, const exec *x);
+
+#endif

@@ -1,0 +1,16 @@
+/*
+ * diag.h: diagnostics in the form "file:line:col: error: message".
+ *
+ * Contract: every front end reports bad input through diag_error, which
+ * writes one line to the given stream (stderr in the program, a memory
+ * stream in unit tests).  Lines and columns count from 1.
+ */
+#ifndef SCOPECHECK_DIAG_H
+#define SCOPECHECK_DIAG_H
+
+#include <stdio.h>
+
+void diag_error(FILE *to, const char *file, int line, int col, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+
+#endif

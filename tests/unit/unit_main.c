@@ -1,0 +1,22 @@
+/* unit_main.c: runs every CUnit suite of scopecheck. */
+#include <CUnit/Basic.h>
+#include <gc.h>
+
+#include "unit_suites.h"
+
+int main(void)
+{
+    GC_INIT();
+    if (CU_initialize_registry() != CUE_SUCCESS)
+        return 2;
+    register_relation_tests();
+    register_cat_tests();
+    register_litmus_ptx_tests();
+    register_enumerate_tests();
+    CU_basic_set_mode(CU_BRM_NORMAL);
+    CU_basic_run_tests();
+    unsigned failed = CU_get_number_of_failures() + CU_get_number_of_tests_failed();
+    unsigned run = CU_get_number_of_tests_run();
+    CU_cleanup_registry();
+    return failed == 0 && run > 0 ? 0 : 1;
+}

@@ -1,0 +1,10 @@
+/* unit_suites.h: one registration function per module's CUnit suite. */
+#ifndef SCOPECHECK_UNIT_SUITES_H
+#define SCOPECHECK_UNIT_SUITES_H
+
+void register_relation_tests(void);
+void register_cat_tests(void);
+void register_litmus_ptx_tests(void);
+void register_enumerate_tests(void);
+
+#endif
