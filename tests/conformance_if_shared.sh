@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# conformance_if_shared.sh BIN: verdict conformance of BIN.
+#   - the shared reference corpus ../shared/corpus/ptx (relative to the repository
+#     root) for ptx6 and ptx75, when it is there;
+#   - our own suite litmus/ptx for every model its expected.tsv lists.
+# Without ../shared/corpus the whole check is skipped (exit 0): the corpus is
+# not ours to ship.  Exit 1 if any verdict disagrees.
+set -u
+if [ $# -ne 1 ]; then
+    echo "usage: conformance_if_shared.sh PATH/TO/scopecheck" >&2
+    exit 2
+fi
+bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root" || exit 2
+corpus=../shared/corpus/ptx
+if [ ! -d "$corpus" ]; then
+    echo "conformance: skipped (../shared/corpus not found)"
+    exit 0
+fi
+status=0
+echo "== $corpus (ptx6, ptx75)"
+SCOPECHECK=$bin bash scripts/conformance.sh "$corpus" ptx6 ptx75 || status=1
+echo "== litmus/ptx (all models listed)"
+SCOPECHECK=$bin bash scripts/conformance.sh litmus/ptx || status=1
+exit $status
