@@ -1,0 +1,723 @@
+/*
+ * enumerate.c: candidate executions (see enumerate.h).
+ *
+ * Order of choices, outermost first: one trace per thread (values of reads
+ * already guessed), then for every read a write of the same location and
+ * value, then a coherence order per location, then an arrival order per
+ * counted barrier.  Everything that depends only on the traces is computed
+ * once per combination; the innermost loop only writes rf, co, fr and
+ * syncbar and calls the model.
+ */
+#include "enumerate.h"
+
+#include <gc.h>
+#include <string.h>
+
+#include "diag.h"
+#include "thread_paths.h"
+
+#define MAX_THREADS 32
+#define MAX_TOTAL_K 8    /* writes to one location, total coherence orders */
+#define MAX_PARTIAL_K 5  /* ... partial orders (4231 of them at 5) */
+#define MAX_GROUPS 8
+#define MAX_GROUP_EVENTS 8
+#define MAX_ALTS 64
+
+/* All strict orders of one kind on k writes; rows[i] holds i's successors. */
+typedef struct order_table {
+    int count;
+    uint8_t (*rows)[MAX_TOTAL_K];
+} order_table;
+
+typedef struct ev_info {
+    int thread;            /* -1 for initial writes */
+    int phys;              /* physical location, memory events */
+    int vloc;              /* location as addressed */
+    bool write, read;
+    lit_value value;
+    const tp_event *ev;    /* NULL for initial writes */
+} ev_info;
+
+typedef struct loc_writes {
+    int init;              /* event index of the initial write */
+    int k;                 /* other writes */
+    int w[REL_MAX_EVENTS];
+} loc_writes;
+
+typedef struct enum_ctx {
+    const litmus_test *t;
+    const cat_model *model;
+    cat_workspace *ws;
+    check_result *r;
+    FILE *errors;
+    bool failed;
+    tp_result paths;
+    int choice[MAX_THREADS];
+    int n;
+    ev_info ev[REL_MAX_EVENTS];
+    exec x;
+    /* reads-from */
+    int nreads;
+    int read_ev[REL_MAX_EVENTS];
+    int nopts[REL_MAX_EVENTS];
+    int opts[REL_MAX_EVENTS][REL_MAX_EVENTS];
+    int rf_choice[REL_MAX_EVENTS];
+    /* coherence */
+    int nphys;
+    loc_writes *locw;      /* per physical location (indexed by location) */
+    int phys_list[REL_MAX_EVENTS];
+    int co_choice[REL_MAX_EVENTS];
+    order_table tables[MAX_TOTAL_K + 1];
+    /* barriers */
+    int ngroups;
+    int nalts[MAX_GROUPS];
+    relation alts[MAX_GROUPS][MAX_ALTS];
+    int bar_choice[MAX_GROUPS];
+    /* final states */
+    lit_value *state;
+} enum_ctx;
+
+/* ---- coherence order tables -------------------------------------------- */
+
+static bool closed_and_strict(const uint8_t *rows, int k)
+{
+    for (int i = 0; i < k; i++) {
+        if (rows[i] & (1u << i))
+            return false;
+        for (int j = 0; j < k; j++)
+            if ((rows[i] & (1u << j)) && (rows[j] & ~rows[i]))
+                return false;
+    }
+    return true;
+}
+
+static bool is_total(const uint8_t *rows, int k)
+{
+    for (int i = 0; i < k; i++)
+        for (int j = i + 1; j < k; j++)
+            if (!(rows[i] & (1u << j)) && !(rows[j] & (1u << i)))
+                return false;
+    return true;
+}
+
+/* Every assignment of each pair to {unordered, i<j, j<i} that is already a
+ * strict order: each strict partial order appears exactly once. */
+static void build_table(order_table *tab, int k, bool partial)
+{
+    int pairs = k * (k - 1) / 2;
+    long assignments = 1;
+    for (int p = 0; p < pairs; p++)
+        assignments *= 3;
+    tab->count = 0;
+    tab->rows = GC_MALLOC_ATOMIC(sizeof *tab->rows * (size_t)assignments);
+    for (long a = 0; a < assignments; a++) {
+        uint8_t rows[MAX_TOTAL_K] = {0};
+        long rest = a;
+        for (int i = 0; i < k; i++)
+            for (int j = i + 1; j < k; j++) {
+                int pick = (int)(rest % 3);
+                rest /= 3;
+                if (pick == 1)
+                    rows[i] |= (uint8_t)(1u << j);
+                else if (pick == 2)
+                    rows[j] |= (uint8_t)(1u << i);
+            }
+        if (closed_and_strict(rows, k) && (partial || is_total(rows, k)))
+            memcpy(tab->rows[tab->count++], rows, sizeof rows);
+    }
+}
+
+static void build_total_table(order_table *tab, int k)
+{
+    /* Total orders by permutation: the 3^pairs search is too slow at k=8. */
+    int perm[MAX_TOTAL_K];
+    long count = 1;
+    for (int i = 2; i <= k; i++)
+        count *= i;
+    tab->count = 0;
+    tab->rows = GC_MALLOC_ATOMIC(sizeof *tab->rows * (size_t)count);
+    for (int i = 0; i < k; i++)
+        perm[i] = i;
+    for (;;) {
+        uint8_t *rows = tab->rows[tab->count++];
+        memset(rows, 0, MAX_TOTAL_K);
+        for (int i = 0; i < k; i++)
+            for (int j = i + 1; j < k; j++)
+                rows[perm[i]] |= (uint8_t)(1u << perm[j]);
+        /* next permutation in lexicographic order */
+        int i = k - 2;
+        while (i >= 0 && perm[i] > perm[i + 1])
+            i--;
+        if (i < 0)
+            break;
+        int j = k - 1;
+        while (perm[j] < perm[i])
+            j--;
+        int tmp = perm[i]; perm[i] = perm[j]; perm[j] = tmp;
+        for (int a = i + 1, b = k - 1; a < b; a++, b--) {
+            tmp = perm[a]; perm[a] = perm[b]; perm[b] = tmp;
+        }
+    }
+}
+
+static const order_table *table_for(enum_ctx *c, int k)
+{
+    order_table *tab = &c->tables[k];
+    if (!tab->rows) {
+        if (cat_model_co_mode(c->model) == CAT_CO_PARTIAL)
+            build_table(tab, k, true);
+        else
+            build_total_table(tab, k);
+    }
+    return tab;
+}
+
+/* ---- one combination of thread traces ---------------------------------- */
+
+static void add_init_writes(enum_ctx *c)
+{
+    const litmus_test *t = c->t;
+    for (int l = 0; l < t->nlocs; l++) {
+        if (t->locs[l].physical != l)
+            continue;
+        ev_info *e = &c->ev[c->n];
+        memset(e, 0, sizeof *e);
+        e->thread = -1;
+        e->phys = l;
+        e->vloc = l;
+        e->write = true;
+        e->value = t->locs[l].init;
+        c->locw[l].init = c->n;
+        c->locw[l].k = 0;
+        c->n++;
+    }
+}
+
+/* Appends the chosen traces' events; false when they do not fit. */
+static bool add_thread_events(enum_ctx *c, int *first)
+{
+    for (int th = 0; th < c->t->nthreads; th++) {
+        const tp_trace *tr = &c->paths.threads[th].traces[c->choice[th]];
+        first[th] = c->n;
+        if (c->n + tr->nevents > REL_MAX_EVENTS)
+            return false;
+        for (int i = 0; i < tr->nevents; i++) {
+            const tp_event *te = &tr->events[i];
+            ev_info *e = &c->ev[c->n++];
+            e->thread = th;
+            e->ev = te;
+            e->vloc = te->loc;
+            e->phys = (te->kind == EV_READ || te->kind == EV_WRITE) ? c->t->locs[te->loc].physical : -1;
+            e->read = te->kind == EV_READ;
+            e->write = te->kind == EV_WRITE;
+            e->value = te->value;
+        }
+    }
+    return true;
+}
+
+static void add_to(evset *s, int e) { *s |= evset_of(e); }
+
+static void tag_access(exec *x, const tp_event *te, int i)
+{
+    switch (te->order) {
+    case ORD_WEAK: add_to(&x->set[XS_WEAK], i); break;
+    case ORD_RELAXED: add_to(&x->set[XS_RLX], i); break;
+    case ORD_ACQUIRE: add_to(&x->set[XS_ACQ], i); break;
+    case ORD_RELEASE: add_to(&x->set[XS_REL], i); break;
+    default: break;
+    }
+    static const int proxy_set[] = {[PROXY_GENERIC] = XS_GEN, [PROXY_SURFACE] = XS_SUR,
+                                    [PROXY_TEXTURE] = XS_TEX, [PROXY_CONSTANT] = XS_CON,
+                                    [PROXY_ALIAS] = XS_GEN};
+    add_to(&x->set[proxy_set[te->proxy]], i);
+}
+
+static void tag_fence(exec *x, const tp_event *te, int i)
+{
+    if (te->order == ORD_SC)
+        add_to(&x->set[XS_SC], i);
+    else if (te->order == ORD_ACQ_REL)
+        add_to(&x->set[XS_ACQ_REL], i);
+    if (te->proxy != PROXY_GENERIC) {
+        add_to(&x->set[XS_PROXY], i);
+        static const int proxy_set[] = {[PROXY_GENERIC] = XS_GEN, [PROXY_SURFACE] = XS_SUR,
+                                        [PROXY_TEXTURE] = XS_TEX, [PROXY_CONSTANT] = XS_CON,
+                                        [PROXY_ALIAS] = XS_ALIAS};
+        add_to(&x->set[proxy_set[te->proxy]], i);
+    }
+}
+
+static void fill_sets(enum_ctx *c)
+{
+    exec *x = &c->x;
+    memset(x->set, 0, sizeof x->set);
+    for (int i = 0; i < c->n; i++) {
+        const ev_info *e = &c->ev[i];
+        const tp_event *te = e->ev;
+        if (!te) {
+            add_to(&x->set[XS_W], i);
+            add_to(&x->set[XS_IW], i);
+            add_to(&x->set[XS_GEN], i);
+            continue;
+        }
+        switch (te->kind) {
+        case EV_READ: add_to(&x->set[XS_R], i); tag_access(x, te, i); break;
+        case EV_WRITE: add_to(&x->set[XS_W], i); tag_access(x, te, i); break;
+        case EV_FENCE: add_to(&x->set[XS_F], i); tag_fence(x, te, i); break;
+        case EV_BARRIER:
+            add_to(&x->set[XS_B], i);
+            if (te->waits)
+                add_to(&x->set[XS_BSYNC], i);
+            break;
+        }
+        if (te->in_rmw)
+            add_to(&x->set[XS_RMW_EV], i);
+        if (te->scope == SCOPE_CTA)
+            add_to(&x->set[XS_CTA], i);
+        else if (te->scope == SCOPE_GPU)
+            add_to(&x->set[XS_GPU], i);
+        else if (te->scope == SCOPE_SYS)
+            add_to(&x->set[XS_SYS], i);
+    }
+    x->set[XS_M] = x->set[XS_R] | x->set[XS_W];
+}
+
+/* Is thread b inside the scope instance of an event of thread a? */
+static bool in_scope(const litmus_test *t, int a, int b, int scope)
+{
+    const lit_thread *ta = &t->threads[a], *tb = &t->threads[b];
+    switch (scope) {
+    case SCOPE_CTA: return ta->cta == tb->cta && ta->gpu == tb->gpu;
+    case SCOPE_GPU: return ta->gpu == tb->gpu;
+    case SCOPE_SYS: return true;
+    default: return false;
+    }
+}
+
+static void fill_pair_relations(enum_ctx *c, int i, int j)
+{
+    exec *x = &c->x;
+    const ev_info *a = &c->ev[i], *b = &c->ev[j];
+    const litmus_test *t = c->t;
+    if (a->phys >= 0 && a->phys == b->phys && i != j) {
+        rel_add(&x->rel[XR_LOC], i, j);
+        if (a->vloc == b->vloc)
+            rel_add(&x->rel[XR_VLOC], i, j);
+    }
+    if (a->thread < 0 || b->thread < 0)
+        return;
+    if (a->thread == b->thread) {
+        if (i != j)
+            rel_add(&x->rel[XR_INT], i, j);
+        if (i < j)
+            rel_add(&x->rel[XR_PO], i, j);
+    } else {
+        rel_add(&x->rel[XR_EXT], i, j);
+    }
+    const lit_thread *ta = &t->threads[a->thread], *tb = &t->threads[b->thread];
+    if (ta->cta == tb->cta && ta->gpu == tb->gpu)
+        rel_add(&x->rel[XR_SCTA], i, j);
+    if (ta->gpu == tb->gpu)
+        rel_add(&x->rel[XR_SGPU], i, j);
+    if (a->ev->scope != SCOPE_NONE && b->ev->scope != SCOPE_NONE &&
+        in_scope(t, a->thread, b->thread, a->ev->scope) && in_scope(t, b->thread, a->thread, b->ev->scope))
+        rel_add(&x->rel[XR_SR], i, j);
+}
+
+static void fill_dependencies(enum_ctx *c, const int *first)
+{
+    exec *x = &c->x;
+    for (int i = 0; i < c->n; i++) {
+        const ev_info *e = &c->ev[i];
+        if (!e->ev)
+            continue;
+        int base = first[e->thread];
+        for (uint64_t d = e->ev->data_deps; d; d &= d - 1)
+            rel_add(&x->rel[XR_DATA], base + __builtin_ctzll(d), i);
+        for (uint64_t d = e->ev->ctrl_deps; d; d &= d - 1)
+            rel_add(&x->rel[XR_CTRL], base + __builtin_ctzll(d), i);
+        for (uint64_t d = e->ev->addr_deps; d; d &= d - 1)
+            rel_add(&x->rel[XR_ADDR], base + __builtin_ctzll(d), i);
+        if (e->ev->rmw_write)
+            rel_add(&x->rel[XR_RMW], i - 1, i);
+    }
+}
+
+static void fill_static_relations(enum_ctx *c, const int *first)
+{
+    exec *x = &c->x;
+    x->n = c->n;
+    for (int r = 0; r < XR_COUNT; r++)
+        rel_clear(&x->rel[r], c->n);
+    fill_sets(c);
+    for (int i = 0; i < c->n; i++)
+        for (int j = 0; j < c->n; j++)
+            fill_pair_relations(c, i, j);
+    fill_dependencies(c, first);
+    rel_inter(&x->rel[XR_PO_LOC], &x->rel[XR_PO], &x->rel[XR_LOC], c->n);
+}
+
+/* Reads-from options: writes to the same location with the read's value. */
+static bool collect_rf_options(enum_ctx *c)
+{
+    c->nreads = 0;
+    for (int i = 0; i < c->n; i++) {
+        if (!c->ev[i].read)
+            continue;
+        int r = c->nreads++;
+        c->read_ev[r] = i;
+        c->nopts[r] = 0;
+        for (int w = 0; w < c->n; w++)
+            if (c->ev[w].write && c->ev[w].phys == c->ev[i].phys && c->ev[w].value == c->ev[i].value)
+                c->opts[r][c->nopts[r]++] = w;
+        if (c->nopts[r] == 0)
+            return false;
+    }
+    return true;
+}
+
+static bool collect_writes(enum_ctx *c)
+{
+    c->nphys = 0;
+    for (int i = 0; i < c->n; i++) {
+        const ev_info *e = &c->ev[i];
+        if (!e->write || e->thread < 0)
+            continue;
+        loc_writes *lw = &c->locw[e->phys];
+        lw->w[lw->k++] = i;
+    }
+    int limit = cat_model_co_mode(c->model) == CAT_CO_PARTIAL ? MAX_PARTIAL_K : MAX_TOTAL_K;
+    for (int l = 0; l < c->t->nlocs; l++) {
+        if (c->t->locs[l].physical != l || c->locw[l].k == 0)
+            continue;
+        if (c->locw[l].k > limit) {
+            diag_error(c->errors, c->t->file, 1, 1, "more than %d writes to location %s in one execution",
+                       limit, c->t->locs[l].name);
+            c->failed = true;
+            return false;
+        }
+        c->phys_list[c->nphys++] = l;
+    }
+    return true;
+}
+
+/* ---- barriers ------------------------------------------------------------ */
+
+typedef struct bar_group {
+    int cta, gpu;
+    lit_value id;
+    lit_value count;
+    int m;
+    int ev[MAX_GROUP_EVENTS];
+} bar_group;
+
+static void add_alt(enum_ctx *c, int g, const relation *rel)
+{
+    for (int a = 0; a < c->nalts[g]; a++)
+        if (rel_equal(&c->alts[g][a], rel, c->n))
+            return;
+    if (c->nalts[g] < MAX_ALTS)
+        rel_copy(&c->alts[g][c->nalts[g]++], rel, c->n);
+}
+
+/* syncbar for one arrival order: a -> b when a arrives no later than b
+ * departs; a sync departs at its arrival or at the release, whichever is
+ * later. */
+static void arrival_relation(enum_ctx *c, const bar_group *bg, const int *order, relation *out)
+{
+    int release = bg->count > 0 ? (int)bg->count - 1 : 0;
+    rel_clear(out, c->n);
+    for (int pb = 0; pb < bg->m; pb++) {
+        int b = bg->ev[order[pb]];
+        if (!c->ev[b].ev->waits)
+            continue;
+        int depart = pb > release ? pb : release;
+        for (int pa = 0; pa <= depart && pa < bg->m; pa++)
+            if (pa != pb)
+                rel_add(out, bg->ev[order[pa]], b);
+    }
+}
+
+static void permute_arrivals(enum_ctx *c, int g, const bar_group *bg, int *order, int depth)
+{
+    if (depth == bg->m) {
+        relation rel;
+        arrival_relation(c, bg, order, &rel);
+        add_alt(c, g, &rel);
+        return;
+    }
+    for (int i = depth; i < bg->m; i++) {
+        int tmp = order[depth]; order[depth] = order[i]; order[i] = tmp;
+        permute_arrivals(c, g, bg, order, depth + 1);
+        tmp = order[depth]; order[depth] = order[i]; order[i] = tmp;
+    }
+}
+
+static int find_group(bar_group *groups, int ngroups, const lit_thread *th, lit_value id)
+{
+    for (int g = 0; g < ngroups; g++)
+        if (groups[g].cta == th->cta && groups[g].gpu == th->gpu && groups[g].id == id)
+            return g;
+    return -1;
+}
+
+/* Groups barrier events by (CTA, id); false when a group cannot release. */
+static bool collect_barriers(enum_ctx *c)
+{
+    bar_group groups[MAX_GROUPS];
+    c->ngroups = 0;
+    for (int i = 0; i < c->n; i++) {
+        const ev_info *e = &c->ev[i];
+        if (!e->ev || e->ev->kind != EV_BARRIER)
+            continue;
+        const lit_thread *th = &c->t->threads[e->thread];
+        int g = find_group(groups, c->ngroups, th, e->ev->value);
+        if (g < 0) {
+            if (c->ngroups == MAX_GROUPS)
+                goto too_many;
+            g = c->ngroups++;
+            groups[g] = (bar_group){.cta = th->cta, .gpu = th->gpu, .id = e->ev->value, .count = -1};
+        }
+        if (groups[g].m == MAX_GROUP_EVENTS)
+            goto too_many;
+        groups[g].ev[groups[g].m++] = i;
+        if (groups[g].count < 0 && e->ev->count >= 0)
+            groups[g].count = e->ev->count;
+    }
+    for (int g = 0; g < c->ngroups; g++) {
+        bar_group *bg = &groups[g];
+        c->nalts[g] = 0;
+        if (bg->count > bg->m) {
+            c->r->hang = true;
+            return false;
+        }
+        int order[MAX_GROUP_EVENTS];
+        for (int i = 0; i < bg->m; i++)
+            order[i] = i;
+        if (bg->count < 0) {
+            /* no quorum: every event reaches every sync of the group */
+            bg->count = bg->m;
+            relation rel;
+            arrival_relation(c, bg, order, &rel);
+            add_alt(c, g, &rel);
+        } else {
+            permute_arrivals(c, g, bg, order, 0);
+        }
+    }
+    return true;
+too_many:
+    diag_error(c->errors, c->t->file, 1, 1, "too many barrier groups or barrier events in one execution");
+    c->failed = true;
+    return false;
+}
+
+/* ---- the innermost loops -------------------------------------------------- */
+
+static lit_value observed_value_reg(const enum_ctx *c, const lit_term *term)
+{
+    return c->paths.threads[term->thread].traces[c->choice[term->thread]].regs[term->reg];
+}
+
+static void record_state(enum_ctx *c, int obs)
+{
+    const litmus_test *t = c->t;
+    if (obs == t->nobserved) {
+        outcome_add(c->r->states, c->state);
+        if (condition_holds(t, t->cond, c->state))
+            c->r->positive++;
+        else
+            c->r->negative++;
+        return;
+    }
+    const lit_term *term = &t->observed[obs];
+    if (term->kind != TERM_LOC) {
+        c->state[obs] = term->kind == TERM_REG ? observed_value_reg(c, term) : term->value;
+        record_state(c, obs + 1);
+        return;
+    }
+    /* any co-maximal write may give the final value */
+    int phys = t->locs[term->loc].physical;
+    const loc_writes *lw = &c->locw[phys];
+    const relation *co = &c->x.rel[XR_CO];
+    if (lw->k == 0) {
+        c->state[obs] = c->ev[lw->init].value;
+        record_state(c, obs + 1);
+        return;
+    }
+    for (int i = 0; i < lw->k; i++) {
+        int w = lw->w[i];
+        if (co->row[w])
+            continue;
+        c->state[obs] = c->ev[w].value;
+        record_state(c, obs + 1);
+    }
+}
+
+static void evaluate(enum_ctx *c)
+{
+    exec *x = &c->x;
+    relation *sb = &x->rel[XR_SYNCBAR];
+    rel_clear(sb, c->n);
+    for (int g = 0; g < c->ngroups; g++)
+        rel_union(sb, sb, &c->alts[g][c->bar_choice[g]], c->n);
+    c->r->candidates++;
+    cat_verdict v = cat_check(c->model, c->ws, x);
+    if (!v.consistent)
+        return;
+    c->r->consistent++;
+    c->r->flags |= v.flags;
+    record_state(c, 0);
+}
+
+static void choose_barriers(enum_ctx *c, int g)
+{
+    if (g == c->ngroups) {
+        evaluate(c);
+        return;
+    }
+    for (int a = 0; a < c->nalts[g]; a++) {
+        c->bar_choice[g] = a;
+        choose_barriers(c, g + 1);
+    }
+}
+
+static void set_co(enum_ctx *c)
+{
+    relation *co = &c->x.rel[XR_CO];
+    rel_clear(co, c->n);
+    for (int p = 0; p < c->nphys; p++) {
+        const loc_writes *lw = &c->locw[c->phys_list[p]];
+        const uint8_t *rows = table_for(c, lw->k)->rows[c->co_choice[p]];
+        for (int i = 0; i < lw->k; i++) {
+            rel_add(co, lw->init, lw->w[i]);
+            for (int j = 0; j < lw->k; j++)
+                if (rows[i] & (1u << j))
+                    rel_add(co, lw->w[i], lw->w[j]);
+        }
+    }
+    relation rf_inv;
+    rel_inverse(&rf_inv, &c->x.rel[XR_RF], c->n);
+    rel_seq(&c->x.rel[XR_FR], &rf_inv, co, c->n);
+}
+
+static void choose_co(enum_ctx *c, int p)
+{
+    if (p == c->nphys) {
+        set_co(c);
+        choose_barriers(c, 0);
+        return;
+    }
+    const order_table *tab = table_for(c, c->locw[c->phys_list[p]].k);
+    for (int o = 0; o < tab->count; o++) {
+        c->co_choice[p] = o;
+        choose_co(c, p + 1);
+    }
+}
+
+static void choose_rf(enum_ctx *c, int r)
+{
+    if (r == c->nreads) {
+        relation *rf = &c->x.rel[XR_RF];
+        rel_clear(rf, c->n);
+        for (int i = 0; i < c->nreads; i++)
+            rel_add(rf, c->rf_choice[i], c->read_ev[i]);
+        choose_co(c, 0);
+        return;
+    }
+    for (int o = 0; o < c->nopts[r]; o++) {
+        c->rf_choice[r] = c->opts[r][o];
+        choose_rf(c, r + 1);
+    }
+}
+
+static void run_combination(enum_ctx *c)
+{
+    int first[MAX_THREADS];
+    c->n = 0;
+    add_init_writes(c);
+    if (!add_thread_events(c, first)) {
+        c->r->too_big = true;
+        return;
+    }
+    if (!collect_rf_options(c) || !collect_writes(c) || !collect_barriers(c))
+        return;
+    fill_static_relations(c, first);
+    choose_rf(c, 0);
+}
+
+/* Steps the per-thread trace choice like an odometer; false when done. */
+static bool next_combination(enum_ctx *c)
+{
+    for (int th = c->t->nthreads - 1; th >= 0; th--) {
+        if (++c->choice[th] < c->paths.threads[th].ntraces)
+            return true;
+        c->choice[th] = 0;
+    }
+    return false;
+}
+
+bool enumerate_check(const litmus_test *t, const cat_model *m, cat_workspace *ws, const enum_options *o,
+                     check_result *r, FILE *errors)
+{
+    memset(r, 0, sizeof *r);
+    r->states = outcome_set_new(t->nobserved);
+    if (t->nthreads > MAX_THREADS) {
+        diag_error(errors, t->file, 1, 1, "too many threads (at most %d)", MAX_THREADS);
+        return false;
+    }
+    enum_ctx *c = GC_MALLOC(sizeof *c);
+    c->t = t;
+    c->model = m;
+    c->ws = ws;
+    c->r = r;
+    c->errors = errors;
+    c->locw = GC_MALLOC_ATOMIC(sizeof(loc_writes) * (size_t)(t->nlocs ? t->nlocs : 1));
+    c->state = GC_MALLOC_ATOMIC(sizeof(lit_value) * (size_t)(t->nobserved ? t->nobserved : 1));
+    tp_limits lim = {.unroll = o->unroll, .max_traces = o->max_traces};
+    if (!thread_paths_build(t, &lim, &c->paths, errors))
+        return false;
+    r->unroll_cut = c->paths.unroll_cut;
+    r->values_cut = c->paths.values_cut;
+    for (int th = 0; th < t->nthreads; th++)
+        if (c->paths.threads[th].ntraces == 0)
+            return true;
+    do {
+        run_combination(c);
+        if (c->failed)
+            return false;
+    } while (next_combination(c));
+    return true;
+}
+
+/* ---- the condition --------------------------------------------------------- */
+
+static lit_value term_value(const litmus_test *t, const lit_term *term, const lit_value *state)
+{
+    if (term->kind == TERM_CONST)
+        return term->value;
+    for (int i = 0; i < t->nobserved; i++) {
+        const lit_term *o = &t->observed[i];
+        if (o->kind != term->kind)
+            continue;
+        if (term->kind == TERM_LOC ? o->loc == term->loc : (o->thread == term->thread && o->reg == term->reg))
+            return state[i];
+    }
+    return 0;
+}
+
+bool condition_holds(const litmus_test *t, const lit_cond *c, const lit_value *state)
+{
+    if (!c)
+        return true;
+    switch (c->kind) {
+    case COND_TRUE: return true;
+    case COND_FALSE: return false;
+    case COND_AND: return condition_holds(t, c->left, state) && condition_holds(t, c->right, state);
+    case COND_OR: return condition_holds(t, c->left, state) || condition_holds(t, c->right, state);
+    case COND_NOT: return !condition_holds(t, c->left, state);
+    case COND_EQ: return term_value(t, &c->lhs, state) == term_value(t, &c->rhs, state);
+    case COND_NE: return term_value(t, &c->lhs, state) != term_value(t, &c->rhs, state);
+    }
+    return false;
+}

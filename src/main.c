@@ -1,0 +1,40 @@
+/* main.c: scopecheck's command dispatcher. */
+#include <gc.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "litmus_cmd.h"
+
+#define SCOPECHECK_VERSION "0.1.0"
+
+static void usage(FILE *to)
+{
+    fputs("usage: scopecheck COMMAND [ARGS]\n"
+          "commands:\n"
+          "  litmus   check litmus tests against a memory model (scopecheck litmus --help)\n"
+          "  version  print the version\n",
+          to);
+}
+
+int main(int argc, char **argv)
+{
+    GC_INIT();
+    if (argc < 2) {
+        usage(stderr);
+        return 2;
+    }
+    const char *cmd = argv[1];
+    if (strcmp(cmd, "litmus") == 0)
+        return litmus_cmd_main(argc - 1, argv + 1, stdout, stderr);
+    if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {
+        printf("scopecheck %s\n", SCOPECHECK_VERSION);
+        return 0;
+    }
+    if (strcmp(cmd, "help") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {
+        usage(stdout);
+        return 0;
+    }
+    fprintf(stderr, "scopecheck: error: unknown command '%s'\n", cmd);
+    usage(stderr);
+    return 2;
+}

@@ -1,0 +1,14 @@
+/*
+ * model_path.h: where a model named on the command line lives.
+ *
+ * Contract: a name with a '/' or ending in ".cat" is a path, used as it is;
+ * any other name NAME means models/NAME.cat in the first of: the directory
+ * in $SCOPECHECK_MODELS, the models/ directory beside the executable's bin/,
+ * and ./models.  The result is a GC string, or NULL when no file exists.
+ */
+#ifndef SCOPECHECK_MODEL_PATH_H
+#define SCOPECHECK_MODEL_PATH_H
+
+const char *model_path_resolve(const char *name);
+
+#endif

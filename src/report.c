@@ -1,0 +1,161 @@
+/* report.c: herd7-style blocks and JSON lines (see report.h). */
+#include "report.h"
+
+#include <inttypes.h>
+
+bool report_condition_ok(const litmus_test *t, const check_result *r)
+{
+    switch (t->quant) {
+    case QUANT_EXISTS: return r->positive > 0;
+    case QUANT_NOT_EXISTS: return r->positive == 0;
+    case QUANT_FORALL: return r->negative == 0;
+    }
+    return false;
+}
+
+static const char *quantifier_word(enum lit_quantifier q)
+{
+    switch (q) {
+    case QUANT_EXISTS: return "exists";
+    case QUANT_NOT_EXISTS: return "~exists";
+    case QUANT_FORALL: return "forall";
+    }
+    return "?";
+}
+
+/* herd prints registers as THREAD:REG with the thread's number. */
+static void print_term(FILE *out, const litmus_test *t, const lit_term *term, bool json_key)
+{
+    switch (term->kind) {
+    case TERM_REG:
+        if (json_key)
+            fprintf(out, "%s:%s", t->threads[term->thread].name, t->threads[term->thread].reg_names[term->reg]);
+        else
+            fprintf(out, "%d:%s", term->thread, t->threads[term->thread].reg_names[term->reg]);
+        break;
+    case TERM_LOC:
+        fputs(t->locs[term->loc].name, out);
+        break;
+    case TERM_CONST:
+        fprintf(out, "%" PRId64, term->value);
+        break;
+    }
+}
+
+static void print_cond(FILE *out, const litmus_test *t, const lit_cond *c)
+{
+    switch (c->kind) {
+    case COND_TRUE: fputs("true", out); break;
+    case COND_FALSE: fputs("false", out); break;
+    case COND_AND:
+    case COND_OR:
+        fputc('(', out);
+        print_cond(out, t, c->left);
+        fputs(c->kind == COND_AND ? " /\\ " : " \\/ ", out);
+        print_cond(out, t, c->right);
+        fputc(')', out);
+        break;
+    case COND_NOT:
+        fputs("~", out);
+        print_cond(out, t, c->left);
+        break;
+    case COND_EQ:
+    case COND_NE:
+        print_term(out, t, &c->lhs, false);
+        fputs(c->kind == COND_EQ ? "=" : "!=", out);
+        print_term(out, t, &c->rhs, false);
+        break;
+    }
+}
+
+static const char *observation_word(const check_result *r)
+{
+    if (r->positive == 0)
+        return "Never";
+    return r->negative == 0 ? "Always" : "Sometimes";
+}
+
+void report_herd(FILE *out, const litmus_test *t, check_result *r, const report_info *info)
+{
+    bool requires = t->quant != QUANT_EXISTS;
+    fprintf(out, "Test %s %s\n", t->name, requires ? "Required" : "Allowed");
+    int count = outcome_count(r->states), width = t->nobserved;
+    const lit_value *states = outcome_sorted(r->states);
+    fprintf(out, "States %d\n", count);
+    for (int s = 0; s < count; s++) {
+        for (int i = 0; i < width; i++) {
+            print_term(out, t, &t->observed[i], false);
+            fprintf(out, "=%" PRId64 ";%s", states[(size_t)s * (size_t)width + (size_t)i], i + 1 < width ? " " : "");
+        }
+        fputc('\n', out);
+    }
+    fputs(report_condition_ok(t, r) ? "Ok\n" : "No\n", out);
+    fprintf(out, "Witnesses\nPositive: %" PRIu64 " Negative: %" PRIu64 "\n", r->positive, r->negative);
+    fprintf(out, "Condition %s ", quantifier_word(t->quant));
+    if (t->cond)
+        print_cond(out, t, t->cond);
+    fputc('\n', out);
+    fprintf(out, "Observation %s %s %" PRIu64 " %" PRIu64 "\n", t->name, observation_word(r), r->positive,
+            r->negative);
+    if (r->unroll_cut)
+        fprintf(out, "Warning %s: loop bound %d cut some executions (raise --unroll)\n", t->name, info->unroll);
+    if (r->values_cut)
+        fprintf(out, "Warning %s: value search stopped before closing; outcomes may be missing\n", t->name);
+    if (r->too_big)
+        fprintf(out, "Warning %s: executions with more than 64 events were skipped\n", t->name);
+    if (r->hang)
+        fprintf(out, "Warning %s: some executions wait forever at a counted barrier\n", t->name);
+    fprintf(out, "Time %s %.4f\n\n", t->name, info->seconds);
+}
+
+static void json_string(FILE *out, const char *s)
+{
+    fputc('"', out);
+    for (; s && *s; s++) {
+        unsigned char ch = (unsigned char)*s;
+        if (ch == '"' || ch == '\\')
+            fprintf(out, "\\%c", ch);
+        else if (ch == '\n')
+            fputs("\\n", out);
+        else if (ch < 0x20)
+            fprintf(out, "\\u%04x", ch);
+        else
+            fputc(ch, out);
+    }
+    fputc('"', out);
+}
+
+static void json_states(FILE *out, const litmus_test *t, check_result *r)
+{
+    int count = outcome_count(r->states), width = t->nobserved;
+    const lit_value *states = outcome_sorted(r->states);
+    fputc('[', out);
+    for (int s = 0; s < count; s++) {
+        fputs(s ? ",{" : "{", out);
+        for (int i = 0; i < width; i++) {
+            fputs(i ? ",\"" : "\"", out);
+            print_term(out, t, &t->observed[i], true);
+            fprintf(out, "\":%" PRId64, states[(size_t)s * (size_t)width + (size_t)i]);
+        }
+        fputc('}', out);
+    }
+    fputc(']', out);
+}
+
+void report_json(FILE *out, const litmus_test *t, check_result *r, const report_info *info)
+{
+    fputs("{\"test\":", out);
+    json_string(out, t->name);
+    fputs(",\"file\":", out);
+    json_string(out, t->file);
+    fputs(",\"model\":", out);
+    json_string(out, info->model);
+    fprintf(out, ",\"condition\":\"%s\",\"verdict\":\"%s\"", quantifier_word(t->quant),
+            report_condition_ok(t, r) ? "Ok" : "No");
+    fprintf(out, ",\"positive\":%" PRIu64 ",\"negative\":%" PRIu64, r->positive, r->negative);
+    fputs(",\"states\":", out);
+    json_states(out, t, r);
+    fprintf(out, ",\"candidates\":%" PRIu64 ",\"consistent\":%" PRIu64, r->candidates, r->consistent);
+    fprintf(out, ",\"unroll\":%d,\"unroll_cut\":%s,\"hang\":%s,\"time_us\":%.0f}\n", info->unroll,
+            r->unroll_cut ? "true" : "false", r->hang ? "true" : "false", info->seconds * 1e6);
+}

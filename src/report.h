@@ -1,0 +1,30 @@
+/*
+ * report.h: how the result of checking one litmus test is printed.
+ *
+ * Contract: herd7's block (Test, States, Ok/No, Witnesses, Condition,
+ * Observation, Time) or one JSON object per line.  Printing never changes
+ * the result; the verdict is decided here, from the condition's quantifier
+ * and the positive/negative counts, exactly as herd7 decides it.
+ */
+#ifndef SCOPECHECK_REPORT_H
+#define SCOPECHECK_REPORT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "enumerate.h"
+#include "litmus.h"
+
+/* True when the condition holds as herd7 means it ("Ok"). */
+bool report_condition_ok(const litmus_test *t, const check_result *r);
+
+typedef struct report_info {
+    const char *model;    /* model name as given */
+    int unroll;
+    double seconds;       /* time spent checking this test */
+} report_info;
+
+void report_herd(FILE *out, const litmus_test *t, check_result *r, const report_info *info);
+void report_json(FILE *out, const litmus_test *t, check_result *r, const report_info *info);
+
+#endif

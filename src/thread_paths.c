@@ -1,0 +1,365 @@
+/*
+ * thread_paths.c: per-thread event traces by value guessing (see
+ * thread_paths.h).
+ *
+ * Each read branches over the values its location may hold.  Those value
+ * sets start from the initial values and grow by what the traces write,
+ * round after round, until nothing new appears: a value that no chain of
+ * writes can compute never shows up, which is what rules out thin-air
+ * values such as 42 in LB+data.
+ */
+#include "thread_paths.h"
+
+#include <gc.h>
+#include <string.h>
+
+#include "diag.h"
+
+#define MAX_REGS 64
+#define MAX_INSTRS 256
+#define MAX_DOMAIN 64
+#define MAX_ROUNDS 32
+
+typedef struct domain {
+    int count;
+    lit_value values[MAX_DOMAIN];
+} domain;
+
+/* The state of one path: copied at every read, where the path forks. */
+typedef struct path_state {
+    lit_value regs[MAX_REGS];
+    uint64_t deps[MAX_REGS];
+    uint64_t ctrl;
+    int nevents;
+    uint8_t taken[MAX_INSTRS];
+} path_state;
+
+typedef struct walker {
+    const litmus_test *test;
+    const lit_thread *thread;
+    const tp_limits *lim;
+    const domain *dom;       /* per location, indexed by physical location */
+    domain *written;         /* values written, per physical location */
+    tp_event events[TP_MAX_EVENTS];
+    tp_thread *out;
+    long capacity;
+    bool unroll_cut;
+    bool values_cut;
+    bool too_many;
+    bool too_long;
+} walker;
+
+static bool domain_add(domain *d, lit_value v)
+{
+    for (int i = 0; i < d->count; i++)
+        if (d->values[i] == v)
+            return true;
+    if (d->count == MAX_DOMAIN)
+        return false;
+    d->values[d->count++] = v;
+    return true;
+}
+
+static lit_value operand_value(const path_state *s, const lit_operand *o, uint64_t *deps)
+{
+    switch (o->kind) {
+    case OPND_REG:
+        *deps |= s->deps[o->reg];
+        return s->regs[o->reg];
+    case OPND_IMM:
+        return o->imm;
+    case OPND_NONE:
+        break;
+    }
+    return 0;
+}
+
+static lit_value rmw_result(const lit_instr *in, lit_value old, lit_value a, lit_value b)
+{
+    switch (in->rmw_op) {
+    case RMW_ADD: return old + a;
+    case RMW_SUB: return old - a;
+    case RMW_INC: return in->a.kind == OPND_NONE ? old + 1 : (old >= a ? 0 : old + 1);
+    case RMW_DEC: return in->a.kind == OPND_NONE ? old - 1 : ((old == 0 || old > a) ? a : old - 1);
+    case RMW_EXCH: return a;
+    case RMW_CAS: return old == a ? b : old;
+    case RMW_AND: return old & a;
+    case RMW_OR: return old | a;
+    case RMW_XOR: return old ^ a;
+    case RMW_MIN: return old < a ? old : a;
+    case RMW_MAX: return old > a ? old : a;
+    }
+    return old;
+}
+
+static lit_value alu_result(enum lit_alu_op op, lit_value a, lit_value b)
+{
+    switch (op) {
+    case ALU_ADD: return a + b;
+    case ALU_SUB: return a - b;
+    case ALU_MUL: return a * b;
+    case ALU_AND: return a & b;
+    case ALU_OR: return a | b;
+    case ALU_XOR: return a ^ b;
+    }
+    return 0;
+}
+
+static tp_event *push_event(walker *w, path_state *s, const lit_instr *in, int pc, enum tp_kind kind)
+{
+    if (s->nevents == TP_MAX_EVENTS) {
+        w->too_long = true;
+        return NULL;
+    }
+    tp_event *e = &w->events[s->nevents++];
+    memset(e, 0, sizeof *e);
+    e->kind = (uint8_t)kind;
+    e->order = (uint8_t)in->order;
+    e->scope = (uint8_t)in->scope;
+    e->proxy = (uint8_t)in->proxy;
+    e->loc = in->loc;
+    e->count = -1;
+    e->ctrl_deps = s->ctrl;
+    e->instr = pc;
+    return e;
+}
+
+static void emit_trace(walker *w, const path_state *s)
+{
+    tp_thread *t = w->out;
+    if (t->ntraces == w->lim->max_traces) {
+        w->too_many = true;
+        return;
+    }
+    if (t->ntraces == w->capacity) {
+        w->capacity = w->capacity ? 2 * w->capacity : 16;
+        tp_trace *grown = GC_MALLOC(sizeof *grown * (size_t)w->capacity);
+        if (t->ntraces)
+            memcpy(grown, t->traces, sizeof *grown * (size_t)t->ntraces);
+        t->traces = grown;
+    }
+    tp_trace *tr = &t->traces[t->ntraces++];
+    tr->nevents = s->nevents;
+    tr->events = GC_MALLOC_ATOMIC(sizeof(tp_event) * (size_t)(s->nevents ? s->nevents : 1));
+    memcpy(tr->events, w->events, sizeof(tp_event) * (size_t)s->nevents);
+    int nregs = w->thread->nregs;
+    tr->regs = GC_MALLOC_ATOMIC(sizeof(lit_value) * (size_t)(nregs ? nregs : 1));
+    memcpy(tr->regs, s->regs, sizeof(lit_value) * (size_t)nregs);
+}
+
+static bool stopped(const walker *w) { return w->too_many || w->too_long; }
+
+static void walk(walker *w, path_state *s, int pc);
+
+static void record_write(walker *w, int loc, lit_value v)
+{
+    int phys = w->test->locs[loc].physical;
+    if (!domain_add(&w->written[phys], v))
+        w->values_cut = true;
+}
+
+/* A read forks the path: one continuation per value the location may hold. */
+static void walk_read(walker *w, const path_state *s, int pc)
+{
+    const lit_instr *in = &w->thread->instrs[pc];
+    const domain *d = &w->dom[w->test->locs[in->loc].physical];
+    for (int i = 0; i < d->count && !stopped(w); i++) {
+        path_state next = *s;
+        lit_value old = d->values[i];
+        int read_index = next.nevents;
+        tp_event *r = push_event(w, &next, in, pc, EV_READ);
+        if (!r)
+            return;
+        r->value = old;
+        uint64_t read_bit = (uint64_t)1 << read_index;
+        if (in->op == OP_LOAD) {
+            r->order = (uint8_t)in->order;
+        } else {
+            r->in_rmw = true;
+            r->order = (uint8_t)((in->order == ORD_ACQUIRE || in->order == ORD_ACQ_REL) ? ORD_ACQUIRE
+                                                                                      : ORD_RELAXED);
+            uint64_t deps = 0;
+            lit_value a = operand_value(&next, &in->a, &deps);
+            lit_value b = operand_value(&next, &in->b, &deps);
+            tp_event *wr = push_event(w, &next, in, pc, EV_WRITE);
+            if (!wr)
+                return;
+            wr->in_rmw = true;
+            wr->rmw_write = true;
+            wr->order = (uint8_t)((in->order == ORD_RELEASE || in->order == ORD_ACQ_REL) ? ORD_RELEASE
+                                                                                       : ORD_RELAXED);
+            wr->value = rmw_result(in, old, a, b);
+            wr->data_deps = deps;
+            record_write(w, in->loc, wr->value);
+        }
+        if (in->dst >= 0) {
+            next.regs[in->dst] = old;
+            next.deps[in->dst] = read_bit;
+        }
+        walk(w, &next, pc + 1);
+    }
+}
+
+/* Follows a taken branch; false when the loop bound drops the path. */
+static bool take_branch(walker *w, path_state *s, int pc, int *next_pc)
+{
+    int target = w->thread->instrs[pc].target;
+    if (target <= pc) {
+        if (s->taken[pc] >= w->lim->unroll) {
+            w->unroll_cut = true;
+            return false;
+        }
+        s->taken[pc]++;
+    }
+    *next_pc = target;
+    return true;
+}
+
+static void walk(walker *w, path_state *s, int pc)
+{
+    const lit_thread *th = w->thread;
+    while (pc < th->ninstrs && !stopped(w)) {
+        const lit_instr *in = &th->instrs[pc];
+        uint64_t deps = 0;
+        switch (in->op) {
+        case OP_LOAD:
+        case OP_RMW:
+        case OP_RED:
+            walk_read(w, s, pc);
+            return;
+        case OP_STORE: {
+            lit_value v = operand_value(s, &in->a, &deps);
+            tp_event *e = push_event(w, s, in, pc, EV_WRITE);
+            if (!e)
+                return;
+            e->value = v;
+            e->data_deps = deps;
+            record_write(w, in->loc, v);
+            break;
+        }
+        case OP_FENCE:
+            if (!push_event(w, s, in, pc, EV_FENCE))
+                return;
+            break;
+        case OP_BARRIER: {
+            lit_value id = operand_value(s, &in->a, &deps);
+            lit_value count = in->b.kind == OPND_NONE ? -1 : operand_value(s, &in->b, &deps);
+            tp_event *e = push_event(w, s, in, pc, EV_BARRIER);
+            if (!e)
+                return;
+            e->value = id;
+            e->count = count;
+            e->waits = in->barrier_waits;
+            e->addr_deps = deps;
+            break;
+        }
+        case OP_MOV:
+            s->regs[in->dst] = operand_value(s, &in->a, &deps);
+            s->deps[in->dst] = deps;
+            break;
+        case OP_ALU: {
+            lit_value a = operand_value(s, &in->a, &deps);
+            lit_value b = operand_value(s, &in->b, &deps);
+            s->regs[in->dst] = alu_result(in->alu_op, a, b);
+            s->deps[in->dst] = deps;
+            break;
+        }
+        case OP_BRANCH: {
+            lit_value a = operand_value(s, &in->a, &deps);
+            lit_value b = operand_value(s, &in->b, &deps);
+            s->ctrl |= deps;
+            bool equal = a == b;
+            if (equal == (in->cmp == CMP_EQ)) {
+                if (!take_branch(w, s, pc, &pc))
+                    return;
+                continue;
+            }
+            break;
+        }
+        case OP_GOTO:
+            if (!take_branch(w, s, pc, &pc))
+                return;
+            continue;
+        }
+        pc++;
+    }
+    if (!stopped(w))
+        emit_trace(w, s);
+}
+
+static void start_state(const lit_thread *th, path_state *s)
+{
+    memset(s, 0, sizeof *s);
+    for (int r = 0; r < th->nregs; r++)
+        s->regs[r] = th->reg_init ? th->reg_init[r] : 0;
+}
+
+static bool check_shape(const litmus_test *t, FILE *errors)
+{
+    for (int i = 0; i < t->nthreads; i++) {
+        const lit_thread *th = &t->threads[i];
+        if (th->nregs > MAX_REGS || th->ninstrs > MAX_INSTRS) {
+            diag_error(errors, t->file, 1, 1, "thread %s is too large (at most %d registers and %d instructions)",
+                       th->name, MAX_REGS, MAX_INSTRS);
+            return false;
+        }
+    }
+    return true;
+}
+
+/* One round: every thread's traces under the value sets `dom`. */
+static bool run_round(const litmus_test *t, const tp_limits *lim, const domain *dom, domain *written,
+                      tp_result *out, FILE *errors)
+{
+    for (int i = 0; i < t->nthreads; i++) {
+        walker *w = GC_MALLOC(sizeof *w);
+        w->test = t;
+        w->thread = &t->threads[i];
+        w->lim = lim;
+        w->dom = dom;
+        w->written = written;
+        w->out = &out->threads[i];
+        w->out->ntraces = 0;
+        w->out->traces = NULL;
+        path_state *s = GC_MALLOC_ATOMIC(sizeof *s);
+        start_state(w->thread, s);
+        walk(w, s, 0);
+        out->unroll_cut |= w->unroll_cut;
+        out->values_cut |= w->values_cut;
+        if (w->too_many || w->too_long) {
+            const lit_instr *first = w->thread->ninstrs ? &w->thread->instrs[0] : NULL;
+            diag_error(errors, t->file, first ? first->line : 1, first ? first->col : 1,
+                       w->too_many ? "thread %s has more than %ld paths; lower --unroll"
+                                   : "thread %s runs more than %ld events on some path; lower --unroll",
+                       w->thread->name, w->too_many ? lim->max_traces : (long)TP_MAX_EVENTS);
+            return false;
+        }
+    }
+    return true;
+}
+
+bool thread_paths_build(const litmus_test *t, const tp_limits *lim, tp_result *out, FILE *errors)
+{
+    memset(out, 0, sizeof *out);
+    if (!check_shape(t, errors))
+        return false;
+    out->threads = GC_MALLOC(sizeof(tp_thread) * (size_t)(t->nthreads ? t->nthreads : 1));
+    size_t dom_size = sizeof(domain) * (size_t)(t->nlocs ? t->nlocs : 1);
+    domain *dom = GC_MALLOC_ATOMIC(dom_size);
+    domain *written = GC_MALLOC_ATOMIC(dom_size);
+    memset(dom, 0, dom_size);
+    for (int l = 0; l < t->nlocs; l++)
+        if (t->locs[l].physical == l)
+            domain_add(&dom[l], t->locs[l].init);
+    for (int round = 0; round < MAX_ROUNDS; round++) {
+        memcpy(written, dom, dom_size);
+        out->unroll_cut = false;
+        if (!run_round(t, lim, dom, written, out, errors))
+            return false;
+        if (memcmp(written, dom, dom_size) == 0)
+            return true;
+        memcpy(dom, written, dom_size);
+    }
+    out->values_cut = true;
+    return true;
+}
