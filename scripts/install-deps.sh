@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Installs the Debian packages scopecheck needs, if any is missing.
+# As root it runs apt-get itself; otherwise it prints the command to run.
+set -eu
+packages=(gcc make libc6-dev libgc-dev libcunit1-dev libgraphviz-dev graphviz jq)
+missing=()
+for p in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+    exit 0
+fi
+if [ "$(id -u)" -ne 0 ]; then
+    echo "scopecheck needs: ${missing[*]}" >&2
+    echo "run: sudo apt-get update && sudo apt-get install -y ${missing[*]}" >&2
+    exit 1
+fi
+echo "installing: ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq "${missing[@]}" >/dev/null
