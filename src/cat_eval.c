@@ -1,0 +1,231 @@
+/*
+ * cat_eval.c: evaluation of a compiled cat model on one execution (see
+ * cat.h and cat_ast.h).  Nothing here allocates except cat_workspace_new.
+ */
+#include "cat_ast.h"
+
+#include <gc.h>
+#include <string.h>
+
+struct cat_workspace {
+    const relation **rp;   /* every relation slot, for reading */
+    relation *rel;         /* workspace relation slots (slot - XR_COUNT) */
+    evset *set;            /* every set slot */
+};
+
+cat_workspace *cat_workspace_new(const cat_model *m)
+{
+    cat_workspace *ws = GC_MALLOC(sizeof *ws);
+    int own = m->nrel_slots - XR_COUNT;
+    ws->rel = GC_MALLOC_ATOMIC(sizeof *ws->rel * (size_t)(own > 0 ? own : 1));
+    ws->rp = GC_MALLOC(sizeof *ws->rp * (size_t)m->nrel_slots);
+    for (int i = 0; i < own; i++)
+        ws->rp[XR_COUNT + i] = &ws->rel[i];
+    ws->set = GC_MALLOC_ATOMIC(sizeof *ws->set * (size_t)m->nset_slots);
+    return ws;
+}
+
+typedef struct eval_ctx {
+    const cat_model *m;
+    cat_workspace *ws;
+    int n;
+    evset all;
+    const char *failed;    /* first failing check */
+    unsigned flags;        /* flags of the passing choice */
+} eval_ctx;
+
+static relation *wr(const eval_ctx *c, int slot)
+{
+    return &c->ws->rel[slot - XR_COUNT];
+}
+
+static bool check_holds(const eval_ctx *c, const cat_check_info *ci, int slot)
+{
+    bool holds;
+    if (slot < 0)
+        holds = true; /* empty: acyclic, irreflexive and empty */
+    else if (ci->is_set)
+        holds = c->ws->set[slot] == 0;
+    else if (ci->kind == CK_ACYCLIC)
+        holds = rel_is_acyclic(c->ws->rp[slot], c->n);
+    else if (ci->kind == CK_IRREFLEXIVE)
+        holds = rel_is_irreflexive(c->ws->rp[slot], c->n);
+    else
+        holds = rel_is_empty(c->ws->rp[slot], c->n);
+    return holds != ci->negate;
+}
+
+static void set_op(eval_ctx *c, const cat_instr *in)
+{
+    evset *s = c->ws->set;
+    switch (in->op) {
+    case CI_S_EMPTY: s[in->dst] = 0; break;
+    case CI_S_UNION: s[in->dst] = s[in->a] | s[in->b]; break;
+    case CI_S_INTER: s[in->dst] = s[in->a] & s[in->b]; break;
+    case CI_S_DIFF: s[in->dst] = s[in->a] & ~s[in->b]; break;
+    case CI_S_COMPL: s[in->dst] = c->all & ~s[in->a]; break;
+    case CI_S_DOMAIN: s[in->dst] = rel_domain(c->ws->rp[in->a], c->n); break;
+    case CI_S_RANGE: s[in->dst] = rel_range(c->ws->rp[in->a], c->n); break;
+    default: break;
+    }
+}
+
+static void rel_op(eval_ctx *c, const cat_instr *in)
+{
+    const relation **rp = c->ws->rp;
+    const evset *s = c->ws->set;
+    relation *d = wr(c, in->dst);
+    int n = c->n;
+    switch (in->op) {
+    case CI_R_EMPTY: rel_clear(d, n); break;
+    case CI_R_UNION: rel_union(d, rp[in->a], rp[in->b], n); break;
+    case CI_R_INTER: rel_inter(d, rp[in->a], rp[in->b], n); break;
+    case CI_R_DIFF: rel_diff(d, rp[in->a], rp[in->b], n); break;
+    case CI_R_SEQ: rel_seq(d, rp[in->a], rp[in->b], n); break;
+    case CI_R_COMPL: rel_complement(d, rp[in->a], c->all, n); break;
+    case CI_R_INV: rel_inverse(d, rp[in->a], n); break;
+    case CI_R_PLUS: rel_plus(d, rp[in->a], n); break;
+    case CI_R_STAR: rel_star(d, rp[in->a], c->all, n); break;
+    case CI_R_OPT: rel_opt(d, rp[in->a], c->all, n); break;
+    case CI_R_IDENT: rel_identity(d, s[in->a], n); break;
+    case CI_R_CART: rel_cartesian(d, s[in->a], s[in->b], n); break;
+    case CI_R_RESTRICT: rel_restrict(d, rp[in->a], s[in->b], s[in->c], n); break;
+    default: break;
+    }
+}
+
+/* Runs the straight-line code of a block; false at the first failing check. */
+static bool run_code(eval_ctx *c, const cat_block *b, unsigned *flags)
+{
+    bool changed = false;
+    int rounds = 0;
+    for (int pc = 0; pc < b->ncode; pc++) {
+        const cat_instr *in = &b->code[pc];
+        switch (in->op) {
+        case CI_S_UPDATE:
+            if (c->ws->set[in->a] != c->ws->set[in->b]) {
+                c->ws->set[in->a] = c->ws->set[in->b];
+                changed = true;
+            }
+            break;
+        case CI_R_UPDATE:
+            if (!rel_equal(c->ws->rp[in->a], c->ws->rp[in->b], c->n)) {
+                rel_copy(wr(c, in->a), c->ws->rp[in->b], c->n);
+                changed = true;
+            }
+            break;
+        case CI_FIX_START:
+            changed = false;
+            rounds = 0;
+            break;
+        case CI_FIX_LOOP:
+            if (changed) {
+                changed = false;
+                if (++rounds > in->b) {
+                    c->failed = "let rec: no fixpoint reached";
+                    return false;
+                }
+                pc -= in->a + 1;
+            }
+            break;
+        case CI_CHECK: {
+            const cat_check_info *ci = &c->m->checks[in->b];
+            bool holds = check_holds(c, ci, in->a);
+            if (ci->flag >= 0) {
+                if (holds)
+                    *flags |= 1u << ci->flag;
+            } else if (!holds) {
+                if (!c->failed)
+                    c->failed = ci->name;
+                return false;
+            }
+            break;
+        }
+        default:
+            if (in->op < CI_R_EMPTY)
+                set_op(c, in);
+            else
+                rel_op(c, in);
+        }
+    }
+    return true;
+}
+
+static bool run_block(eval_ctx *c, int k, unsigned flags);
+
+/* Extends the partial order `ord` (on `placed`) by every minimal event of
+ * `left`, depth first; true when some complete order passes. */
+static bool linearise(eval_ctx *c, const cat_with_info *w, const relation *pred,
+                      relation *ord, evset left, evset placed, unsigned flags)
+{
+    if (!left)
+        return run_block(c, w->next, flags);
+    evset minimal = 0;
+    for (evset s = left; s; s &= s - 1) {
+        int e = __builtin_ctzll(s);
+        if (!(pred->row[e] & left))
+            minimal |= evset_of(e);
+    }
+    for (; minimal; minimal &= minimal - 1) {
+        int e = __builtin_ctzll(minimal);
+        for (evset p = placed; p; p &= p - 1)
+            ord->row[__builtin_ctzll(p)] |= evset_of(e);
+        if (linearise(c, w, pred, ord, left & ~evset_of(e), placed | evset_of(e), flags))
+            return true;
+        for (evset p = placed; p; p &= p - 1)
+            ord->row[__builtin_ctzll(p)] &= ~evset_of(e);
+    }
+    return false;
+}
+
+static bool block_is_trivial(const cat_block *b)
+{
+    return b->ncode == 0 && b->with < 0;
+}
+
+static bool run_with(eval_ctx *c, const cat_with_info *w, unsigned flags)
+{
+    int n = c->n;
+    evset set = w->set >= 0 ? c->ws->set[w->set] : 0;
+    relation *pred = wr(c, w->pred), *ord = wr(c, w->var);
+    if (w->rel >= 0) {
+        rel_restrict(pred, c->ws->rp[w->rel], set, set, n);
+        rel_inverse(pred, pred, n);
+    } else {
+        rel_clear(pred, n);
+    }
+    rel_clear(ord, n);
+    bool ok;
+    if (block_is_trivial(&c->m->blocks[w->next]))
+        ok = rel_is_acyclic(pred, n) && run_block(c, w->next, flags); /* any order will do */
+    else
+        ok = linearise(c, w, pred, ord, set, 0, flags);
+    if (!ok && !c->failed)
+        c->failed = w->text;
+    return ok;
+}
+
+static bool run_block(eval_ctx *c, int k, unsigned flags)
+{
+    const cat_block *b = &c->m->blocks[k];
+    if (!run_code(c, b, &flags))
+        return false;
+    if (b->with >= 0)
+        return run_with(c, &c->m->withs[b->with], flags);
+    c->flags = flags;
+    return true;
+}
+
+cat_verdict cat_check(const cat_model *m, cat_workspace *ws, const exec *x)
+{
+    eval_ctx c = {m, ws, x->n, evset_universe(x->n), NULL, 0};
+    for (int i = 0; i < XR_COUNT; i++)
+        ws->rp[i] = &x->rel[i];
+    memcpy(ws->set, x->set, sizeof x->set);
+    ws->set[CAT_SLOT_UNIV] = c.all;
+    cat_verdict v;
+    v.consistent = run_block(&c, 0, 0);
+    v.flags = v.consistent ? c.flags : 0;
+    v.failed_check = v.consistent ? NULL : c.failed ? c.failed : "?";
+    return v;
+}
