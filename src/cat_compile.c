@@ -512,7 +512,8 @@ static void compile_rec(compiler *c, const env **e, const cat_stmt *s)
         }
         inner = bind(inner, s->binds[i].name, (value){ty[i], slot[i], false, 0});
     }
-    emit(c, CI_FIX_START, 0, 0, 0, 0);
+    if (nvars > 0)
+        emit(c, CI_FIX_START, 0, 0, 0, 0);
     int loop_start = c->cur.ncode;
     value *nv = GC_MALLOC_ATOMIC(sizeof *nv * (size_t)n);
     int stage = 0;
@@ -534,7 +535,8 @@ static void compile_rec(compiler *c, const env **e, const cat_stmt *s)
             release(c, nv[i]);
     /* A monotone definition adds a pair per round: this bounds the rounds. */
     int bound = nvars * REL_MAX_EVENTS * REL_MAX_EVENTS + 2;
-    emit(c, CI_FIX_LOOP, 0, c->cur.ncode - loop_start, bound, 0);
+    if (nvars > 0)
+        emit(c, CI_FIX_LOOP, 0, c->cur.ncode - loop_start, bound, 0);
     for (int i = 0; i < n; i++)
         *e = bind(*e, s->binds[i].name, (value){ty[i], slot[i], false, stage});
     finish_stmt(c, stage);

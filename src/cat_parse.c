@@ -8,6 +8,7 @@
 #include "diag.h"
 
 #define MAX_INCLUDE_DEPTH 16
+#define MAX_EXPR_DEPTH 256
 
 typedef struct include_frame {
     const char *path;
@@ -20,6 +21,7 @@ typedef struct parser {
     cat_token tok, next;     /* current token and one of lookahead */
     size_t prev_end;         /* end offset of the last consumed token */
     bool failed;
+    int depth;               /* nesting of expressions being parsed */
     const char *dir;
     const include_frame *includes;
     cat_ast *ast;
@@ -213,14 +215,18 @@ static cat_expr *parse_postfix(parser *p)
     return e;
 }
 
+/* ~e: the prefixes are collected first, so long runs need no recursion. */
 static cat_expr *parse_unary(parser *p)
 {
-    if (p->tok.kind != CT_TILDE)
-        return parse_postfix(p);
-    cat_pos pos = pos_of(p, &p->tok);
-    bump(p);
-    cat_expr *e = parse_unary(p);
-    return e ? node(CE_COMPL, pos, e, NULL) : NULL;
+    int count = 0;
+    cat_pos first = pos_of(p, &p->tok);
+    while (p->tok.kind == CT_TILDE) {
+        count++;
+        bump(p);
+    }
+    cat_expr *e = parse_postfix(p);
+    /* ~~e is e; the remaining ~ keeps the position of the outermost one */
+    return e && count % 2 ? node(CE_COMPL, first, e, NULL) : e;
 }
 
 /* Binary levels, lowest precedence first. */
@@ -246,7 +252,17 @@ static cat_expr *parse_level(parser *p, int level)
 
 static cat_expr *parse_expr(parser *p)
 {
-    return parse_level(p, 0);
+    if (p->depth >= MAX_EXPR_DEPTH) {
+        if (!p->failed)
+            diag_error(p->lx.errors, p->lx.file, p->tok.line, p->tok.col,
+                       "expression nested too deeply");
+        p->failed = true;
+        return NULL;
+    }
+    p->depth++;
+    cat_expr *e = parse_level(p, 0);
+    p->depth--;
+    return e;
 }
 
 /* ---- Statements ---- */

@@ -491,6 +491,15 @@ static void test_garbage(void)
         }
     }
     CU_ASSERT_PTR_NOT_NULL(load(model, NULL));
+    /* deep nesting is an error, not a stack overflow */
+    static char deep[200020];
+    memcpy(deep, "let x = ", 8);
+    memset(deep + 8, '(', 100000);
+    memset(deep + 100008, '~', 100000);
+    CU_ASSERT_PTR_NULL(load(deep, &errs));
+    CU_ASSERT_STRING_EQUAL(errs, "t.cat:1:265: error: expression nested too deeply\n");
+    memset(deep + 8, '~', 100000);
+    CU_ASSERT_PTR_NULL(load(deep, &errs));
 }
 
 static void write_file(const char *path, const char *text)
