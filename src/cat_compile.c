@@ -39,6 +39,8 @@ typedef struct slot_pool {
     int *free;
     int nfree, cap;
     int next;
+    int *stage;    /* per slot: the latest block whose code writes it */
+    int stage_cap;
 } slot_pool;
 
 typedef struct compiler {
@@ -426,13 +428,56 @@ static value compile_expr(compiler *c, const env *e, const cat_expr *x)
 
 /* ---- Statements ---- */
 
+static void note_write(slot_pool *p, int slot, int stage)
+{
+    while (slot >= p->stage_cap) {
+        int old_cap = p->stage_cap;
+        p->stage = grow(p->stage, old_cap, &p->stage_cap, sizeof *p->stage);
+        memset(p->stage + old_cap, 0, sizeof *p->stage * (size_t)(p->stage_cap - old_cap));
+    }
+    if (p->stage[slot] < stage)
+        p->stage[slot] = stage;
+}
+
+static int written_slot(const cat_instr *in, bool *is_set)
+{
+    *is_set = in->op < CI_R_EMPTY;
+    if (in->op == CI_S_UPDATE || in->op == CI_R_UPDATE)
+        return in->a;
+    if (in->op == CI_FIX_START || in->op == CI_FIX_LOOP || in->op == CI_CHECK)
+        return -1;
+    return in->dst;
+}
+
 /* Moves the current statement's code to the end of block `stage`. */
 static void finish_stmt(compiler *c, int stage)
 {
     cat_block *b = &c->m->blocks[stage];
-    for (int i = 0; i < c->cur.ncode; i++)
+    for (int i = 0; i < c->cur.ncode; i++) {
+        bool is_set;
+        int slot = written_slot(&c->cur.code[i], &is_set);
+        if (slot >= 0)
+            note_write(is_set ? &c->sets : &c->rels, slot, stage);
         push_instr(b, c->cur.code[i]);
+    }
     c->cur.ncode = 0;
+}
+
+/* A binding of block `stage` must not live in a slot that code of a later
+ * block (compiled earlier, but run after it) uses as a temporary: that code
+ * would overwrite the binding.  Such a value is copied to a fresh slot. */
+static value keep_for_good(compiler *c, value v)
+{
+    if (!v.temp || v.slot < 0 || c->dry)
+        return v;
+    slot_pool *p = pool_of(c, v.ty);
+    if (v.slot >= p->stage_cap || p->stage[v.slot] <= v.stage)
+        return v;
+    int fresh = p->next++;
+    emit(c, v.ty == TY_SET ? CI_S_UPDATE : CI_R_UPDATE, 0, fresh, v.slot, 0);
+    release(c, v);
+    v.slot = fresh;
+    return v;
 }
 
 static void compile_let(compiler *c, const env **e, const cat_stmt *s)
@@ -451,7 +496,7 @@ static void compile_let(compiler *c, const env **e, const cat_stmt *s)
             scope = f;
             continue;
         }
-        value v = compile_expr(c, *e, b->body);
+        value v = keep_for_good(c, compile_expr(c, *e, b->body));
         v.temp = false; /* the binding owns it for good */
         stage = max_int(stage, v.stage);
         scope = bind(scope, b->name, v);
@@ -505,7 +550,8 @@ static void compile_rec(compiler *c, const env **e, const cat_stmt *s)
     const env *inner = *e;
     int nvars = 0;
     for (int i = 0; i < n; i++) {
-        slot[i] = ty[i] == TY_ANY ? -1 : alloc_slot(c, ty[i]);
+        /* fresh slots: no other code of any block writes them */
+        slot[i] = ty[i] == TY_ANY ? -1 : pool_of(c, ty[i])->next++;
         if (slot[i] >= 0) {
             nvars++;
             emit(c, ty[i] == TY_SET ? CI_S_EMPTY : CI_R_EMPTY, slot[i], 0, 0, 0);

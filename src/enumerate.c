@@ -300,7 +300,7 @@ static void fill_pair_relations(enum_ctx *c, int i, int j)
     exec *x = &c->x;
     const ev_info *a = &c->ev[i], *b = &c->ev[j];
     const litmus_test *t = c->t;
-    if (a->phys >= 0 && a->phys == b->phys && i != j) {
+    if (a->phys >= 0 && a->phys == b->phys) {
         rel_add(&x->rel[XR_LOC], i, j);
         if (a->vloc == b->vloc)
             rel_add(&x->rel[XR_VLOC], i, j);
@@ -308,8 +308,7 @@ static void fill_pair_relations(enum_ctx *c, int i, int j)
     if (a->thread < 0 || b->thread < 0)
         return;
     if (a->thread == b->thread) {
-        if (i != j)
-            rel_add(&x->rel[XR_INT], i, j);
+        rel_add(&x->rel[XR_INT], i, j);
         if (i < j)
             rel_add(&x->rel[XR_PO], i, j);
     } else {
@@ -556,13 +555,8 @@ static void record_state(enum_ctx *c, int obs)
 
 static void evaluate(enum_ctx *c)
 {
-    exec *x = &c->x;
-    relation *sb = &x->rel[XR_SYNCBAR];
-    rel_clear(sb, c->n);
-    for (int g = 0; g < c->ngroups; g++)
-        rel_union(sb, sb, &c->alts[g][c->bar_choice[g]], c->n);
     c->r->candidates++;
-    cat_verdict v = cat_check(c->model, c->ws, x);
+    cat_verdict v = cat_check(c->model, c->ws, &c->x);
     if (!v.consistent)
         return;
     c->r->consistent++;
@@ -570,10 +564,34 @@ static void evaluate(enum_ctx *c)
     record_state(c, 0);
 }
 
+/* A barrier choice deadlocks when some event must arrive after it departs:
+ * a cycle through program order and "arrives no later than it departs". */
+static bool barriers_deadlock(const enum_ctx *c)
+{
+    const exec *x = &c->x;
+    evset bars = x->set[XS_B];
+    relation waits, po_bar, step;
+    rel_star(&waits, &x->rel[XR_SYNCBAR], bars, c->n);
+    rel_restrict(&po_bar, &x->rel[XR_PO], bars, bars, c->n);
+    rel_seq(&step, &waits, &po_bar, c->n);
+    rel_plus(&step, &step, c->n);
+    return !rel_is_irreflexive(&step, c->n);
+}
+
+static void choose_rf(enum_ctx *c, int r);
+
 static void choose_barriers(enum_ctx *c, int g)
 {
     if (g == c->ngroups) {
-        evaluate(c);
+        relation *sb = &c->x.rel[XR_SYNCBAR];
+        rel_clear(sb, c->n);
+        for (int i = 0; i < c->ngroups; i++)
+            rel_union(sb, sb, &c->alts[i][c->bar_choice[i]], c->n);
+        if (c->ngroups && barriers_deadlock(c)) {
+            c->r->hang = true;
+            return;
+        }
+        choose_rf(c, 0);
         return;
     }
     for (int a = 0; a < c->nalts[g]; a++) {
@@ -605,7 +623,7 @@ static void choose_co(enum_ctx *c, int p)
 {
     if (p == c->nphys) {
         set_co(c);
-        choose_barriers(c, 0);
+        evaluate(c);
         return;
     }
     const order_table *tab = table_for(c, c->locw[c->phys_list[p]].k);
@@ -631,6 +649,122 @@ static void choose_rf(enum_ctx *c, int r)
     }
 }
 
+/* ---- choosing one trace per thread ---------------------------------------- */
+
+/* A (location, value) pair that a trace reads or writes, as a bit; reads
+ * that no chosen trace (nor an initial value) writes rule a combination out
+ * before any relation is built. */
+#define PAIR_WORDS 8
+#define MAX_PAIRS (64 * PAIR_WORDS)
+
+typedef struct pairset {
+    uint64_t w[PAIR_WORDS];
+} pairset;
+
+typedef struct pair_index {
+    int count;
+    int phys[MAX_PAIRS];
+    lit_value value[MAX_PAIRS];
+} pair_index;
+
+typedef struct trace_pairs {
+    pairset reads, writes;
+} trace_pairs;
+
+static int pair_of(pair_index *px, int phys, lit_value v)
+{
+    for (int i = 0; i < px->count; i++)
+        if (px->phys[i] == phys && px->value[i] == v)
+            return i;
+    if (px->count == MAX_PAIRS)
+        return -1;
+    px->phys[px->count] = phys;
+    px->value[px->count] = v;
+    return px->count++;
+}
+
+static void pairset_add(pairset *s, int i) { s->w[i / 64] |= (uint64_t)1 << (i % 64); }
+
+static void pairset_or(pairset *out, const pairset *a, const pairset *b)
+{
+    for (int i = 0; i < PAIR_WORDS; i++)
+        out->w[i] = a->w[i] | b->w[i];
+}
+
+static bool pairset_within(const pairset *a, const pairset *b)
+{
+    for (int i = 0; i < PAIR_WORDS; i++)
+        if (a->w[i] & ~b->w[i])
+            return false;
+    return true;
+}
+
+typedef struct trace_filter {
+    trace_pairs **pairs;   /* per thread, per trace */
+    pairset *later;        /* per thread: what threads from it on may write */
+    pairset init;
+} trace_filter;
+
+/* false when there are too many pairs to index: then nothing is filtered */
+static bool build_filter(enum_ctx *c, trace_filter *f)
+{
+    const litmus_test *t = c->t;
+    pair_index *px = GC_MALLOC_ATOMIC(sizeof *px);
+    px->count = 0;
+    memset(&f->init, 0, sizeof f->init);
+    for (int l = 0; l < t->nlocs; l++)
+        if (t->locs[l].physical == l)
+            pairset_add(&f->init, pair_of(px, l, t->locs[l].init));
+    f->pairs = GC_MALLOC(sizeof *f->pairs * (size_t)t->nthreads);
+    f->later = GC_MALLOC_ATOMIC(sizeof *f->later * (size_t)(t->nthreads + 1));
+    for (int th = 0; th < t->nthreads; th++) {
+        const tp_thread *tt = &c->paths.threads[th];
+        f->pairs[th] = GC_MALLOC_ATOMIC(sizeof(trace_pairs) * (size_t)tt->ntraces);
+        memset(f->pairs[th], 0, sizeof(trace_pairs) * (size_t)tt->ntraces);
+        for (int i = 0; i < tt->ntraces; i++) {
+            const tp_trace *tr = &tt->traces[i];
+            for (int e = 0; e < tr->nevents; e++) {
+                const tp_event *te = &tr->events[e];
+                if (te->kind != EV_READ && te->kind != EV_WRITE)
+                    continue;
+                int p = pair_of(px, t->locs[te->loc].physical, te->value);
+                if (p < 0)
+                    return false;
+                pairset_add(te->kind == EV_READ ? &f->pairs[th][i].reads : &f->pairs[th][i].writes, p);
+            }
+        }
+    }
+    memset(&f->later[t->nthreads], 0, sizeof(pairset));
+    for (int th = t->nthreads - 1; th >= 0; th--) {
+        f->later[th] = f->later[th + 1];
+        for (int i = 0; i < c->paths.threads[th].ntraces; i++)
+            pairset_or(&f->later[th], &f->later[th], &f->pairs[th][i].writes);
+    }
+    return true;
+}
+
+static void run_combination(enum_ctx *c);
+
+static void choose_traces(enum_ctx *c, const trace_filter *f, int th, const pairset *written,
+                          const pairset *read)
+{
+    if (th == c->t->nthreads) {
+        if (pairset_within(read, written))
+            run_combination(c);
+        return;
+    }
+    for (int i = 0; i < c->paths.threads[th].ntraces && !c->failed; i++) {
+        pairset w, r, reachable;
+        pairset_or(&w, written, &f->pairs[th][i].writes);
+        pairset_or(&r, read, &f->pairs[th][i].reads);
+        pairset_or(&reachable, &w, &f->later[th + 1]);
+        if (!pairset_within(&r, &reachable))
+            continue;
+        c->choice[th] = i;
+        choose_traces(c, f, th + 1, &w, &r);
+    }
+}
+
 static void run_combination(enum_ctx *c)
 {
     int first[MAX_THREADS];
@@ -643,10 +777,10 @@ static void run_combination(enum_ctx *c)
     if (!collect_rf_options(c) || !collect_writes(c) || !collect_barriers(c))
         return;
     fill_static_relations(c, first);
-    choose_rf(c, 0);
+    choose_barriers(c, 0);
 }
 
-/* Steps the per-thread trace choice like an odometer; false when done. */
+/* Every combination, one trace per thread, when nothing can be filtered. */
 static bool next_combination(enum_ctx *c)
 {
     for (int th = c->t->nthreads - 1; th >= 0; th--) {
@@ -682,12 +816,17 @@ bool enumerate_check(const litmus_test *t, const cat_model *m, cat_workspace *ws
     for (int th = 0; th < t->nthreads; th++)
         if (c->paths.threads[th].ntraces == 0)
             return true;
-    do {
+    trace_filter *f = GC_MALLOC(sizeof *f);
+    if (build_filter(c, f)) {
+        pairset none;
+        memset(&none, 0, sizeof none);
+        choose_traces(c, f, 0, &f->init, &none);
+        return !c->failed;
+    }
+    do
         run_combination(c);
-        if (c->failed)
-            return false;
-    } while (next_combination(c));
-    return true;
+    while (!c->failed && next_combination(c));
+    return !c->failed;
 }
 
 /* ---- the condition --------------------------------------------------------- */

@@ -156,6 +156,7 @@ void report_json(FILE *out, const litmus_test *t, check_result *r, const report_
     fputs(",\"states\":", out);
     json_states(out, t, r);
     fprintf(out, ",\"candidates\":%" PRIu64 ",\"consistent\":%" PRIu64, r->candidates, r->consistent);
-    fprintf(out, ",\"unroll\":%d,\"unroll_cut\":%s,\"hang\":%s,\"time_us\":%.0f}\n", info->unroll,
-            r->unroll_cut ? "true" : "false", r->hang ? "true" : "false", info->seconds * 1e6);
+    fprintf(out, ",\"unroll\":%d,\"unroll_cut\":%s,\"values_cut\":%s,\"hang\":%s,\"time_us\":%.0f}\n",
+            info->unroll, r->unroll_cut ? "true" : "false", r->values_cut ? "true" : "false",
+            r->hang ? "true" : "false", info->seconds * 1e6);
 }

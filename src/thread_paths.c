@@ -47,6 +47,7 @@ typedef struct walker {
     bool values_cut;
     bool too_many;
     bool too_long;
+    int max_writes;          /* most writes on one path */
 } walker;
 
 static bool domain_add(domain *d, lit_value v)
@@ -127,6 +128,11 @@ static tp_event *push_event(walker *w, path_state *s, const lit_instr *in, int p
 static void emit_trace(walker *w, const path_state *s)
 {
     tp_thread *t = w->out;
+    int writes = 0;
+    for (int i = 0; i < s->nevents; i++)
+        writes += w->events[i].kind == EV_WRITE;
+    if (writes > w->max_writes)
+        w->max_writes = writes;
     if (t->ntraces == w->lim->max_traces) {
         w->too_many = true;
         return;
@@ -307,10 +313,12 @@ static bool check_shape(const litmus_test *t, FILE *errors)
     return true;
 }
 
-/* One round: every thread's traces under the value sets `dom`. */
+/* One round: every thread's traces under the value sets `dom`.  *writes
+ * receives the most writes one execution can have (a sum over threads). */
 static bool run_round(const litmus_test *t, const tp_limits *lim, const domain *dom, domain *written,
-                      tp_result *out, FILE *errors)
+                      tp_result *out, int *writes, FILE *errors)
 {
+    *writes = 0;
     for (int i = 0; i < t->nthreads; i++) {
         walker *w = GC_MALLOC(sizeof *w);
         w->test = t;
@@ -324,6 +332,7 @@ static bool run_round(const litmus_test *t, const tp_limits *lim, const domain *
         path_state *s = GC_MALLOC_ATOMIC(sizeof *s);
         start_state(w->thread, s);
         walk(w, s, 0);
+        *writes += w->max_writes;
         out->unroll_cut |= w->unroll_cut;
         out->values_cut |= w->values_cut;
         if (w->too_many || w->too_long) {
@@ -351,12 +360,18 @@ bool thread_paths_build(const litmus_test *t, const tp_limits *lim, tp_result *o
     for (int l = 0; l < t->nlocs; l++)
         if (t->locs[l].physical == l)
             domain_add(&dom[l], t->locs[l].init);
+    /* After `round` rounds, dom holds every value that a chain of at most
+     * `round` writes computes.  In one execution a value passes through
+     * distinct writes only, so once round >= the most writes an execution
+     * can have, every value that can really be read is in dom, even when
+     * the fixpoint itself would grow forever (an atom.add read back). */
     for (int round = 0; round < MAX_ROUNDS; round++) {
         memcpy(written, dom, dom_size);
         out->unroll_cut = false;
-        if (!run_round(t, lim, dom, written, out, errors))
+        int writes;
+        if (!run_round(t, lim, dom, written, out, &writes, errors))
             return false;
-        if (memcmp(written, dom, dom_size) == 0)
+        if (memcmp(written, dom, dom_size) == 0 || round >= writes)
             return true;
         memcpy(dom, written, dom_size);
     }

@@ -379,6 +379,21 @@ static void test_linearisations_count_and_flags(void)
                          "empty s \\ t\nempty t \\ s\n~empty s & data^-1 | data", &x));
 }
 
+/* Regression: a binding hoisted before a `with` once shared its slot with a
+ * temporary of an earlier statement that runs after the `with`, and was
+ * overwritten (ptx75's proxy-preserved causality lost the alias-fence path). */
+static void test_hoisted_binding_keeps_its_value(void)
+{
+    exec x = small_exec(NONE, NONE, NONE);
+    rel_add(&x.rel[XR_ADDR], 0, 1);
+    const char *model = "with s from linearisations(SC, 0)\n"
+                        "let r = addr | s\n"
+                        "let t = [TEX & CON] ; r\n" /* runs after the with; temp TEX & CON */
+                        "let u = CON \\ TEX\n"     /* hoisted before the with */
+                        "empty (u & TEX) \\ domain(s)\n";
+    CU_ASSERT(consistent(model, &x));
+}
+
 static void test_title_and_options(void)
 {
     cat_model *m = load("PTX\n(* a (* nested *) comment *)\nlet x = po\n", NULL);
@@ -685,6 +700,7 @@ void register_cat_tests(void)
     CU_add_test(s, "checks", test_checks);
     CU_add_test(s, "linearisations", test_linearisations);
     CU_add_test(s, "linearisations: flags, nesting", test_linearisations_count_and_flags);
+    CU_add_test(s, "hoisted binding keeps its value", test_hoisted_binding_keeps_its_value);
     CU_add_test(s, "title and options", test_title_and_options);
     CU_add_test(s, "syntax errors", test_syntax_errors);
     CU_add_test(s, "type errors", test_type_errors);

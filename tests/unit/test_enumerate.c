@@ -1,0 +1,169 @@
+/* test_enumerate.c: unit tests of thread_paths, enumerate and outcome. */
+#include <CUnit/CUnit.h>
+#include <string.h>
+
+#include "cat.h"
+#include "enumerate.h"
+#include "litmus_read.h"
+#include "outcome.h"
+#include "thread_paths.h"
+#include "unit_suites.h"
+
+static litmus_test *parse(const char *text)
+{
+    litmus_test *t = litmus_parse_text("t.litmus", text, strlen(text), stderr);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+    return t;
+}
+
+static check_result run(const char *test_text, const char *model_text, int unroll)
+{
+    litmus_test *t = parse(test_text);
+    cat_model *m = cat_load_string("m.cat", model_text, stderr);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+    enum_options o = {.unroll = unroll, .max_traces = 10000};
+    check_result r;
+    CU_ASSERT_TRUE_FATAL(enumerate_check(t, m, cat_workspace_new(m), &o, &r, stderr));
+    return r;
+}
+
+static const char *SB =
+    "PTX SB\n{ x=0; y=0; }\n"
+    " P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n"
+    " st.weak x, 1   | st.weak y, 1   ;\n"
+    " ld.weak r0, y  | ld.weak r1, x  ;\n"
+    "exists (P0:r0 == 0 /\\ P1:r1 == 0)\n";
+
+static const char *SC_MODEL = "SC\noption co = total\nacyclic po | rf | co | fr as sc\n";
+static const char *ANY_MODEL = "ANY\nempty 0 as nothing\n";
+
+static void test_sb_under_sc_and_any(void)
+{
+    check_result sc = run(SB, SC_MODEL, 2);
+    CU_ASSERT_EQUAL(outcome_count(sc.states), 3);
+    CU_ASSERT_EQUAL(sc.positive, 0);
+    check_result any = run(SB, ANY_MODEL, 2);
+    CU_ASSERT_EQUAL(outcome_count(any.states), 4);
+    CU_ASSERT_EQUAL(any.positive, 1);
+    CU_ASSERT_EQUAL(any.candidates, 4);  /* one rf choice per read value */
+}
+
+static void test_no_thin_air_values(void)
+{
+    const char *lb =
+        "PTX LB\n{ x=0; y=0; }\n"
+        " P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n"
+        " ld.weak r1, y  | ld.weak r2, x  ;\n"
+        " st.weak x, r1  | st.weak y, r2  ;\n"
+        "exists (P0:r1 == 42)\n";
+    check_result r = run(lb, ANY_MODEL, 2);
+    CU_ASSERT_EQUAL(outcome_count(r.states), 1);  /* only r1 = 0 */
+    CU_ASSERT_EQUAL(r.positive, 0);
+}
+
+static void test_value_fixpoint_follows_chains(void)
+{
+    const char *chain =
+        "PTX Chain\n{ x=0; y=0; }\n"
+        " P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n"
+        " st.weak x, 5   | ld.weak r1, x  ;\n"
+        "                | add r2, r1, 1  ;\n"
+        "                | st.weak y, r2  ;\n"
+        "exists (y == 6)\n";
+    check_result r = run(chain, ANY_MODEL, 2);
+    CU_ASSERT_TRUE(r.positive > 0);
+    CU_ASSERT_FALSE(r.values_cut);
+}
+
+static void test_partial_co_gives_every_final_value(void)
+{
+    const char *ww =
+        "PTX WW\n{ x=0; }\n"
+        " P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n"
+        " st.weak x, 1   | st.weak x, 2   ;\n"
+        "exists (x == 1)\n";
+    check_result total = run(ww, ANY_MODEL, 2);
+    CU_ASSERT_EQUAL(total.candidates, 2);
+    CU_ASSERT_EQUAL(outcome_count(total.states), 2);
+    check_result partial = run(ww, "P\noption co = partial\nempty 0\n", 2);
+    CU_ASSERT_EQUAL(partial.candidates, 3);  /* 1<2, 2<1, unordered */
+    CU_ASSERT_EQUAL(outcome_count(partial.states), 2);
+}
+
+static void test_loop_bound_cuts_paths(void)
+{
+    const char *spin =
+        "PTX Spin\n{ f=0; }\n"
+        " P0@cta 0,gpu 0      | P1@cta 0,gpu 0 ;\n"
+        " LC00:               | st.weak f, 1   ;\n"
+        " ld.weak r0, f       |                ;\n"
+        " beq r0, 0, LC00     |                ;\n"
+        "exists (P0:r0 == 1)\n";
+    litmus_test *t = parse(spin);
+    tp_limits lim = {.unroll = 2, .max_traces = 100};
+    tp_result paths;
+    CU_ASSERT_TRUE_FATAL(thread_paths_build(t, &lim, &paths, stderr));
+    CU_ASSERT_TRUE(paths.unroll_cut);
+    /* exits after reading 1 on the first, second or third try */
+    CU_ASSERT_EQUAL(paths.threads[0].ntraces, 3);
+    check_result r = run(spin, ANY_MODEL, 2);
+    CU_ASSERT_TRUE(r.unroll_cut);
+    CU_ASSERT_EQUAL(r.negative, 0);
+}
+
+static void test_rmw_events_and_cas(void)
+{
+    const char *cas =
+        "PTX Cas\n{ x=0; }\n"
+        " P0@cta 0,gpu 0                  ;\n"
+        " atom.relaxed.gpu.cas r0, x, 0, 7 ;\n"
+        " atom.relaxed.gpu.cas r1, x, 0, 9 ;\n"
+        "forall (x == 7 /\\ P0:r1 == 7)\n";
+    check_result r = run(cas, SC_MODEL, 2);
+    CU_ASSERT_EQUAL(outcome_count(r.states), 1);
+    CU_ASSERT_EQUAL(r.negative, 0);
+}
+
+static void test_counted_barrier_hangs(void)
+{
+    const char *hang =
+        "PTX Hang\n{ x=0; }\n"
+        " P0@cta 0,gpu 0       | P1@cta 0,gpu 0       ;\n"
+        " bar.cta.sync 1, 1, 3 | bar.cta.sync 1, 1, 3 ;\n"
+        "exists (x == 0)\n";
+    check_result r = run(hang, ANY_MODEL, 2);
+    CU_ASSERT_TRUE(r.hang);
+    CU_ASSERT_EQUAL(r.candidates, 0);
+}
+
+static void test_outcome_set_sorts_and_dedups(void)
+{
+    outcome_set *s = outcome_set_new(2);
+    lit_value a[2] = {1, 0}, b[2] = {0, 5}, c[2] = {1, 0};
+    CU_ASSERT_EQUAL(outcome_add(s, a), 0);
+    CU_ASSERT_EQUAL(outcome_add(s, b), 1);
+    CU_ASSERT_EQUAL(outcome_add(s, c), 0);
+    for (lit_value i = 0; i < 200; i++) {
+        lit_value v[2] = {i, i};
+        outcome_add(s, v);
+    }
+    CU_ASSERT_EQUAL(outcome_count(s), 202);  /* {1,0}, {0,5} and the 200 diagonal ones */
+    const lit_value *sorted = outcome_sorted(s);
+    CU_ASSERT_EQUAL(sorted[0], 0);
+    CU_ASSERT_EQUAL(sorted[1], 0);
+    CU_ASSERT_EQUAL(sorted[2], 0);
+    CU_ASSERT_EQUAL(sorted[3], 5);
+}
+
+void register_enumerate_tests(void)
+{
+    CU_pSuite s = CU_add_suite("enumerate", NULL, NULL);
+    CU_add_test(s, "SB under SC and under no model", test_sb_under_sc_and_any);
+    CU_add_test(s, "no thin-air values", test_no_thin_air_values);
+    CU_add_test(s, "value fixpoint follows chains", test_value_fixpoint_follows_chains);
+    CU_add_test(s, "partial coherence orders", test_partial_co_gives_every_final_value);
+    CU_add_test(s, "loop bound cuts paths", test_loop_bound_cuts_paths);
+    CU_add_test(s, "RMW and CAS", test_rmw_events_and_cas);
+    CU_add_test(s, "counted barrier hangs", test_counted_barrier_hangs);
+    CU_add_test(s, "outcome set", test_outcome_set_sorts_and_dedups);
+}
