@@ -36,6 +36,14 @@ cat_model *cat_load_string(const char *name, const char *text, FILE *errors);
 
 const char *cat_model_title(const cat_model *m);  /* the model's first-line name */
 enum cat_co_mode cat_model_co_mode(const cat_model *m);
+
+/* A model with `option thread-coherence = enforced` promises that every
+ * execution it accepts orders each two writes of one thread to one location
+ * by coherence in program order, and has no read that reads from a later
+ * write of its own thread or from a write coherence-before an earlier write
+ * of its own thread to that location.  The enumerator then never builds the
+ * other candidates. */
+bool cat_model_thread_coherent(const cat_model *m);
 int cat_model_flag_count(const cat_model *m);
 const char *cat_model_flag_name(const cat_model *m, int flag);
 

@@ -72,6 +72,7 @@ typedef struct cat_stmt {
 typedef struct cat_ast {
     const char *title;           /* NULL when the model has none */
     enum cat_co_mode co_mode;
+    bool thread_coherent;        /* option thread-coherence = enforced */
     cat_stmt *stmts;
     int nstmts;
 } cat_ast;
@@ -136,6 +137,7 @@ typedef struct cat_block {
 struct cat_model {
     const char *title;
     enum cat_co_mode co_mode;
+    bool thread_coherent;
     int nflags;
     const char *flag_names[CAT_MAX_FLAGS];
     cat_block *blocks;

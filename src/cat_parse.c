@@ -431,14 +431,24 @@ static bool parse_option(parser *p)
     cat_token name = p->tok;
     if (!ident(p, "expected an option name"))
         return false;
-    if (strcmp(name.text, "co") != 0) {
+    bool thread = strcmp(name.text, "thread-coherence") == 0;
+    if (!thread && strcmp(name.text, "co") != 0) {
         diag_error(p->lx.errors, p->lx.file, name.line, name.col,
-                   "unknown option '%s' (only 'co' is supported)", name.text);
+                   "unknown option '%s' (options: co, thread-coherence)", name.text);
         p->failed = true;
         return false;
     }
     if (!expect(p, CT_EQ, "expected '='"))
         return false;
+    if (thread) {
+        if (!is_kw(&p->tok, "enforced")) {
+            error_at(p, &p->tok, "expected 'enforced'");
+            return false;
+        }
+        p->ast->thread_coherent = true;
+        bump(p);
+        return true;
+    }
     if (is_kw(&p->tok, "partial"))
         p->ast->co_mode = CAT_CO_PARTIAL;
     else if (is_kw(&p->tok, "total"))

@@ -42,6 +42,7 @@ typedef struct loc_writes {
     int init;              /* event index of the initial write */
     int k;                 /* other writes */
     int w[REL_MAX_EVENTS];
+    uint8_t must[MAX_TOTAL_K]; /* thread coherence: w[i] co-before these */
 } loc_writes;
 
 typedef struct enum_ctx {
@@ -62,6 +63,8 @@ typedef struct enum_ctx {
     int nopts[REL_MAX_EVENTS];
     int opts[REL_MAX_EVENTS][REL_MAX_EVENTS];
     int rf_choice[REL_MAX_EVENTS];
+    int last_write[REL_MAX_EVENTS]; /* per read: latest po-earlier write to its location in its thread, or -1 */
+    bool thread_coherent;
     /* coherence */
     int nphys;
     loc_writes *locw;      /* per physical location (indexed by location) */
@@ -367,9 +370,19 @@ static bool collect_rf_options(enum_ctx *c)
         int r = c->nreads++;
         c->read_ev[r] = i;
         c->nopts[r] = 0;
-        for (int w = 0; w < c->n; w++)
-            if (c->ev[w].write && c->ev[w].phys == c->ev[i].phys && c->ev[w].value == c->ev[i].value)
+        c->last_write[r] = -1;
+        for (int w = 0; w < c->n; w++) {
+            const ev_info *we = &c->ev[w];
+            if (!we->write || we->phys != c->ev[i].phys)
+                continue;
+            bool same_thread = we->thread == c->ev[i].thread;
+            if (same_thread && w < i)
+                c->last_write[r] = w;
+            if (same_thread && w > i && c->thread_coherent)
+                continue; /* reading from its own future */
+            if (we->value == c->ev[i].value)
                 c->opts[r][c->nopts[r]++] = w;
+        }
         if (c->nopts[r] == 0)
             return false;
     }
@@ -387,6 +400,17 @@ static bool collect_writes(enum_ctx *c)
         lw->w[lw->k++] = i;
     }
     int limit = cat_model_co_mode(c->model) == CAT_CO_PARTIAL ? MAX_PARTIAL_K : MAX_TOTAL_K;
+    for (int l = 0; l < c->t->nlocs; l++) {
+        loc_writes *lw = &c->locw[l];
+        if (c->t->locs[l].physical != l || lw->k > limit)
+            continue;
+        for (int i = 0; i < lw->k; i++) {
+            lw->must[i] = 0;
+            for (int j = i + 1; j < lw->k && c->thread_coherent; j++)
+                if (c->ev[lw->w[i]].thread == c->ev[lw->w[j]].thread)
+                    lw->must[i] |= (uint8_t)(1u << j);
+        }
+    }
     for (int l = 0; l < c->t->nlocs; l++) {
         if (c->t->locs[l].physical != l || c->locw[l].k == 0)
             continue;
@@ -600,6 +624,27 @@ static void choose_barriers(enum_ctx *c, int g)
     }
 }
 
+static bool respects_program_order(const uint8_t *rows, const loc_writes *lw)
+{
+    for (int i = 0; i < lw->k; i++)
+        if ((rows[i] & lw->must[i]) != lw->must[i])
+            return false;
+    return true;
+}
+
+/* Thread coherence: no read may read from a write that is coherence-before
+ * a write its own thread made earlier to the same location. */
+static bool reads_respect_program_order(const enum_ctx *c)
+{
+    const relation *co = &c->x.rel[XR_CO];
+    for (int r = 0; r < c->nreads; r++) {
+        int last = c->last_write[r];
+        if (last >= 0 && rel_has(co, c->rf_choice[r], last))
+            return false;
+    }
+    return true;
+}
+
 static void set_co(enum_ctx *c)
 {
     relation *co = &c->x.rel[XR_CO];
@@ -623,11 +668,15 @@ static void choose_co(enum_ctx *c, int p)
 {
     if (p == c->nphys) {
         set_co(c);
-        evaluate(c);
+        if (!c->thread_coherent || reads_respect_program_order(c))
+            evaluate(c);
         return;
     }
-    const order_table *tab = table_for(c, c->locw[c->phys_list[p]].k);
+    const loc_writes *lw = &c->locw[c->phys_list[p]];
+    const order_table *tab = table_for(c, lw->k);
     for (int o = 0; o < tab->count; o++) {
+        if (!respects_program_order(tab->rows[o], lw))
+            continue;
         c->co_choice[p] = o;
         choose_co(c, p + 1);
     }
@@ -806,6 +855,7 @@ bool enumerate_check(const litmus_test *t, const cat_model *m, cat_workspace *ws
     c->ws = ws;
     c->r = r;
     c->errors = errors;
+    c->thread_coherent = cat_model_thread_coherent(m);
     c->locw = GC_MALLOC_ATOMIC(sizeof(loc_writes) * (size_t)(t->nlocs ? t->nlocs : 1));
     c->state = GC_MALLOC_ATOMIC(sizeof(lit_value) * (size_t)(t->nobserved ? t->nobserved : 1));
     tp_limits lim = {.unroll = o->unroll, .max_traces = o->max_traces};

@@ -20,10 +20,22 @@
 #define MAX_DOMAIN 64
 #define MAX_ROUNDS 32
 
+/* The values a location may hold, each with the length of the shortest
+ * chain of writes, linked by data dependencies, that computes it. */
 typedef struct domain {
     int count;
     lit_value values[MAX_DOMAIN];
+    uint8_t depth[MAX_DOMAIN];
 } domain;
+
+/* What a round learns about one location, to bound the chains of the next:
+ * in one execution a chain passes through distinct writes, all to
+ * locations whose values flow into this one. */
+typedef struct loc_flow {
+    int writes;          /* most writes to it in one execution */
+    uint64_t sources;    /* locations whose reads feed its writes' values */
+    int bound;           /* longest possible chain ending at it */
+} loc_flow;
 
 /* The state of one path: copied at every read, where the path forks. */
 typedef struct path_state {
@@ -48,15 +60,23 @@ typedef struct walker {
     bool too_many;
     bool too_long;
     int max_writes;          /* most writes on one path */
+    uint8_t depth[TP_MAX_EVENTS]; /* per event of the current path: chain length of its value */
+    const loc_flow *flow;    /* bounds from the previous round, or NULL */
+    loc_flow *next_flow;     /* what this round learns */
+    int *path_writes;        /* per location, most writes on one path of this thread */
 } walker;
 
-static bool domain_add(domain *d, lit_value v)
+static bool domain_add(domain *d, lit_value v, int depth)
 {
     for (int i = 0; i < d->count; i++)
-        if (d->values[i] == v)
+        if (d->values[i] == v) {
+            if (depth < d->depth[i])
+                d->depth[i] = (uint8_t)depth;
             return true;
+        }
     if (d->count == MAX_DOMAIN)
         return false;
+    d->depth[d->count] = (uint8_t)depth;
     d->values[d->count++] = v;
     return true;
 }
@@ -144,6 +164,13 @@ static void emit_trace(walker *w, const path_state *s)
             memcpy(grown, t->traces, sizeof *grown * (size_t)t->ntraces);
         t->traces = grown;
     }
+    for (int l = 0; l < w->test->nlocs; l++) {
+        int n = 0;
+        for (int i = 0; i < s->nevents; i++)
+            n += w->events[i].kind == EV_WRITE && w->test->locs[w->events[i].loc].physical == l;
+        if (n > w->path_writes[l])
+            w->path_writes[l] = n;
+    }
     tp_trace *tr = &t->traces[t->ntraces++];
     tr->nevents = s->nevents;
     tr->events = GC_MALLOC_ATOMIC(sizeof(tp_event) * (size_t)(s->nevents ? s->nevents : 1));
@@ -157,10 +184,23 @@ static bool stopped(const walker *w) { return w->too_many || w->too_long; }
 
 static void walk(walker *w, path_state *s, int pc);
 
-static void record_write(walker *w, int loc, lit_value v)
+/* Adds a written value to the next round's values, unless the chain that
+ * computes it is longer than any execution can have. */
+static void record_write(walker *w, const tp_event *e, uint64_t feeds)
 {
-    int phys = w->test->locs[loc].physical;
-    if (!domain_add(&w->written[phys], v))
+    int phys = w->test->locs[e->loc].physical;
+    int depth = 0;
+    for (uint64_t f = feeds; f; f &= f - 1) {
+        int i = __builtin_ctzll(f);
+        if (w->depth[i] > depth)
+            depth = w->depth[i];
+        if (w->events[i].kind == EV_READ)
+            w->next_flow[phys].sources |= (uint64_t)1 << (w->test->locs[w->events[i].loc].physical & 63);
+    }
+    depth++;
+    if (w->flow && depth > w->flow[phys].bound)
+        return;
+    if (!domain_add(&w->written[phys], e->value, depth))
         w->values_cut = true;
 }
 
@@ -177,6 +217,7 @@ static void walk_read(walker *w, const path_state *s, int pc)
         if (!r)
             return;
         r->value = old;
+        w->depth[read_index] = d->depth[i];
         uint64_t read_bit = (uint64_t)1 << read_index;
         if (in->op == OP_LOAD) {
             r->order = (uint8_t)in->order;
@@ -196,7 +237,7 @@ static void walk_read(walker *w, const path_state *s, int pc)
                                                                                        : ORD_RELAXED);
             wr->value = rmw_result(in, old, a, b);
             wr->data_deps = deps;
-            record_write(w, in->loc, wr->value);
+            record_write(w, wr, deps | read_bit);
         }
         if (in->dst >= 0) {
             next.regs[in->dst] = old;
@@ -240,7 +281,7 @@ static void walk(walker *w, path_state *s, int pc)
                 return;
             e->value = v;
             e->data_deps = deps;
-            record_write(w, in->loc, v);
+            record_write(w, e, deps);
             break;
         }
         case OP_FENCE:
@@ -314,9 +355,10 @@ static bool check_shape(const litmus_test *t, FILE *errors)
 }
 
 /* One round: every thread's traces under the value sets `dom`.  *writes
- * receives the most writes one execution can have (a sum over threads). */
+ * receives the most writes one execution can have (a sum over threads),
+ * next_flow (zeroed by the caller) what the round learned per location. */
 static bool run_round(const litmus_test *t, const tp_limits *lim, const domain *dom, domain *written,
-                      tp_result *out, int *writes, FILE *errors)
+                      const loc_flow *flow, loc_flow *next_flow, tp_result *out, int *writes, FILE *errors)
 {
     *writes = 0;
     for (int i = 0; i < t->nthreads; i++) {
@@ -326,6 +368,10 @@ static bool run_round(const litmus_test *t, const tp_limits *lim, const domain *
         w->lim = lim;
         w->dom = dom;
         w->written = written;
+        w->flow = flow;
+        w->next_flow = next_flow;
+        w->path_writes = GC_MALLOC_ATOMIC(sizeof(int) * (size_t)(t->nlocs ? t->nlocs : 1));
+        memset(w->path_writes, 0, sizeof(int) * (size_t)t->nlocs);
         w->out = &out->threads[i];
         w->out->ntraces = 0;
         w->out->traces = NULL;
@@ -333,6 +379,8 @@ static bool run_round(const litmus_test *t, const tp_limits *lim, const domain *
         start_state(w->thread, s);
         walk(w, s, 0);
         *writes += w->max_writes;
+        for (int l = 0; l < t->nlocs; l++)
+            next_flow[l].writes += w->path_writes[l];
         out->unroll_cut |= w->unroll_cut;
         out->values_cut |= w->values_cut;
         if (w->too_many || w->too_long) {
@@ -347,33 +395,80 @@ static bool run_round(const litmus_test *t, const tp_limits *lim, const domain *
     return true;
 }
 
+/* The longest chain ending at each location: the writes, in one execution,
+ * to every location whose values can flow into it. */
+static void compute_bounds(const litmus_test *t, loc_flow *flow)
+{
+    int n = t->nlocs;
+    if (n > 64) {
+        for (int l = 0; l < n; l++)
+            flow[l].bound = 255;
+        return;
+    }
+    uint64_t *reach = GC_MALLOC_ATOMIC(sizeof(uint64_t) * (size_t)n);
+    for (int l = 0; l < n; l++)
+        reach[l] = flow[l].sources | ((uint64_t)1 << l);
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (int l = 0; l < n; l++) {
+            uint64_t grown = reach[l];
+            for (uint64_t m = reach[l]; m; m &= m - 1)
+                grown |= reach[__builtin_ctzll(m)];
+            changed |= grown != reach[l];
+            reach[l] = grown;
+        }
+    }
+    for (int l = 0; l < n; l++) {
+        int bound = 0;
+        for (uint64_t m = reach[l]; m; m &= m - 1)
+            bound += flow[__builtin_ctzll(m)].writes;
+        flow[l].bound = bound < 255 ? bound : 255;
+    }
+}
+
+static bool same_bounds(const loc_flow *a, const loc_flow *b, int n)
+{
+    for (int l = 0; l < n; l++)
+        if (a[l].bound != b[l].bound)
+            return false;
+    return true;
+}
+
 bool thread_paths_build(const litmus_test *t, const tp_limits *lim, tp_result *out, FILE *errors)
 {
     memset(out, 0, sizeof *out);
     if (!check_shape(t, errors))
         return false;
     out->threads = GC_MALLOC(sizeof(tp_thread) * (size_t)(t->nthreads ? t->nthreads : 1));
-    size_t dom_size = sizeof(domain) * (size_t)(t->nlocs ? t->nlocs : 1);
+    int nlocs = t->nlocs ? t->nlocs : 1;
+    size_t dom_size = sizeof(domain) * (size_t)nlocs;
+    size_t flow_size = sizeof(loc_flow) * (size_t)nlocs;
     domain *dom = GC_MALLOC_ATOMIC(dom_size);
     domain *written = GC_MALLOC_ATOMIC(dom_size);
+    loc_flow *flow = NULL;
     memset(dom, 0, dom_size);
     for (int l = 0; l < t->nlocs; l++)
         if (t->locs[l].physical == l)
-            domain_add(&dom[l], t->locs[l].init);
-    /* After `round` rounds, dom holds every value that a chain of at most
-     * `round` writes computes.  In one execution a value passes through
-     * distinct writes only, so once round >= the most writes an execution
-     * can have, every value that can really be read is in dom, even when
-     * the fixpoint itself would grow forever (an atom.add read back). */
+            domain_add(&dom[l], t->locs[l].init, 0);
+    /* Rounds grow the values until nothing new appears.  A value is kept
+     * only if the chain of writes that computes it fits in one execution:
+     * in an execution a value passes through distinct writes only.  That
+     * stops a value read back by an atom.add from growing forever; so does
+     * the backstop, round >= the most writes an execution can have. */
     for (int round = 0; round < MAX_ROUNDS; round++) {
+        loc_flow *next_flow = GC_MALLOC_ATOMIC(flow_size);
+        memset(next_flow, 0, flow_size);
         memcpy(written, dom, dom_size);
         out->unroll_cut = false;
         int writes;
-        if (!run_round(t, lim, dom, written, out, &writes, errors))
+        if (!run_round(t, lim, dom, written, flow, next_flow, out, &writes, errors))
             return false;
-        if (memcmp(written, dom, dom_size) == 0 || round >= writes)
+        compute_bounds(t, next_flow);
+        bool stable = memcmp(written, dom, dom_size) == 0 && flow && same_bounds(flow, next_flow, t->nlocs);
+        if (stable || round >= writes)
             return true;
         memcpy(dom, written, dom_size);
+        flow = next_flow;
     }
     out->values_cut = true;
     return true;

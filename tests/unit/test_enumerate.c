@@ -90,6 +90,29 @@ static void test_partial_co_gives_every_final_value(void)
     CU_ASSERT_EQUAL(outcome_count(partial.states), 2);
 }
 
+static void test_thread_coherence_prunes_candidates(void)
+{
+    const char *cow =
+        "PTX CoWR\n{ x=0; }\n"
+        " P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n"
+        " st.weak x, 1   | st.weak x, 2   ;\n"
+        " st.weak x, 3   |                ;\n"
+        " ld.weak r0, x  |                ;\n"
+        "exists (P0:r0 == 0)\n";
+    const char *uniproc = "U\noption co = partial\nacyclic po-loc | rf | co | fr\n"
+                          "empty ((po-loc & (W * W)) \\ co)\n";
+    const char *promised = "U\noption co = partial\noption thread-coherence = enforced\n"
+                           "acyclic po-loc | rf | co | fr\nempty ((po-loc & (W * W)) \\ co)\n";
+    check_result all = run(cow, uniproc, 2);
+    check_result pruned = run(cow, promised, 2);
+    CU_ASSERT_TRUE(pruned.candidates < all.candidates);
+    CU_ASSERT_EQUAL(pruned.consistent, all.consistent);
+    CU_ASSERT_EQUAL(outcome_count(pruned.states), outcome_count(all.states));
+    CU_ASSERT_EQUAL(pruned.positive, 0);
+    /* reading 0 (before its own st x, 1) or 1 (co-before its own st x, 3) is never built */
+    CU_ASSERT_EQUAL(outcome_count(pruned.states), 2);  /* r0 = 3 or 2 */
+}
+
 static void test_loop_bound_cuts_paths(void)
 {
     const char *spin =
@@ -109,6 +132,23 @@ static void test_loop_bound_cuts_paths(void)
     check_result r = run(spin, ANY_MODEL, 2);
     CU_ASSERT_TRUE(r.unroll_cut);
     CU_ASSERT_EQUAL(r.negative, 0);
+}
+
+static void test_counters_stay_finite(void)
+{
+    /* each atom.add reads back what the other wrote: values beyond 2 need a
+     * chain of more writes than the execution has */
+    const char *add =
+        "PTX Add\n{ x=0; }\n"
+        " P0@cta 0,gpu 0                 | P1@cta 1,gpu 0                 ;\n"
+        " atom.relaxed.gpu.add r0, x, 1 | atom.relaxed.gpu.add r1, x, 1 ;\n"
+        "exists (x == 3)\n";
+    litmus_test *t = parse(add);
+    tp_limits lim = {.unroll = 2, .max_traces = 100};
+    tp_result paths;
+    CU_ASSERT_TRUE_FATAL(thread_paths_build(t, &lim, &paths, stderr));
+    CU_ASSERT_FALSE(paths.values_cut);
+    CU_ASSERT_EQUAL(paths.threads[0].ntraces, 3);  /* reads 0, 1 or 2, never 3 */
 }
 
 static void test_rmw_events_and_cas(void)
@@ -162,8 +202,10 @@ void register_enumerate_tests(void)
     CU_add_test(s, "no thin-air values", test_no_thin_air_values);
     CU_add_test(s, "value fixpoint follows chains", test_value_fixpoint_follows_chains);
     CU_add_test(s, "partial coherence orders", test_partial_co_gives_every_final_value);
+    CU_add_test(s, "thread coherence prunes candidates", test_thread_coherence_prunes_candidates);
     CU_add_test(s, "loop bound cuts paths", test_loop_bound_cuts_paths);
     CU_add_test(s, "RMW and CAS", test_rmw_events_and_cas);
+    CU_add_test(s, "counters stay finite", test_counters_stay_finite);
     CU_add_test(s, "counted barrier hangs", test_counted_barrier_hangs);
     CU_add_test(s, "outcome set", test_outcome_set_sorts_and_dedups);
 }
