@@ -221,6 +221,20 @@ static bool add_thread_events(enum_ctx *c, int *first)
 
 static void add_to(evset *s, int e) { *s |= evset_of(e); }
 
+static void tag_region(exec *x, uint8_t regions, int i)
+{
+    if (regions & REGION_GLOBAL)
+        add_to(&x->set[XS_GLOBAL], i);
+    if (regions & REGION_LOCAL)
+        add_to(&x->set[XS_LOCAL], i);
+}
+
+static uint8_t location_region(const litmus_test *t, int loc)
+{
+    uint8_t r = t->locs[t->locs[loc].physical].region;
+    return r ? r : REGION_GLOBAL;
+}
+
 static void tag_access(exec *x, const tp_event *te, int i)
 {
     switch (te->order) {
@@ -228,8 +242,12 @@ static void tag_access(exec *x, const tp_event *te, int i)
     case ORD_RELAXED: add_to(&x->set[XS_RLX], i); break;
     case ORD_ACQUIRE: add_to(&x->set[XS_ACQ], i); break;
     case ORD_RELEASE: add_to(&x->set[XS_REL], i); break;
+    case ORD_SC: add_to(&x->set[XS_SC], i); break;
     default: break;
     }
+    add_to(&x->set[te->order == ORD_WEAK ? XS_NA : XS_ATOMIC], i);
+    if (te->remote)
+        add_to(&x->set[XS_REMOTE], i);
     static const int proxy_set[] = {[PROXY_GENERIC] = XS_GEN, [PROXY_SURFACE] = XS_SUR,
                                     [PROXY_TEXTURE] = XS_TEX, [PROXY_CONSTANT] = XS_CON,
                                     [PROXY_ALIAS] = XS_GEN};
@@ -262,16 +280,26 @@ static void fill_sets(enum_ctx *c)
             add_to(&x->set[XS_W], i);
             add_to(&x->set[XS_IW], i);
             add_to(&x->set[XS_GEN], i);
+            tag_region(x, location_region(c->t, e->vloc), i);
             continue;
         }
         switch (te->kind) {
-        case EV_READ: add_to(&x->set[XS_R], i); tag_access(x, te, i); break;
-        case EV_WRITE: add_to(&x->set[XS_W], i); tag_access(x, te, i); break;
-        case EV_FENCE: add_to(&x->set[XS_F], i); tag_fence(x, te, i); break;
+        case EV_READ:
+        case EV_WRITE:
+            add_to(&x->set[te->kind == EV_READ ? XS_R : XS_W], i);
+            tag_access(x, te, i);
+            tag_region(x, location_region(c->t, te->loc), i);
+            break;
+        case EV_FENCE:
+            add_to(&x->set[XS_F], i);
+            tag_fence(x, te, i);
+            tag_region(x, te->regions, i);
+            break;
         case EV_BARRIER:
             add_to(&x->set[XS_B], i);
             if (te->waits)
                 add_to(&x->set[XS_BSYNC], i);
+            tag_region(x, te->regions, i);
             break;
         }
         if (te->in_rmw)
@@ -282,6 +310,8 @@ static void fill_sets(enum_ctx *c)
             add_to(&x->set[XS_GPU], i);
         else if (te->scope == SCOPE_SYS)
             add_to(&x->set[XS_SYS], i);
+        else if (te->scope == SCOPE_WI)
+            add_to(&x->set[XS_WI], i);
     }
     x->set[XS_M] = x->set[XS_R] | x->set[XS_W];
 }
@@ -294,6 +324,7 @@ static bool in_scope(const litmus_test *t, int a, int b, int scope)
     case SCOPE_CTA: return ta->cta == tb->cta && ta->gpu == tb->gpu;
     case SCOPE_GPU: return ta->gpu == tb->gpu;
     case SCOPE_SYS: return true;
+    case SCOPE_WI: return a == b;
     default: return false;
     }
 }

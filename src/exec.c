@@ -6,12 +6,14 @@
 static const char *const set_names[XS_COUNT] = {
     [XS_R] = "R",         [XS_W] = "W",       [XS_M] = "M",
     [XS_F] = "F",         [XS_B] = "B",       [XS_IW] = "IW",
-    [XS_RMW_EV] = "A",    [XS_WEAK] = "WEAK", [XS_RLX] = "RLX",
+    [XS_RMW_EV] = "RMW",  [XS_WEAK] = "WEAK", [XS_RLX] = "RLX",
     [XS_ACQ] = "ACQ",     [XS_REL] = "REL",   [XS_ACQ_REL] = "ACQ_REL",
     [XS_SC] = "SC",       [XS_CTA] = "CTA",   [XS_GPU] = "GPU",
     [XS_SYS] = "SYS",     [XS_GEN] = "GEN",   [XS_SUR] = "SUR",
     [XS_TEX] = "TEX",     [XS_CON] = "CON",   [XS_PROXY] = "PROXY",
-    [XS_ALIAS] = "ALIAS", [XS_BSYNC] = "BSYNC",
+    [XS_ALIAS] = "ALIAS", [XS_BSYNC] = "BSYNC", [XS_ATOMIC] = "A",
+    [XS_NA] = "NA",       [XS_WI] = "WI",     [XS_GLOBAL] = "GLOBAL",
+    [XS_LOCAL] = "LOCAL", [XS_REMOTE] = "REMOTE",
 };
 
 static const char *const rel_names[XR_COUNT] = {

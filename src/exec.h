@@ -21,7 +21,7 @@ enum exec_set {
     XS_F,       /* fences (fence.sc, fence.acq_rel, fence.proxy.*) */
     XS_B,       /* barrier events (bar.cta.sync, bar.cta.arrive) */
     XS_IW,      /* initial writes: one per location, in no thread */
-    XS_RMW_EV,  /* events that belong to an atom/red (name "A") */
+    XS_RMW_EV,  /* events that belong to an atom/red or an atomic RMW (name "RMW") */
     XS_WEAK,    /* accesses without order (ld, ld.weak, st.weak) */
     XS_RLX,     /* relaxed */
     XS_ACQ,     /* acquire (reads of ld.acquire, atom.acquire/acq_rel) */
@@ -38,6 +38,12 @@ enum exec_set {
     XS_PROXY,   /* proxy fences: fence.proxy.* */
     XS_ALIAS,   /* fence.proxy.alias */
     XS_BSYNC,   /* barrier events that wait (bar.cta.sync) */
+    XS_ATOMIC,  /* atomic accesses: every access that is not WEAK (name "A") */
+    XS_NA,      /* non-atomic accesses (OpenCL plain loads and stores; PTX weak) */
+    XS_WI,      /* scope work_item (OpenCL memory_scope_work_item) */
+    XS_GLOBAL,  /* accesses to global memory; fences/barriers with the global flag */
+    XS_LOCAL,   /* accesses to local memory; fences/barriers with the local flag */
+    XS_REMOTE,  /* remote-scope-promotion accesses (..._remote) */
     XS_COUNT
 };
 

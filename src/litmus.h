@@ -15,8 +15,15 @@
 
 typedef int64_t lit_value;
 
+/* ORD_WEAK: PTX weak / OpenCL non-atomic.  ORD_SC: fence.sc, or an OpenCL
+ * seq_cst access or fence. */
 enum lit_order { ORD_WEAK, ORD_RELAXED, ORD_ACQUIRE, ORD_RELEASE, ORD_ACQ_REL, ORD_SC };
-enum lit_scope { SCOPE_NONE, SCOPE_CTA, SCOPE_GPU, SCOPE_SYS };
+/* Scopes, narrow to wide.  OpenCL/HSA names map onto PTX ones:
+ * work_group = cta, device (agent) = gpu, all_svm_devices (system) = sys;
+ * SCOPE_WI is OpenCL's memory_scope_work_item. */
+enum lit_scope { SCOPE_NONE, SCOPE_CTA, SCOPE_GPU, SCOPE_SYS, SCOPE_WI };
+/* Memory regions (OpenCL address spaces; fence and barrier flags). */
+enum lit_region { REGION_GLOBAL = 1, REGION_LOCAL = 2 };
 enum lit_proxy { PROXY_GENERIC, PROXY_SURFACE, PROXY_TEXTURE, PROXY_CONSTANT, PROXY_ALIAS };
 
 enum lit_opcode {
@@ -60,11 +67,13 @@ typedef struct lit_instr {
     int target;              /* branch target: instruction index (may equal count: end) */
     int line, col;           /* source position, for diagnostics and traces */
     const char *text;        /* the instruction as written, for traces    */
+    bool remote;             /* remote-scope-promotion form (..._remote)   */
+    uint8_t regions;         /* fences and barriers: enum lit_region bits (0: all) */
 } lit_instr;
 
 typedef struct lit_thread {
     const char *name;        /* "P0" */
-    int cta, gpu;            /* placement: P0@cta C,gpu G (defaults 0,0)   */
+    int cta, gpu;            /* placement: P0@cta C,gpu G or P0@wg C, dev G (defaults 0,0) */
     int ninstrs;
     lit_instr *instrs;
     int nregs;
@@ -77,6 +86,8 @@ typedef struct lit_location {
     lit_value init;
     int physical;            /* index of the location it aliases, itself if none */
     enum lit_proxy alias_proxy; /* proxy named by "x @ P aliases y" */
+    uint8_t region;          /* enum lit_region: where it lives (0: global) */
+    bool atomic_type;        /* declared atomic (OpenCL atomic_int) */
 } lit_location;
 
 /* Condition: a proposition over final register and location values. */

@@ -140,6 +140,8 @@ static tp_event *push_event(walker *w, path_state *s, const lit_instr *in, int p
     e->proxy = (uint8_t)in->proxy;
     e->loc = in->loc;
     e->count = -1;
+    e->remote = in->remote;
+    e->regions = in->regions;
     e->ctrl_deps = s->ctrl;
     e->instr = pc;
     return e;
@@ -223,8 +225,9 @@ static void walk_read(walker *w, const path_state *s, int pc)
             r->order = (uint8_t)in->order;
         } else {
             r->in_rmw = true;
-            r->order = (uint8_t)((in->order == ORD_ACQUIRE || in->order == ORD_ACQ_REL) ? ORD_ACQUIRE
-                                                                                      : ORD_RELAXED);
+            r->order = (uint8_t)(in->order == ORD_SC ? ORD_SC
+                                 : (in->order == ORD_ACQUIRE || in->order == ORD_ACQ_REL) ? ORD_ACQUIRE
+                                                                                          : ORD_RELAXED);
             uint64_t deps = 0;
             lit_value a = operand_value(&next, &in->a, &deps);
             lit_value b = operand_value(&next, &in->b, &deps);
@@ -233,8 +236,9 @@ static void walk_read(walker *w, const path_state *s, int pc)
                 return;
             wr->in_rmw = true;
             wr->rmw_write = true;
-            wr->order = (uint8_t)((in->order == ORD_RELEASE || in->order == ORD_ACQ_REL) ? ORD_RELEASE
-                                                                                       : ORD_RELAXED);
+            wr->order = (uint8_t)(in->order == ORD_SC ? ORD_SC
+                                  : (in->order == ORD_RELEASE || in->order == ORD_ACQ_REL) ? ORD_RELEASE
+                                                                                           : ORD_RELAXED);
             wr->value = rmw_result(in, old, a, b);
             wr->data_deps = deps;
             record_write(w, wr, deps | read_bit);

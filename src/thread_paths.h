@@ -32,6 +32,8 @@ typedef struct tp_event {
     bool in_rmw;        /* part of an atom/red */
     bool rmw_write;     /* write half of an atom/red: the previous event is its read */
     bool waits;         /* barrier: sync (true) or arrive (false) */
+    bool remote;        /* remote-scope-promotion access */
+    uint8_t regions;    /* fences and barriers: enum lit_region bits */
     int loc;            /* location as addressed (virtual), memory events */
     lit_value value;    /* value read or written; barrier id for barriers */
     lit_value count;    /* barrier thread count, or -1 when absent */
