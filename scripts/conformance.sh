@@ -9,7 +9,10 @@
 # and every verdict is compared.  One line per disagreement:
 #     FAIL path model expected X got Y
 #     FAIL path model error: <first diagnostic line>
-# and a closing line "conformance: N passed, M failed".  Exit 1 if any failed,
+# and a closing line "conformance: N passed, M failed".
+# A model named BASE-race is the race verdict of model BASE: the binary runs
+# with --model BASE --races, and the verdict is Ok exactly when no execution
+# of the test has a race.  Exit 1 if any failed,
 # 2 on bad usage.  The binary defaults to bin/scopecheck of this repository.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -59,8 +62,15 @@ for m in "${models[@]}"; do
 
     files=()
     for p in "${paths[@]}"; do files+=("$dir/$p"); done
-    "$bin" litmus --json --model "$m" "${files[@]}" >"$tmp/out" 2>"$tmp/err"
-    rc=$?
+    verdict='(.verdict // "?")'
+    if [ "${m%-race}" != "$m" ]; then
+        "$bin" litmus --json --races --model "${m%-race}" "${files[@]}" >"$tmp/out" 2>"$tmp/err"
+        rc=$?
+        verdict='(if (.races | length) == 0 then "Ok" else "No" end)'
+    else
+        "$bin" litmus --json --model "$m" "${files[@]}" >"$tmp/out" 2>"$tmp/err"
+        rc=$?
+    fi
 
     # got[canonical path] = verdict of the (first) test reported for that file.
     declare -A got=()
@@ -68,7 +78,7 @@ for m in "${models[@]}"; do
         [ -n "$f" ] || continue
         c=$(canon "$f")
         [ -n "${got[$c]+x}" ] || got[$c]=$v
-    done < <(jq -r 'select(type == "object") | [(.file // ""), (.verdict // "?")] | @tsv' "$tmp/out" 2>/dev/null)
+    done < <(jq -r "select(type == \"object\") | [(.file // \"\"), $verdict] | @tsv" "$tmp/out" 2>/dev/null)
 
     for i in "${!paths[@]}"; do
         p=${paths[$i]} want=${verdicts[$i]}

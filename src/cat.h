@@ -58,4 +58,9 @@ typedef struct cat_verdict {
 
 cat_verdict cat_check(const cat_model *m, cat_workspace *ws, const exec *x);
 
+/* After a consistent cat_check that raised `flag`: the pairs of the flag's
+ * relation in the passing choice (race reports use it).  NULL when the
+ * flag's expression is a set. */
+const relation *cat_flag_relation(const cat_model *m, const cat_workspace *ws, int flag);
+
 #endif

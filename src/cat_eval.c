@@ -11,6 +11,7 @@ struct cat_workspace {
     const relation **rp;   /* every relation slot, for reading */
     relation *rel;         /* workspace relation slots (slot - XR_COUNT) */
     evset *set;            /* every set slot */
+    relation *flag_rel;    /* per flag: its relation when last raised */
 };
 
 cat_workspace *cat_workspace_new(const cat_model *m)
@@ -22,7 +23,16 @@ cat_workspace *cat_workspace_new(const cat_model *m)
     for (int i = 0; i < own; i++)
         ws->rp[XR_COUNT + i] = &ws->rel[i];
     ws->set = GC_MALLOC_ATOMIC(sizeof *ws->set * (size_t)m->nset_slots);
+    ws->flag_rel = GC_MALLOC_ATOMIC(sizeof *ws->flag_rel * (size_t)(m->nflags ? m->nflags : 1));
     return ws;
+}
+
+const relation *cat_flag_relation(const cat_model *m, const cat_workspace *ws, int flag)
+{
+    for (int i = 0; i < m->nchecks; i++)
+        if (m->checks[i].flag == flag)
+            return m->checks[i].is_set ? NULL : &ws->flag_rel[flag];
+    return NULL;
 }
 
 typedef struct eval_ctx {
@@ -132,8 +142,11 @@ static bool run_code(eval_ctx *c, const cat_block *b, unsigned *flags)
             const cat_check_info *ci = &c->m->checks[in->b];
             bool holds = check_holds(c, ci, in->a);
             if (ci->flag >= 0) {
-                if (holds)
+                if (holds) {
                     *flags |= 1u << ci->flag;
+                    if (!ci->is_set && in->a >= 0)
+                        rel_copy(&c->ws->flag_rel[ci->flag], c->ws->rp[in->a], c->n);
+                }
             } else if (!holds) {
                 if (!c->failed)
                     c->failed = ci->name;

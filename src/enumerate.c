@@ -78,6 +78,8 @@ typedef struct enum_ctx {
     int bar_choice[MAX_GROUPS];
     /* final states */
     lit_value *state;
+    bool collect_races;
+    int races_cap;
 } enum_ctx;
 
 /* ---- coherence order tables -------------------------------------------- */
@@ -608,6 +610,43 @@ static void record_state(enum_ctx *c, int obs)
     }
 }
 
+static void add_race(enum_ctx *c, int flag, int a, int b)
+{
+    const ev_info *ea = &c->ev[a], *eb = &c->ev[b];
+    if (!ea->ev || !eb->ev)
+        return;
+    race_report rr = {flag, ea->thread, ea->ev->instr, eb->thread, eb->ev->instr,
+                      ea->phys >= 0 ? ea->vloc : eb->phys >= 0 ? eb->vloc : -1};
+    if (rr.thread_a > rr.thread_b || (rr.thread_a == rr.thread_b && rr.instr_a > rr.instr_b)) {
+        rr.thread_a = eb->thread, rr.instr_a = eb->ev->instr;
+        rr.thread_b = ea->thread, rr.instr_b = ea->ev->instr;
+    }
+    check_result *r = c->r;
+    for (int i = 0; i < r->nraces; i++)
+        if (memcmp(&r->races[i], &rr, sizeof rr) == 0)
+            return;
+    if (r->nraces == c->races_cap) {
+        c->races_cap = c->races_cap ? 2 * c->races_cap : 8;
+        race_report *grown = GC_MALLOC_ATOMIC(sizeof *grown * (size_t)c->races_cap);
+        if (r->nraces)
+            memcpy(grown, r->races, sizeof *grown * (size_t)r->nraces);
+        r->races = grown;
+    }
+    r->races[r->nraces++] = rr;
+}
+
+static void collect_races(enum_ctx *c, unsigned flags)
+{
+    for (int f = 0; flags; f++, flags >>= 1) {
+        if (!(flags & 1u))
+            continue;
+        const relation *pairs = cat_flag_relation(c->model, c->ws, f);
+        for (int i = 0; pairs && i < c->n; i++)
+            for (evset s = pairs->row[i]; s; s &= s - 1)
+                add_race(c, f, i, __builtin_ctzll(s));
+    }
+}
+
 static void evaluate(enum_ctx *c)
 {
     c->r->candidates++;
@@ -616,6 +655,8 @@ static void evaluate(enum_ctx *c)
         return;
     c->r->consistent++;
     c->r->flags |= v.flags;
+    if (c->collect_races && v.flags)
+        collect_races(c, v.flags);
     record_state(c, 0);
 }
 
@@ -887,6 +928,7 @@ bool enumerate_check(const litmus_test *t, const cat_model *m, cat_workspace *ws
     c->r = r;
     c->errors = errors;
     c->thread_coherent = cat_model_thread_coherent(m);
+    c->collect_races = o->races;
     c->locw = GC_MALLOC_ATOMIC(sizeof(loc_writes) * (size_t)(t->nlocs ? t->nlocs : 1));
     c->state = GC_MALLOC_ATOMIC(sizeof(lit_value) * (size_t)(t->nobserved ? t->nobserved : 1));
     tp_limits lim = {.unroll = o->unroll, .max_traces = o->max_traces};

@@ -23,7 +23,17 @@
 typedef struct enum_options {
     int unroll;          /* backward branches taken per branch and path */
     long max_traces;     /* per thread */
+    bool races;          /* collect the pairs of relation-valued flags */
 } enum_options;
+
+/* One pair of events that a model flag (a race kind) relates, by source
+ * position: deduplicated over all consistent executions. */
+typedef struct race_report {
+    int flag;            /* model flag index: its name says why they race */
+    int thread_a, instr_a;
+    int thread_b, instr_b;
+    int loc;             /* location both access, or -1 */
+} race_report;
 
 typedef struct check_result {
     outcome_set *states;     /* final states of consistent executions */
@@ -36,6 +46,8 @@ typedef struct check_result {
     bool hang;               /* some combination cannot pass a barrier */
     bool too_big;            /* some combination had more events than fit */
     unsigned flags;          /* model flags raised by some consistent execution */
+    int nraces;              /* with enum_options.races */
+    race_report *races;
 } check_result;
 
 /* false (with a diagnostic on `errors`) when the test is beyond the limits. */

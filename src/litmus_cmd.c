@@ -28,6 +28,7 @@ typedef struct litmus_opts {
     const char *model;
     int unroll;
     bool json;
+    bool races;
 } litmus_opts;
 
 static void usage(FILE *to)
@@ -35,7 +36,8 @@ static void usage(FILE *to)
     fputs("usage: scopecheck litmus [--model NAME|PATH.cat] [--unroll N] [--json] FILE|DIR...\n"
           "  --model M   memory model: ptx6 (default), ptx75, sc, or a .cat file\n"
           "  --unroll N  times a loop's backward branch may be taken per path (default 2)\n"
-          "  --json      one JSON object per test and line instead of herd's block\n",
+          "  --json      one JSON object per test and line instead of herd's block\n"
+          "  --races     list every racing pair the model flags (JSON: \"races\")\n",
           to);
 }
 
@@ -126,16 +128,18 @@ static int parse_options(int argc, char **argv, litmus_opts *o, FILE *out, FILE 
         {"model", required_argument, NULL, 'm'},
         {"unroll", required_argument, NULL, 'u'},
         {"json", no_argument, NULL, 'j'},
+        {"races", no_argument, NULL, 'r'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     o->model = "ptx6";
     o->unroll = DEFAULT_UNROLL;
     o->json = false;
+    o->races = false;
     optind = 1;
     opterr = 0;
     int ch;
-    while ((ch = getopt_long(argc, argv, "+m:u:jh", longopts, NULL)) != -1) {
+    while ((ch = getopt_long(argc, argv, "+m:u:jrh", longopts, NULL)) != -1) {
         switch (ch) {
         case 'm': o->model = optarg; break;
         case 'u':
@@ -146,6 +150,7 @@ static int parse_options(int argc, char **argv, litmus_opts *o, FILE *out, FILE 
             }
             break;
         case 'j': o->json = true; break;
+        case 'r': o->races = true; break;
         case 'h': usage(out); return 0;
         default:
             fprintf(err, "scopecheck litmus: error: unknown or incomplete option '%s'\n", argv[optind - 1]);
@@ -176,11 +181,12 @@ static bool check_file(const char *path, const litmus_opts *o, const cat_model *
     if (!t)
         return false;
     double start = now_seconds();
-    enum_options eo = {.unroll = o->unroll, .max_traces = 100000};
+    enum_options eo = {.unroll = o->unroll, .max_traces = 100000, .races = o->races};
     check_result r;
     if (!enumerate_check(t, m, ws, &eo, &r, err))
         return false;
-    report_info info = {.model = o->model, .unroll = o->unroll, .seconds = now_seconds() - start};
+    report_info info = {.model = o->model, .cat = m, .unroll = o->unroll, .races = o->races,
+                        .seconds = now_seconds() - start};
     if (o->json)
         report_json(out, t, &r, &info);
     else

@@ -68,6 +68,29 @@ static void print_cond(FILE *out, const litmus_test *t, const lit_cond *c)
     }
 }
 
+static void print_instr_ref(FILE *out, const litmus_test *t, int thread, int instr)
+{
+    const lit_instr *in = &t->threads[thread].instrs[instr];
+    fprintf(out, "%s line %d `%s`", t->threads[thread].name, in->line, in->text ? in->text : "?");
+}
+
+static void herd_flags_and_races(FILE *out, const litmus_test *t, const check_result *r, const report_info *info)
+{
+    for (int f = 0; f < cat_model_flag_count(info->cat); f++)
+        if (r->flags & (1u << f))
+            fprintf(out, "Flag %s\n", cat_model_flag_name(info->cat, f));
+    for (int i = 0; info->races && i < r->nraces; i++) {
+        const race_report *rr = &r->races[i];
+        fprintf(out, "Race %s: ", cat_model_flag_name(info->cat, rr->flag));
+        print_instr_ref(out, t, rr->thread_a, rr->instr_a);
+        fputs(" and ", out);
+        print_instr_ref(out, t, rr->thread_b, rr->instr_b);
+        if (rr->loc >= 0)
+            fprintf(out, " on %s", t->locs[rr->loc].name);
+        fputc('\n', out);
+    }
+}
+
 static const char *observation_word(const check_result *r)
 {
     if (r->positive == 0)
@@ -97,6 +120,7 @@ void report_herd(FILE *out, const litmus_test *t, check_result *r, const report_
     fputc('\n', out);
     fprintf(out, "Observation %s %s %" PRIu64 " %" PRIu64 "\n", t->name, observation_word(r), r->positive,
             r->negative);
+    herd_flags_and_races(out, t, r, info);
     if (r->unroll_cut)
         fprintf(out, "Warning %s: loop bound %d cut some executions (raise --unroll)\n", t->name, info->unroll);
     if (r->values_cut)
@@ -142,6 +166,49 @@ static void json_states(FILE *out, const litmus_test *t, check_result *r)
     fputc(']', out);
 }
 
+static void json_instr_ref(FILE *out, const litmus_test *t, int thread, int instr)
+{
+    const lit_instr *in = &t->threads[thread].instrs[instr];
+    fputs("{\"thread\":", out);
+    json_string(out, t->threads[thread].name);
+    fprintf(out, ",\"line\":%d,\"instruction\":", in->line);
+    json_string(out, in->text ? in->text : "");
+    fputc('}', out);
+}
+
+static void json_flags_and_races(FILE *out, const litmus_test *t, const check_result *r, const report_info *info)
+{
+    fputs(",\"flags\":[", out);
+    bool first = true;
+    for (int f = 0; f < cat_model_flag_count(info->cat); f++)
+        if (r->flags & (1u << f)) {
+            if (!first)
+                fputc(',', out);
+            json_string(out, cat_model_flag_name(info->cat, f));
+            first = false;
+        }
+    fputc(']', out);
+    if (!info->races)
+        return;
+    fputs(",\"races\":[", out);
+    for (int i = 0; i < r->nraces; i++) {
+        const race_report *rr = &r->races[i];
+        fputs(i ? ",{\"kind\":" : "{\"kind\":", out);
+        json_string(out, cat_model_flag_name(info->cat, rr->flag));
+        fputs(",\"a\":", out);
+        json_instr_ref(out, t, rr->thread_a, rr->instr_a);
+        fputs(",\"b\":", out);
+        json_instr_ref(out, t, rr->thread_b, rr->instr_b);
+        fputs(",\"location\":", out);
+        if (rr->loc >= 0)
+            json_string(out, t->locs[rr->loc].name);
+        else
+            fputs("null", out);
+        fputc('}', out);
+    }
+    fputc(']', out);
+}
+
 void report_json(FILE *out, const litmus_test *t, check_result *r, const report_info *info)
 {
     fputs("{\"test\":", out);
@@ -156,6 +223,7 @@ void report_json(FILE *out, const litmus_test *t, check_result *r, const report_
     fputs(",\"states\":", out);
     json_states(out, t, r);
     fprintf(out, ",\"candidates\":%" PRIu64 ",\"consistent\":%" PRIu64, r->candidates, r->consistent);
+    json_flags_and_races(out, t, r, info);
     fprintf(out, ",\"unroll\":%d,\"unroll_cut\":%s,\"values_cut\":%s,\"hang\":%s,\"time_us\":%.0f}\n",
             info->unroll, r->unroll_cut ? "true" : "false", r->values_cut ? "true" : "false",
             r->hang ? "true" : "false", info->seconds * 1e6);

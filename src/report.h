@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "cat.h"
 #include "enumerate.h"
 #include "litmus.h"
 
@@ -20,7 +21,9 @@ bool report_condition_ok(const litmus_test *t, const check_result *r);
 
 typedef struct report_info {
     const char *model;    /* model name as given */
+    const cat_model *cat; /* the model itself: names of its flags */
     int unroll;
+    bool races;           /* list racing pairs */
     double seconds;       /* time spent checking this test */
 } report_info;
 

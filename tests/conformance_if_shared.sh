@@ -3,7 +3,7 @@
 #   - the shared reference corpus ../shared/corpus/ptx (relative to the repository
 #     root) for ptx6 and ptx75, when it is there;
 #   - our own suite litmus/ptx for every model its expected.tsv lists.
-# Without ../shared/corpus the whole check is skipped (exit 0): the corpus is
+# Without ../shared/corpus that part is skipped with a message: the corpus is
 # not ours to ship.  Exit 1 if any verdict disagrees.
 set -u
 if [ $# -ne 1 ]; then
@@ -13,14 +13,14 @@ fi
 bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root" || exit 2
-corpus=../shared/corpus/ptx
-if [ ! -d "$corpus" ]; then
-    echo "conformance: skipped (../shared/corpus not found)"
-    exit 0
-fi
 status=0
-echo "== $corpus (ptx6, ptx75)"
-SCOPECHECK=$bin bash scripts/conformance.sh "$corpus" ptx6 ptx75 || status=1
+corpus=../shared/corpus/ptx
+if [ -d "$corpus" ]; then
+    echo "== $corpus (ptx6, ptx75)"
+    SCOPECHECK=$bin bash scripts/conformance.sh "$corpus" ptx6 ptx75 || status=1
+else
+    echo "conformance: skipped ../shared/corpus/ptx (not found; the corpus is not ours to ship)"
+fi
 echo "== litmus/ptx (all models listed)"
 SCOPECHECK=$bin bash scripts/conformance.sh litmus/ptx || status=1
 exit $status
