@@ -44,6 +44,13 @@ enum cat_co_mode cat_model_co_mode(const cat_model *m);
  * of its own thread to that location.  The enumerator then never builds the
  * other candidates. */
 bool cat_model_thread_coherent(const cat_model *m);
+
+/* A model with `option thin-air = allowed` has no no-thin-air axiom: a value
+ * that flows only around a cycle of reads-from is unconstrained.  The
+ * enumerator then lets every read guess, besides the values that writes
+ * compute, each constant of the litmus condition: the values a condition
+ * can tell apart. */
+bool cat_model_thin_air(const cat_model *m);
 int cat_model_flag_count(const cat_model *m);
 const char *cat_model_flag_name(const cat_model *m, int flag);
 

@@ -73,6 +73,7 @@ typedef struct cat_ast {
     const char *title;           /* NULL when the model has none */
     enum cat_co_mode co_mode;
     bool thread_coherent;        /* option thread-coherence = enforced */
+    bool thin_air;               /* option thin-air = allowed */
     cat_stmt *stmts;
     int nstmts;
 } cat_ast;
@@ -138,6 +139,7 @@ struct cat_model {
     const char *title;
     enum cat_co_mode co_mode;
     bool thread_coherent;
+    bool thin_air;
     int nflags;
     const char *flag_names[CAT_MAX_FLAGS];
     cat_block *blocks;

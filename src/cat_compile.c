@@ -667,6 +667,7 @@ cat_model *cat_compile(const cat_ast *ast, const char *default_title, FILE *erro
     m->title = ast->title ? ast->title : title_from(default_title);
     m->co_mode = ast->co_mode;
     m->thread_coherent = ast->thread_coherent;
+    m->thin_air = ast->thin_air;
     add_block(&c);
     const env *e = NULL;
     for (int i = 0; i < ast->nstmts && !c.failed; i++) {

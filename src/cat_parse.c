@@ -432,14 +432,24 @@ static bool parse_option(parser *p)
     if (!ident(p, "expected an option name"))
         return false;
     bool thread = strcmp(name.text, "thread-coherence") == 0;
-    if (!thread && strcmp(name.text, "co") != 0) {
+    bool thin_air = strcmp(name.text, "thin-air") == 0;
+    if (!thread && !thin_air && strcmp(name.text, "co") != 0) {
         diag_error(p->lx.errors, p->lx.file, name.line, name.col,
-                   "unknown option '%s' (options: co, thread-coherence)", name.text);
+                   "unknown option '%s' (options: co, thread-coherence, thin-air)", name.text);
         p->failed = true;
         return false;
     }
     if (!expect(p, CT_EQ, "expected '='"))
         return false;
+    if (thin_air) {
+        if (!is_kw(&p->tok, "allowed")) {
+            error_at(p, &p->tok, "expected 'allowed'");
+            return false;
+        }
+        p->ast->thin_air = true;
+        bump(p);
+        return true;
+    }
     if (thread) {
         if (!is_kw(&p->tok, "enforced")) {
             error_at(p, &p->tok, "expected 'enforced'");

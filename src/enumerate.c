@@ -912,6 +912,8 @@ static bool next_combination(enum_ctx *c)
     return false;
 }
 
+static int condition_constants(const lit_cond *c, lit_value *out, int n, int max);
+
 bool enumerate_check(const litmus_test *t, const cat_model *m, cat_workspace *ws, const enum_options *o,
                      check_result *r, FILE *errors)
 {
@@ -932,6 +934,11 @@ bool enumerate_check(const litmus_test *t, const cat_model *m, cat_workspace *ws
     c->locw = GC_MALLOC_ATOMIC(sizeof(loc_writes) * (size_t)(t->nlocs ? t->nlocs : 1));
     c->state = GC_MALLOC_ATOMIC(sizeof(lit_value) * (size_t)(t->nobserved ? t->nobserved : 1));
     tp_limits lim = {.unroll = o->unroll, .max_traces = o->max_traces};
+    if (cat_model_thin_air(m)) {
+        lit_value *seeds = GC_MALLOC_ATOMIC(sizeof *seeds * 64);
+        lim.seeds = seeds;
+        lim.nseeds = condition_constants(t->cond, seeds, 0, 64);
+    }
     if (!thread_paths_build(t, &lim, &c->paths, errors))
         return false;
     r->unroll_cut = c->paths.unroll_cut;
@@ -953,6 +960,28 @@ bool enumerate_check(const litmus_test *t, const cat_model *m, cat_workspace *ws
 }
 
 /* ---- the condition --------------------------------------------------------- */
+
+/* Collects the distinct constants of a condition into out[n..max). */
+static int condition_constants(const lit_cond *c, lit_value *out, int n, int max)
+{
+    if (!c)
+        return n;
+    if (c->kind == COND_EQ || c->kind == COND_NE) {
+        const lit_term *terms[2] = {&c->lhs, &c->rhs};
+        for (int k = 0; k < 2; k++) {
+            if (terms[k]->kind != TERM_CONST)
+                continue;
+            bool seen = false;
+            for (int i = 0; i < n; i++)
+                seen |= out[i] == terms[k]->value;
+            if (!seen && n < max)
+                out[n++] = terms[k]->value;
+        }
+        return n;
+    }
+    n = condition_constants(c->left, out, n, max);
+    return condition_constants(c->right, out, n, max);
+}
 
 static lit_value term_value(const litmus_test *t, const lit_term *term, const lit_value *state)
 {

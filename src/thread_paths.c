@@ -452,8 +452,11 @@ bool thread_paths_build(const litmus_test *t, const tp_limits *lim, tp_result *o
     loc_flow *flow = NULL;
     memset(dom, 0, dom_size);
     for (int l = 0; l < t->nlocs; l++)
-        if (t->locs[l].physical == l)
+        if (t->locs[l].physical == l) {
             domain_add(&dom[l], t->locs[l].init, 0);
+            for (int i = 0; i < lim->nseeds; i++)
+                domain_add(&dom[l], lim->seeds[i], 0);
+        }
     /* Rounds grow the values until nothing new appears.  A value is kept
      * only if the chain of writes that computes it fits in one execution:
      * in an execution a value passes through distinct writes only.  That

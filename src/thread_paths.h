@@ -63,6 +63,8 @@ typedef struct tp_result {
 typedef struct tp_limits {
     int unroll;           /* backward branches taken per branch instruction and path */
     long max_traces;      /* per thread; beyond it the test is refused */
+    int nseeds;           /* values any read may also guess (thin-air values) */
+    const lit_value *seeds;
 } tp_limits;
 
 /* Returns false (with "file:line:col: error: ..." on `errors`) when the test

@@ -61,6 +61,20 @@ static void test_no_thin_air_values(void)
     CU_ASSERT_EQUAL(r.positive, 0);
 }
 
+static void test_thin_air_values_when_the_model_allows_them(void)
+{
+    const char *ta =
+        "PTX TA\n{ x=0; y=0; }\n"
+        " P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n"
+        " ld.weak r1, y  | ld.weak r2, x  ;\n"
+        " st.weak x, r1  | st.weak y, r2  ;\n"
+        "exists (x == 42 /\\ y == 42)\n";
+    check_result r = run(ta, "T\noption thin-air = allowed\nempty 0\n", 2);
+    CU_ASSERT_EQUAL(r.positive, 1);  /* 42 flows around the rf cycle */
+    check_result nta = run(ta, "T\nacyclic rf | data\n", 2);
+    CU_ASSERT_EQUAL(nta.positive, 0);
+}
+
 static void test_value_fixpoint_follows_chains(void)
 {
     const char *chain =
@@ -201,6 +215,7 @@ void register_enumerate_tests(void)
     CU_add_test(s, "SB under SC and under no model", test_sb_under_sc_and_any);
     CU_add_test(s, "no thin-air values", test_no_thin_air_values);
     CU_add_test(s, "value fixpoint follows chains", test_value_fixpoint_follows_chains);
+    CU_add_test(s, "thin-air values when allowed", test_thin_air_values_when_the_model_allows_them);
     CU_add_test(s, "partial coherence orders", test_partial_co_gives_every_final_value);
     CU_add_test(s, "thread coherence prunes candidates", test_thread_coherence_prunes_candidates);
     CU_add_test(s, "loop bound cuts paths", test_loop_bound_cuts_paths);
