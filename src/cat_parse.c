@@ -425,6 +425,20 @@ static bool parse_with(parser *p, const cat_token *at, size_t start)
     return true;
 }
 
+/* `option NAME = WORD` for the options that are one promise each. */
+static bool parse_promise(parser *p, const char *word, bool *field)
+{
+    if (!is_kw(&p->tok, word)) {
+        char msg[64];
+        snprintf(msg, sizeof msg, "expected '%s'", word);
+        error_at(p, &p->tok, msg);
+        return false;
+    }
+    *field = true;
+    bump(p);
+    return true;
+}
+
 static bool parse_option(parser *p)
 {
     bump(p); /* option */
@@ -441,24 +455,10 @@ static bool parse_option(parser *p)
     }
     if (!expect(p, CT_EQ, "expected '='"))
         return false;
-    if (thin_air) {
-        if (!is_kw(&p->tok, "allowed")) {
-            error_at(p, &p->tok, "expected 'allowed'");
-            return false;
-        }
-        p->ast->thin_air = true;
-        bump(p);
-        return true;
-    }
-    if (thread) {
-        if (!is_kw(&p->tok, "enforced")) {
-            error_at(p, &p->tok, "expected 'enforced'");
-            return false;
-        }
-        p->ast->thread_coherent = true;
-        bump(p);
-        return true;
-    }
+    if (thin_air)
+        return parse_promise(p, "allowed", &p->ast->thin_air);
+    if (thread)
+        return parse_promise(p, "enforced", &p->ast->thread_coherent);
     if (is_kw(&p->tok, "partial"))
         p->ast->co_mode = CAT_CO_PARTIAL;
     else if (is_kw(&p->tok, "total"))
