@@ -65,6 +65,29 @@ typedef struct cat_verdict {
 
 cat_verdict cat_check(const cat_model *m, cat_workspace *ws, const exec *x);
 
+/* Coherence choices for cat_check_co, supplied by the enumerator. */
+typedef struct cat_co_source {
+    long count;
+    /* Writes co and fr of choice k into the execution; false to skip k. */
+    bool (*apply)(void *ctx, long k);
+    /* Choice k passes every check (for some choice of `with` bindings),
+     * raising `flags`; true when the source needs no more choices.  It may
+     * be called more than once for the same k (once per passing `with`
+     * choice). */
+    bool (*accept)(void *ctx, long k, unsigned flags);
+    void *ctx;
+} cat_co_source;
+
+/* Whether the model's code that depends on co or fr was set apart (it is,
+ * unless a `with` statement depends on co). */
+bool cat_model_co_staged(const cat_model *m);
+
+/* Evaluates what does not depend on co once, then, innermost, the rest for
+ * every choice of `src`; reports each passing choice through src->accept.
+ * Returns whether some choice passed.  For co-staged models only; like
+ * cat_check, it never allocates. */
+bool cat_check_co(const cat_model *m, cat_workspace *ws, const exec *x, const cat_co_source *src);
+
 /* After a consistent cat_check that raised `flag`: the pairs of the flag's
  * relation in the passing choice (race reports use it).  NULL when the
  * flag's expression is a set. */

@@ -148,6 +148,7 @@ struct cat_model {
     int nchecks;
     cat_with_info *withs;
     int nwiths;
+    int co_block;                /* block of the code that depends on co or fr, or -1 */
     int nrel_slots, nset_slots;  /* totals, base slots included */
 };
 

@@ -43,9 +43,17 @@ typedef struct slot_pool {
     int stage_cap;
 } slot_pool;
 
+/* Code that depends on co or fr goes to a block of its own, run innermost,
+ * once per coherence choice, after everything else ran once per
+ * reads-from choice (see cat_check_co). */
+#define CO_STAGE (1 << 20)
+
 typedef struct compiler {
     FILE *errors;
     bool failed;
+    bool stage_co;            /* put co-dependent code in co_block */
+    bool co_conflict;         /* a with depends on co: no staging */
+    cat_block co_block;
     bool dry;                 /* type inference only: emit nothing */
     cat_model *m;
     cat_block cur;            /* code of the statement being compiled */
@@ -341,7 +349,7 @@ static value compile_name(compiler *c, const env *e, const cat_expr *x)
         return (value){TY_SET, i, false, 0};
     i = exec_find_rel(x->name);
     if (i >= 0)
-        return (value){TY_REL, i, false, 0};
+        return (value){TY_REL, i, false, c->stage_co && (i == XR_CO || i == XR_FR) ? CO_STAGE : 0};
     error_at(c, x->pos, "unknown name '%s'", x->name);
     return EMPTY_ANY;
 }
@@ -452,7 +460,7 @@ static int written_slot(const cat_instr *in, bool *is_set)
 /* Moves the current statement's code to the end of block `stage`. */
 static void finish_stmt(compiler *c, int stage)
 {
-    cat_block *b = &c->m->blocks[stage];
+    cat_block *b = stage == CO_STAGE ? &c->co_block : &c->m->blocks[stage];
     for (int i = 0; i < c->cur.ncode; i++) {
         bool is_set;
         int slot = written_slot(&c->cur.code[i], &is_set);
@@ -633,6 +641,8 @@ static void compile_with(compiler *c, const env **e, const cat_stmt *s)
         return;
     cat_model *m = c->m;
     int k = m->nblocks - 1;
+    if (set.stage == CO_STAGE || rel.stage == CO_STAGE)
+        c->co_conflict = true;
     finish_stmt(c, k);
     cat_with_info w = {set.slot, rel.slot, alloc_slot(c, TY_REL), alloc_slot(c, TY_REL),
                        k + 1, s->text};
@@ -656,11 +666,13 @@ static const char *title_from(const char *name)
     return t;
 }
 
-cat_model *cat_compile(const cat_ast *ast, const char *default_title, FILE *errors)
+static cat_model *compile_model(const cat_ast *ast, const char *default_title, FILE *errors,
+                                bool stage_co, bool *co_conflict)
 {
     compiler c;
     memset(&c, 0, sizeof c);
     c.errors = errors;
+    c.stage_co = stage_co;
     c.rels.next = XR_COUNT;
     c.sets.next = CAT_SLOT_UNIV + 1;
     cat_model *m = c.m = GC_MALLOC(sizeof *m);
@@ -681,7 +693,24 @@ cat_model *cat_compile(const cat_ast *ast, const char *default_title, FILE *erro
     }
     if (c.failed)
         return NULL;
+    *co_conflict = c.co_conflict;
+    m->co_block = -1;
+    if (stage_co) {
+        add_block(&c);
+        m->co_block = m->nblocks - 1;
+        m->blocks[m->co_block] = c.co_block;
+        m->blocks[m->co_block].with = -1;
+    }
     m->nrel_slots = c.rels.next;
     m->nset_slots = c.sets.next;
+    return m;
+}
+
+cat_model *cat_compile(const cat_ast *ast, const char *default_title, FILE *errors)
+{
+    bool conflict = false;
+    cat_model *m = compile_model(ast, default_title, errors, true, &conflict);
+    if (m && conflict)
+        m = compile_model(ast, default_title, errors, false, &conflict);
     return m;
 }

@@ -42,6 +42,8 @@ typedef struct eval_ctx {
     evset all;
     const char *failed;    /* first failing check */
     unsigned flags;        /* flags of the passing choice */
+    const cat_co_source *co; /* cat_check_co: the coherence choices */
+    bool done;             /* the co source needs nothing more */
 } eval_ctx;
 
 static relation *wr(const eval_ctx *c, int slot)
@@ -173,6 +175,7 @@ static bool linearise(eval_ctx *c, const cat_with_info *w, const relation *pred,
 {
     if (!left)
         return run_block(c, w->next, flags);
+    bool found = false;
     evset minimal = 0;
     for (evset s = left; s; s &= s - 1) {
         int e = __builtin_ctzll(s);
@@ -183,17 +186,22 @@ static bool linearise(eval_ctx *c, const cat_with_info *w, const relation *pred,
         int e = __builtin_ctzll(minimal);
         for (evset p = placed; p; p &= p - 1)
             ord->row[__builtin_ctzll(p)] |= evset_of(e);
-        if (linearise(c, w, pred, ord, left & ~evset_of(e), placed | evset_of(e), flags))
+        bool passed = linearise(c, w, pred, ord, left & ~evset_of(e), placed | evset_of(e), flags);
+        found |= passed;
+        /* one passing order is enough, unless each order may accept other
+         * coherence choices */
+        if (passed && (!c->co || c->done))
             return true;
         for (evset p = placed; p; p &= p - 1)
             ord->row[__builtin_ctzll(p)] &= ~evset_of(e);
     }
-    return false;
+    return found;
 }
 
-static bool block_is_trivial(const cat_block *b)
+static bool block_is_trivial(const cat_model *m, const cat_block *b)
 {
-    return b->ncode == 0 && b->with < 0;
+    bool co_code = m->co_block >= 0 && m->blocks[m->co_block].ncode > 0;
+    return b->ncode == 0 && b->with < 0 && !co_code;
 }
 
 static bool run_with(eval_ctx *c, const cat_with_info *w, unsigned flags)
@@ -209,13 +217,38 @@ static bool run_with(eval_ctx *c, const cat_with_info *w, unsigned flags)
     }
     rel_clear(ord, n);
     bool ok;
-    if (block_is_trivial(&c->m->blocks[w->next]))
+    if (block_is_trivial(c->m, &c->m->blocks[w->next]))
         ok = rel_is_acyclic(pred, n) && run_block(c, w->next, flags); /* any order will do */
     else
         ok = linearise(c, w, pred, ord, set, 0, flags);
     if (!ok && !c->failed)
         c->failed = w->text;
     return ok;
+}
+
+/* The innermost level: the code that depends on co, once for the
+ * execution's own co (cat_check) or once per choice of the co source. */
+static bool run_co(eval_ctx *c, unsigned flags)
+{
+    const cat_block *cb = c->m->co_block >= 0 ? &c->m->blocks[c->m->co_block] : NULL;
+    if (!c->co) {
+        if (cb && !run_code(c, cb, &flags))
+            return false;
+        c->flags = flags;
+        return true;
+    }
+    bool any = false;
+    for (long k = 0; k < c->co->count && !c->done; k++) {
+        if (!c->co->apply(c->co->ctx, k))
+            continue;
+        unsigned f = flags;
+        if (cb && !run_code(c, cb, &f))
+            continue;
+        any = true;
+        c->flags = f;
+        c->done = c->co->accept(c->co->ctx, k, f);
+    }
+    return any;
 }
 
 static bool run_block(eval_ctx *c, int k, unsigned flags)
@@ -225,13 +258,24 @@ static bool run_block(eval_ctx *c, int k, unsigned flags)
         return false;
     if (b->with >= 0)
         return run_with(c, &c->m->withs[b->with], flags);
-    c->flags = flags;
-    return true;
+    return run_co(c, flags);
+}
+
+bool cat_model_co_staged(const cat_model *m) { return m->co_block >= 0; }
+
+bool cat_check_co(const cat_model *m, cat_workspace *ws, const exec *x, const cat_co_source *src)
+{
+    eval_ctx c = {m, ws, x->n, evset_universe(x->n), NULL, 0, src, false};
+    for (int i = 0; i < XR_COUNT; i++)
+        ws->rp[i] = &x->rel[i];
+    memcpy(ws->set, x->set, sizeof x->set);
+    ws->set[CAT_SLOT_UNIV] = c.all;
+    return run_block(&c, 0, 0);
 }
 
 cat_verdict cat_check(const cat_model *m, cat_workspace *ws, const exec *x)
 {
-    eval_ctx c = {m, ws, x->n, evset_universe(x->n), NULL, 0};
+    eval_ctx c = {m, ws, x->n, evset_universe(x->n), NULL, 0, NULL, false};
     for (int i = 0; i < XR_COUNT; i++)
         ws->rp[i] = &x->rel[i];
     memcpy(ws->set, x->set, sizeof x->set);

@@ -80,6 +80,10 @@ typedef struct enum_ctx {
     lit_value *state;
     bool collect_races;
     int races_cap;
+    /* coherence choices handed to the model (cat_check_co) */
+    bool co_staged;
+    long co_count;
+    uint8_t *co_tried, *co_seen;   /* bitmaps over choices, per rf choice */
 } enum_ctx;
 
 /* ---- coherence order tables -------------------------------------------- */
@@ -754,6 +758,74 @@ static void choose_co(enum_ctx *c, int p)
     }
 }
 
+/* ---- coherence choices evaluated by the model itself ------------------------- */
+
+#define MAX_STAGED_CO 65536
+
+static bool bit_test_and_set(uint8_t *bits, long k)
+{
+    bool was = bits[k >> 3] & (1u << (k & 7));
+    bits[k >> 3] |= (uint8_t)(1u << (k & 7));
+    return was;
+}
+
+/* Choice k, in mixed radix over the locations' order tables. */
+static bool apply_co_choice(void *ctx, long k)
+{
+    enum_ctx *c = ctx;
+    long rest = k;
+    for (int p = 0; p < c->nphys; p++) {
+        const loc_writes *lw = &c->locw[c->phys_list[p]];
+        const order_table *tab = table_for(c, lw->k);
+        int o = (int)(rest % tab->count);
+        rest /= tab->count;
+        if (!respects_program_order(tab->rows[o], lw))
+            return false;
+        c->co_choice[p] = o;
+    }
+    set_co(c);
+    if (c->thread_coherent && !reads_respect_program_order(c))
+        return false;
+    if (!bit_test_and_set(c->co_tried, k))
+        c->r->candidates++;
+    return true;
+}
+
+static bool accept_co_choice(void *ctx, long k, unsigned flags)
+{
+    enum_ctx *c = ctx;
+    if (bit_test_and_set(c->co_seen, k))
+        return false;
+    c->r->consistent++;
+    c->r->flags |= flags;
+    if (c->collect_races && flags)
+        collect_races(c, flags);
+    record_state(c, 0);
+    return false;
+}
+
+/* How many coherence choices the locations make together, or -1 when too
+ * many to hand to the model at once. */
+static long co_choice_count(enum_ctx *c)
+{
+    long count = 1;
+    for (int p = 0; p < c->nphys; p++) {
+        count *= table_for(c, c->locw[c->phys_list[p]].k)->count;
+        if (count > MAX_STAGED_CO)
+            return -1;
+    }
+    return count;
+}
+
+static void evaluate_all_co(enum_ctx *c)
+{
+    size_t bytes = (size_t)(c->co_count + 7) / 8;
+    memset(c->co_tried, 0, bytes);
+    memset(c->co_seen, 0, bytes);
+    cat_co_source src = {c->co_count, apply_co_choice, accept_co_choice, c};
+    cat_check_co(c->model, c->ws, &c->x, &src);
+}
+
 static void choose_rf(enum_ctx *c, int r)
 {
     if (r == c->nreads) {
@@ -761,7 +833,10 @@ static void choose_rf(enum_ctx *c, int r)
         rel_clear(rf, c->n);
         for (int i = 0; i < c->nreads; i++)
             rel_add(rf, c->rf_choice[i], c->read_ev[i]);
-        choose_co(c, 0);
+        if (c->co_count > 0)
+            evaluate_all_co(c);
+        else
+            choose_co(c, 0);
         return;
     }
     for (int o = 0; o < c->nopts[r]; o++) {
@@ -898,6 +973,7 @@ static void run_combination(enum_ctx *c)
     if (!collect_rf_options(c) || !collect_writes(c) || !collect_barriers(c))
         return;
     fill_static_relations(c, first);
+    c->co_count = c->co_staged ? co_choice_count(c) : -1;
     choose_barriers(c, 0);
 }
 
@@ -931,6 +1007,9 @@ bool enumerate_check(const litmus_test *t, const cat_model *m, cat_workspace *ws
     c->errors = errors;
     c->thread_coherent = cat_model_thread_coherent(m);
     c->collect_races = o->races;
+    c->co_staged = cat_model_co_staged(m);
+    c->co_tried = GC_MALLOC_ATOMIC(MAX_STAGED_CO / 8 + 1);
+    c->co_seen = GC_MALLOC_ATOMIC(MAX_STAGED_CO / 8 + 1);
     c->locw = GC_MALLOC_ATOMIC(sizeof(loc_writes) * (size_t)(t->nlocs ? t->nlocs : 1));
     c->state = GC_MALLOC_ATOMIC(sizeof(lit_value) * (size_t)(t->nobserved ? t->nobserved : 1));
     tp_limits lim = {.unroll = o->unroll, .max_traces = o->max_traces};
