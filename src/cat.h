@@ -51,6 +51,11 @@ bool cat_model_thread_coherent(const cat_model *m);
  * compute, each constant of the litmus condition: the values a condition
  * can tell apart. */
 bool cat_model_thin_air(const cat_model *m);
+
+/* A model with `option flags = undefined` (SC-for-HRF) gives programs whose
+ * executions raise one of its flags (a race) no defined behaviour: the
+ * verdict is then "Undef", as herd prints it. */
+bool cat_model_flags_undefined(const cat_model *m);
 int cat_model_flag_count(const cat_model *m);
 const char *cat_model_flag_name(const cat_model *m, int flag);
 

@@ -74,6 +74,7 @@ typedef struct cat_ast {
     enum cat_co_mode co_mode;
     bool thread_coherent;        /* option thread-coherence = enforced */
     bool thin_air;               /* option thin-air = allowed */
+    bool flags_undefined;        /* option flags = undefined */
     cat_stmt *stmts;
     int nstmts;
 } cat_ast;
@@ -140,6 +141,7 @@ struct cat_model {
     enum cat_co_mode co_mode;
     bool thread_coherent;
     bool thin_air;
+    bool flags_undefined;
     int nflags;
     const char *flag_names[CAT_MAX_FLAGS];
     cat_block *blocks;

@@ -680,6 +680,7 @@ static cat_model *compile_model(const cat_ast *ast, const char *default_title, F
     m->co_mode = ast->co_mode;
     m->thread_coherent = ast->thread_coherent;
     m->thin_air = ast->thin_air;
+    m->flags_undefined = ast->flags_undefined;
     add_block(&c);
     const env *e = NULL;
     for (int i = 0; i < ast->nstmts && !c.failed; i++) {

@@ -447,9 +447,10 @@ static bool parse_option(parser *p)
         return false;
     bool thread = strcmp(name.text, "thread-coherence") == 0;
     bool thin_air = strcmp(name.text, "thin-air") == 0;
-    if (!thread && !thin_air && strcmp(name.text, "co") != 0) {
+    bool flags = strcmp(name.text, "flags") == 0;
+    if (!thread && !thin_air && !flags && strcmp(name.text, "co") != 0) {
         diag_error(p->lx.errors, p->lx.file, name.line, name.col,
-                   "unknown option '%s' (options: co, thread-coherence, thin-air)", name.text);
+                   "unknown option '%s' (options: co, thread-coherence, thin-air, flags)", name.text);
         p->failed = true;
         return false;
     }
@@ -457,6 +458,8 @@ static bool parse_option(parser *p)
         return false;
     if (thin_air)
         return parse_promise(p, "allowed", &p->ast->thin_air);
+    if (flags)
+        return parse_promise(p, "undefined", &p->ast->flags_undefined);
     if (thread)
         return parse_promise(p, "enforced", &p->ast->thread_coherent);
     if (is_kw(&p->tok, "partial"))

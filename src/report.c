@@ -3,6 +3,13 @@
 
 #include <inttypes.h>
 
+const char *report_verdict(const litmus_test *t, const check_result *r, const cat_model *m)
+{
+    if (m && cat_model_flags_undefined(m) && r->flags)
+        return "Undef";
+    return report_condition_ok(t, r) ? "Ok" : "No";
+}
+
 bool report_condition_ok(const litmus_test *t, const check_result *r)
 {
     switch (t->quant) {
@@ -112,7 +119,7 @@ void report_herd(FILE *out, const litmus_test *t, check_result *r, const report_
         }
         fputc('\n', out);
     }
-    fputs(report_condition_ok(t, r) ? "Ok\n" : "No\n", out);
+    fprintf(out, "%s\n", report_verdict(t, r, info->cat));
     fprintf(out, "Witnesses\nPositive: %" PRIu64 " Negative: %" PRIu64 "\n", r->positive, r->negative);
     fprintf(out, "Condition %s ", quantifier_word(t->quant));
     if (t->cond)
@@ -218,7 +225,7 @@ void report_json(FILE *out, const litmus_test *t, check_result *r, const report_
     fputs(",\"model\":", out);
     json_string(out, info->model);
     fprintf(out, ",\"condition\":\"%s\",\"verdict\":\"%s\"", quantifier_word(t->quant),
-            report_condition_ok(t, r) ? "Ok" : "No");
+            report_verdict(t, r, info->cat));
     fprintf(out, ",\"positive\":%" PRIu64 ",\"negative\":%" PRIu64, r->positive, r->negative);
     fputs(",\"states\":", out);
     json_states(out, t, r);

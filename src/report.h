@@ -18,6 +18,8 @@
 
 /* True when the condition holds as herd7 means it ("Ok"). */
 bool report_condition_ok(const litmus_test *t, const check_result *r);
+/* "Ok", "No", or "Undef" when the model makes flagged programs undefined. */
+const char *report_verdict(const litmus_test *t, const check_result *r, const cat_model *m);
 
 typedef struct report_info {
     const char *model;    /* model name as given */

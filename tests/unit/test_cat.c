@@ -441,7 +441,7 @@ static void test_syntax_errors(void)
     expect_error("let x = po (* open", "t.cat:1:12: error: unterminated comment\n");
     expect_error("\"title", "t.cat:1:1: error: unterminated string\n");
     expect_error("option co = maybe", "t.cat:1:13: error: expected 'partial' or 'total', found 'maybe'\n");
-    expect_error("option sc = total", "t.cat:1:8: error: unknown option 'sc' (options: co, thread-coherence, thin-air)\n");
+    expect_error("option sc = total", "t.cat:1:8: error: unknown option 'sc' (options: co, thread-coherence, thin-air, flags)\n");
     expect_error("with x from lin(R, po)", "t.cat:1:13: error: expected 'linearisations', found 'lin'\n");
     expect_error("let rec f(a) = a", "t.cat:1:10: error: recursive functions are not supported: "
                  "expected '=', found '('\n");
