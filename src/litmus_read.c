@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "diag.h"
+#include "litmus_opencl.h"
 #include "litmus_ptx.h"
 
 int litmus_loc_index(const litmus_test *t, const char *name)
@@ -133,6 +134,8 @@ litmus_test *litmus_parse_text(const char *path, const char *text, size_t len, F
         n++;
     if (n == 3 && memcmp(text, "PTX", 3) == 0)
         return litmus_parse_ptx(path, text, len, errors);
+    if (n == 6 && memcmp(text, "OPENCL", 6) == 0)
+        return litmus_parse_opencl(path, text, len, errors);
     if (n == 0)
         diag_error(errors, path, 1, 1, "expected the architecture name (PTX) at the start of the file");
     else
