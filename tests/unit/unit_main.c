@@ -12,7 +12,9 @@ int main(void)
     register_relation_tests();
     register_cat_tests();
     register_litmus_ptx_tests();
+    register_litmus_opencl_tests();
     register_enumerate_tests();
+    register_ptx_model_tests();
     CU_basic_set_mode(CU_BRM_NORMAL);
     CU_basic_run_tests();
     unsigned failed = CU_get_number_of_failures() + CU_get_number_of_tests_failed();
