@@ -1253,6 +1253,11 @@ static bool parse_block_ex(oparser *p, bool body)
                       open.line, open.col);
             return false;
         }
+        if (body && litmus_final_starts(&TOK) && !lex_is_punct(&TOK, "~")) {
+            lex_error(LX, TOK.line, TOK.col, "missing '}' for the '{' at %d:%d before the final condition",
+                      open.line, open.col);
+            return false;
+        }
         if (!parse_stmt(p))
             return false;
     }
