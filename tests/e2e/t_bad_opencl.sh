@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# End-to-end checks that `scopecheck litmus` refuses malformed OpenCL litmus
+# tests cleanly: exit status 2, nothing on stdout, and one
+# "FILE:LINE:COL: error: ..." line on stderr naming the problem.
+# Inputs: tests/bad/opencl/*.litmus.
+# Usage: t_bad_opencl.sh PATH/TO/scopecheck.  Prints PASS:/FAIL: per check, exits 0.
+set -u
+bin=$1
+cd "$(dirname "$0")/../.." || exit 0
+. tests/e2e/lib.sh
+B=tests/bad/opencl
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# expect_error FILE POSITION REGEX: status 2, empty stdout, and stderr's first
+# line is FILE:POSITION: error: followed by a message matching REGEX.
+expect_error() {
+    local file=$1 pos=$2 re=$3 rc
+    "$bin" litmus "$file" >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    local what="$(basename "$file") is refused"
+    if [ "$rc" -ne 2 ]; then
+        echo "FAIL: $what (exit status $rc, want 2)"; return
+    fi
+    if [ -s "$tmp/out" ]; then
+        echo "FAIL: $what (stdout not empty)"; return
+    fi
+    local line; line=$(head -n 1 "$tmp/err")
+    if ! grep -qF "$file:$pos: error: " <<<"$line"; then
+        echo "FAIL: $what (stderr '$line', want $file:$pos: error: )"; return
+    fi
+    if ! grep -qiE "$re" <<<"$line"; then
+        echo "FAIL: $what (stderr '$line' does not match /$re/)"; return
+    fi
+    echo "PASS: $what at $pos ($re)"
+}
+
+expect_error "$B/unknown-function.litmus"            4:3   "unknown function 'atomic_frob'"
+expect_error "$B/undeclared-location.litmus"         4:16  "undeclared location 'y'"
+expect_error "$B/unknown-thread-in-condition.litmus" 6:19  "unknown thread '1' in condition"
+expect_error "$B/unbalanced-braces.litmus"           7:1   "missing '\}' for the '\{' at 3:32"
+expect_error "$B/truncated.litmus"                   4:35  "unexpected end of file"
+expect_error "$B/bad-memory-order.litmus"            4:31  "expected a memory order"
+expect_error "$B/bad-memory-scope.litmus"            4:53  "expected a memory scope"
+expect_error "$B/unterminated-comment.litmus"        4:3   "unterminated comment"
+
+# every corpus test of the OpenCL dialect parses (when the corpus is present)
+corpus=/work/shared/corpus/opencl/OPENCL
+if [ -d "$corpus" ]; then
+    n=$(find "$corpus" -name '*.litmus' | wc -l)
+    "$bin" litmus --model sc "$corpus" >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    got=$(grep -c '^Test ' "$tmp/out")
+    if [ "$rc" -eq 0 ] && [ "$got" -eq "$n" ] && [ ! -s "$tmp/err" ]; then
+        echo "PASS: all $n OpenCL corpus tests parse"
+    else
+        echo "FAIL: OpenCL corpus: status $rc, $got of $n blocks, stderr $(head -n 1 "$tmp/err")"
+    fi
+fi
