@@ -262,10 +262,10 @@ static void tag_access(exec *x, const tp_event *te, int i)
 
 static void tag_fence(exec *x, const tp_event *te, int i)
 {
-    if (te->order == ORD_SC)
-        add_to(&x->set[XS_SC], i);
-    else if (te->order == ORD_ACQ_REL)
-        add_to(&x->set[XS_ACQ_REL], i);
+    static const int order_set[] = {[ORD_WEAK] = -1, [ORD_RELAXED] = XS_RLX, [ORD_ACQUIRE] = XS_ACQ,
+                                    [ORD_RELEASE] = XS_REL, [ORD_ACQ_REL] = XS_ACQ_REL, [ORD_SC] = XS_SC};
+    if (order_set[te->order] >= 0)
+        add_to(&x->set[order_set[te->order]], i);
     if (te->proxy != PROXY_GENERIC) {
         add_to(&x->set[XS_PROXY], i);
         static const int proxy_set[] = {[PROXY_GENERIC] = XS_GEN, [PROXY_SURFACE] = XS_SUR,

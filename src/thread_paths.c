@@ -206,11 +206,26 @@ static void record_write(walker *w, const tp_event *e, uint64_t feeds)
         w->values_cut = true;
 }
 
+/* The values a read may guess: what writes can compute and, for an atomic
+ * read when the model allows thin air, the seed values too (a non-atomic
+ * read in a thin-air cycle would race, so it must read a computed value). */
+static const domain *read_values(walker *w, const lit_instr *in, domain *scratch)
+{
+    const domain *d = &w->dom[w->test->locs[in->loc].physical];
+    if (w->lim->nseeds == 0 || in->order == ORD_WEAK)
+        return d;
+    *scratch = *d;
+    for (int i = 0; i < w->lim->nseeds; i++)
+        domain_add(scratch, w->lim->seeds[i], 0);
+    return scratch;
+}
+
 /* A read forks the path: one continuation per value the location may hold. */
 static void walk_read(walker *w, const path_state *s, int pc)
 {
     const lit_instr *in = &w->thread->instrs[pc];
-    const domain *d = &w->dom[w->test->locs[in->loc].physical];
+    domain scratch;
+    const domain *d = read_values(w, in, &scratch);
     for (int i = 0; i < d->count && !stopped(w); i++) {
         path_state next = *s;
         lit_value old = d->values[i];
@@ -454,8 +469,6 @@ bool thread_paths_build(const litmus_test *t, const tp_limits *lim, tp_result *o
     for (int l = 0; l < t->nlocs; l++)
         if (t->locs[l].physical == l) {
             domain_add(&dom[l], t->locs[l].init, 0);
-            for (int i = 0; i < lim->nseeds; i++)
-                domain_add(&dom[l], lim->seeds[i], 0);
         }
     /* Rounds grow the values until nothing new appears.  A value is kept
      * only if the chain of writes that computes it fits in one execution:
