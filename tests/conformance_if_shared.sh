@@ -2,7 +2,9 @@
 # conformance_if_shared.sh BIN: verdict conformance of BIN.
 #   - the shared reference corpus ../shared/corpus/ptx (relative to the repository
 #     root) for ptx6 and ptx75, when it is there;
-#   - our own suite litmus/ptx for every model its expected.tsv lists.
+#   - ../shared/corpus/opencl for opencl and opencl-race, when it is there;
+#   - our own suites litmus/ptx and litmus/hrf for every model their
+#     expected.tsv lists.
 # Without ../shared/corpus that part is skipped with a message: the corpus is
 # not ours to ship.  Exit 1 if any verdict disagrees.
 set -u
@@ -21,6 +23,15 @@ if [ -d "$corpus" ]; then
 else
     echo "conformance: skipped ../shared/corpus/ptx (not found; the corpus is not ours to ship)"
 fi
-echo "== litmus/ptx (all models listed)"
-SCOPECHECK=$bin bash scripts/conformance.sh litmus/ptx || status=1
+ocl=../shared/corpus/opencl
+if [ -d "$ocl" ]; then
+    echo "== $ocl (opencl, opencl-race)"
+    SCOPECHECK=$bin bash scripts/conformance.sh "$ocl" opencl opencl-race || status=1
+else
+    echo "conformance: skipped ../shared/corpus/opencl (not found)"
+fi
+for suite in litmus/ptx litmus/hrf; do
+    echo "== $suite (all models listed)"
+    SCOPECHECK=$bin bash scripts/conformance.sh "$suite" || status=1
+done
 exit $status
