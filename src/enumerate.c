@@ -13,21 +13,14 @@
 #include <gc.h>
 #include <string.h>
 
+#include "co_orders.h"
 #include "diag.h"
 #include "thread_paths.h"
 
 #define MAX_THREADS 32
-#define MAX_TOTAL_K 8    /* writes to one location, total coherence orders */
-#define MAX_PARTIAL_K 5  /* ... partial orders (4231 of them at 5) */
 #define MAX_GROUPS 8
 #define MAX_GROUP_EVENTS 8
 #define MAX_ALTS 64
-
-/* All strict orders of one kind on k writes; rows[i] holds i's successors. */
-typedef struct order_table {
-    int count;
-    uint8_t (*rows)[MAX_TOTAL_K];
-} order_table;
 
 typedef struct ev_info {
     int thread;            /* -1 for initial writes */
@@ -86,97 +79,11 @@ typedef struct enum_ctx {
     uint8_t *co_tried, *co_seen;   /* bitmaps over choices, per rf choice */
 } enum_ctx;
 
-/* ---- coherence order tables -------------------------------------------- */
-
-static bool closed_and_strict(const uint8_t *rows, int k)
-{
-    for (int i = 0; i < k; i++) {
-        if (rows[i] & (1u << i))
-            return false;
-        for (int j = 0; j < k; j++)
-            if ((rows[i] & (1u << j)) && (rows[j] & ~rows[i]))
-                return false;
-    }
-    return true;
-}
-
-static bool is_total(const uint8_t *rows, int k)
-{
-    for (int i = 0; i < k; i++)
-        for (int j = i + 1; j < k; j++)
-            if (!(rows[i] & (1u << j)) && !(rows[j] & (1u << i)))
-                return false;
-    return true;
-}
-
-/* Every assignment of each pair to {unordered, i<j, j<i} that is already a
- * strict order: each strict partial order appears exactly once. */
-static void build_table(order_table *tab, int k, bool partial)
-{
-    int pairs = k * (k - 1) / 2;
-    long assignments = 1;
-    for (int p = 0; p < pairs; p++)
-        assignments *= 3;
-    tab->count = 0;
-    tab->rows = GC_MALLOC_ATOMIC(sizeof *tab->rows * (size_t)assignments);
-    for (long a = 0; a < assignments; a++) {
-        uint8_t rows[MAX_TOTAL_K] = {0};
-        long rest = a;
-        for (int i = 0; i < k; i++)
-            for (int j = i + 1; j < k; j++) {
-                int pick = (int)(rest % 3);
-                rest /= 3;
-                if (pick == 1)
-                    rows[i] |= (uint8_t)(1u << j);
-                else if (pick == 2)
-                    rows[j] |= (uint8_t)(1u << i);
-            }
-        if (closed_and_strict(rows, k) && (partial || is_total(rows, k)))
-            memcpy(tab->rows[tab->count++], rows, sizeof rows);
-    }
-}
-
-static void build_total_table(order_table *tab, int k)
-{
-    /* Total orders by permutation: the 3^pairs search is too slow at k=8. */
-    int perm[MAX_TOTAL_K];
-    long count = 1;
-    for (int i = 2; i <= k; i++)
-        count *= i;
-    tab->count = 0;
-    tab->rows = GC_MALLOC_ATOMIC(sizeof *tab->rows * (size_t)count);
-    for (int i = 0; i < k; i++)
-        perm[i] = i;
-    for (;;) {
-        uint8_t *rows = tab->rows[tab->count++];
-        memset(rows, 0, MAX_TOTAL_K);
-        for (int i = 0; i < k; i++)
-            for (int j = i + 1; j < k; j++)
-                rows[perm[i]] |= (uint8_t)(1u << perm[j]);
-        /* next permutation in lexicographic order */
-        int i = k - 2;
-        while (i >= 0 && perm[i] > perm[i + 1])
-            i--;
-        if (i < 0)
-            break;
-        int j = k - 1;
-        while (perm[j] < perm[i])
-            j--;
-        int tmp = perm[i]; perm[i] = perm[j]; perm[j] = tmp;
-        for (int a = i + 1, b = k - 1; a < b; a++, b--) {
-            tmp = perm[a]; perm[a] = perm[b]; perm[b] = tmp;
-        }
-    }
-}
-
 static const order_table *table_for(enum_ctx *c, int k)
 {
     order_table *tab = &c->tables[k];
     if (!tab->rows) {
-        if (cat_model_co_mode(c->model) == CAT_CO_PARTIAL)
-            build_table(tab, k, true);
-        else
-            build_total_table(tab, k);
+        order_table_build(tab, k, cat_model_co_mode(c->model) == CAT_CO_PARTIAL);
     }
     return tab;
 }

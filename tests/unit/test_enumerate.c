@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "cat.h"
+#include "co_orders.h"
 #include "enumerate.h"
 #include "litmus_read.h"
 #include "outcome.h"
@@ -227,6 +228,24 @@ static void test_counted_barrier_hangs(void)
     CU_ASSERT_EQUAL(r.candidates, 0);
 }
 
+static void test_order_tables_count_every_order_once(void)
+{
+    /* partial orders on k labelled elements: 1, 1, 3, 19, 219, 4231 */
+    static const int partial[] = {1, 1, 3, 19, 219, 4231};
+    for (int k = 0; k <= MAX_PARTIAL_K; k++) {
+        order_table t;
+        order_table_build(&t, k, true);
+        CU_ASSERT_EQUAL(t.count, partial[k]);
+    }
+    int factorial = 1;
+    for (int k = 1; k <= 6; k++) {
+        factorial *= k;
+        order_table t;
+        order_table_build(&t, k, false);
+        CU_ASSERT_EQUAL(t.count, factorial);
+    }
+}
+
 static void test_outcome_set_sorts_and_dedups(void)
 {
     outcome_set *s = outcome_set_new(2);
@@ -260,5 +279,6 @@ void register_enumerate_tests(void)
     CU_add_test(s, "RMW and CAS", test_rmw_events_and_cas);
     CU_add_test(s, "counters stay finite", test_counters_stay_finite);
     CU_add_test(s, "counted barrier hangs", test_counted_barrier_hangs);
+    CU_add_test(s, "order tables", test_order_tables_count_every_order_once);
     CU_add_test(s, "outcome set", test_outcome_set_sorts_and_dedups);
 }
