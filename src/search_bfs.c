@@ -7,6 +7,7 @@
 #include <time.h>
 
 #define TIMEOUT_CHECK_MASK 4095u   /* look at the clock every 4096 states */
+#define BATCH 16                   /* successors hashed and prefetched together */
 
 struct bfs_search {
     const nsi_model *m;
@@ -16,6 +17,11 @@ struct bfs_search {
     uint32_t cur_level;     /* its BFS level */
     uint64_t emitted;       /* successors of `cur` so far */
     bool stopping;
+    /* Successors waiting to be inserted: their bytes, hashes and rules. */
+    uint8_t *batch;
+    uint64_t batch_hash[BATCH];
+    int batch_rule[BATCH];
+    int nbatch;
 };
 
 static double now_s(void)
@@ -68,7 +74,32 @@ static bfs_stop refusal(ss_status st)
     return st == SS_FULL_STATES ? BFS_MAX_STATES : BFS_MAX_MEMORY;
 }
 
-/* nsi_emit: stores one successor of s->cur. */
+/* Inserts one successor of s->cur. */
+static void store_successor(bfs_search *s, const uint8_t *next, uint64_t hash, int rule)
+{
+    uint32_t index;
+    ss_status st = ss_insert_hashed(s->store, next, hash, s->cur, rule, &index);
+    if (st == SS_OLD)
+        return;
+    if (st != SS_NEW) {
+        stop_with(s, refusal(st));
+        return;
+    }
+    s->res->depth = s->cur_level + 1;
+    check_new(s, next, index);
+}
+
+/* Inserts the batched successors in emission order. */
+static void flush_batch(bfs_search *s)
+{
+    size_t sb = s->m->state_bytes;
+    for (int k = 0; k < s->nbatch && !s->stopping; k++)
+        store_successor(s, s->batch + (size_t)k * sb, s->batch_hash[k], s->batch_rule[k]);
+    s->nbatch = 0;
+}
+
+/* nsi_emit: queues one successor of s->cur, hashing it and prefetching its
+ * table slot; the batch is inserted when full or when the state is done. */
 static void on_successor(void *ctx, const uint8_t *next, int rule)
 {
     bfs_search *s = ctx;
@@ -79,16 +110,14 @@ static void on_successor(void *ctx, const uint8_t *next, int rule)
         stop_with(s, BFS_BAD_MODEL);
         return;
     }
-    uint32_t index;
-    ss_status st = ss_insert(s->store, next, s->cur, rule, &index);
-    if (st == SS_OLD)
-        return;
-    if (st != SS_NEW) {
-        stop_with(s, refusal(st));
-        return;
-    }
-    s->res->depth = s->cur_level + 1;
-    check_new(s, next, index);
+    size_t sb = s->m->state_bytes;
+    uint64_t h = ss_hash(next, sb);
+    ss_prefetch(s->store, h);
+    memcpy(s->batch + (size_t)s->nbatch * sb, next, sb);
+    s->batch_hash[s->nbatch] = h;
+    s->batch_rule[s->nbatch++] = rule;
+    if (s->nbatch == BATCH)
+        flush_batch(s);
 }
 
 static void note_deadlock(bfs_result *r, uint32_t index)
@@ -105,6 +134,7 @@ static void expand(bfs_search *s, uint32_t index, const bfs_options *opt)
     s->cur = index;
     s->emitted = 0;
     m->successors(m->ctx, state, on_successor, s);
+    flush_batch(s);
     s->res->expanded++;
     s->res->transitions += s->emitted;
     bool final = m->is_final && m->is_final(m->ctx, state);
@@ -190,10 +220,14 @@ bfs_search *bfs_run(const nsi_model *model, const bfs_options *opt, bfs_result *
     }
     s->m = model;
     s->res = res;
+    s->batch = malloc(BATCH * model->state_bytes);
     ss_limits lim = {.max_bytes = opt->max_memory, .max_states = opt->max_states};
     s->store = ss_create(model->state_bytes, &lim);
-    if (!s->store)
+    if (!s->store || !s->batch) {
+        ss_destroy(s->store);
+        s->store = NULL;
         stop_with(s, BFS_MAX_MEMORY);
+    }
     if (!s->store || !store_initial(s)) {
         finish_stats(s, t0);
         bfs_free(s);
@@ -210,6 +244,7 @@ void bfs_free(bfs_search *s)
     if (!s)
         return;
     ss_destroy(s->store);
+    free(s->batch);
     free(s);
 }
 

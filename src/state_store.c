@@ -60,6 +60,21 @@ uint64_t ss_hash(const uint8_t *bytes, size_t len)
 
 /* ---- Records ---- */
 
+/* Equality of two states, a word at a time (states are short; a libc call
+ * per probe costs more than the compare). */
+static bool same_state(const uint8_t *a, const uint8_t *b, size_t len)
+{
+    size_t i = 0;
+    for (; i + 8 <= len; i += 8) {
+        uint64_t x, y;
+        memcpy(&x, a + i, 8);
+        memcpy(&y, b + i, 8);
+        if (x != y)
+            return false;
+    }
+    return memcmp(a + i, b + i, len - i) == 0;
+}
+
 static uint8_t *record(const state_store *s, uint32_t index)
 {
     uint32_t mask = ((uint32_t)1 << s->chunk_shift) - 1;
@@ -144,7 +159,7 @@ static bool probe(const state_store *s, const uint8_t *state, uint64_t h, uint32
         }
         if ((v >> lg) == tag) {
             uint32_t i = (v & mask) - 1;
-            if (memcmp(record(s, i), state, s->state_bytes) == 0) {
+            if (same_state(record(s, i), state, s->state_bytes)) {
                 *index = i;
                 return true;
             }
@@ -286,10 +301,20 @@ bool ss_find(const state_store *s, const uint8_t *state, uint32_t *index)
     return probe(s, state, ss_hash(state, s->state_bytes), index, &empty);
 }
 
+void ss_prefetch(const state_store *s, uint64_t hash)
+{
+    __builtin_prefetch(&s->table[home_slot(hash, s->log2_slots)]);
+}
+
 ss_status ss_insert(state_store *s, const uint8_t *state, uint32_t parent, int rule,
                     uint32_t *index)
 {
-    uint64_t h = ss_hash(state, s->state_bytes);
+    return ss_insert_hashed(s, state, ss_hash(state, s->state_bytes), parent, rule, index);
+}
+
+ss_status ss_insert_hashed(state_store *s, const uint8_t *state, uint64_t h, uint32_t parent,
+                           int rule, uint32_t *index)
+{
     uint32_t empty;
     if (probe(s, state, h, index, &empty))
         return SS_OLD;

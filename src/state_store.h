@@ -62,6 +62,15 @@ void ss_destroy(state_store *s);
 ss_status ss_insert(state_store *s, const uint8_t *state, uint32_t parent, int rule,
                     uint32_t *index);
 
+/* ss_insert() with the state's ss_hash() already computed, so a caller can
+ * compute hashes of several states, ss_prefetch() their slots, and insert
+ * them while the cache lines arrive. */
+ss_status ss_insert_hashed(state_store *s, const uint8_t *state, uint64_t hash, uint32_t parent,
+                           int rule, uint32_t *index);
+
+/* Asks the CPU to start loading the table slot of `hash` (a hint only). */
+void ss_prefetch(const state_store *s, uint64_t hash);
+
 /* The index of a stored state equal to `state`, or false. */
 bool ss_find(const state_store *s, const uint8_t *state, uint32_t *index);
 
