@@ -20,7 +20,7 @@ ASAN_OBJ      := $(SRC:src/%.c=build/asan/%.o)
 ASAN_LIB_OBJ  := $(LIB_SRC:src/%.c=build/asan/%.o)
 ASAN_UNIT_OBJ := $(UNIT_SRC:tests/unit/%.c=build/asan/unit/%.o)
 
-.PHONY: all test unit e2e conformance asan bench clean
+.PHONY: all test unit e2e conformance asan bench bench-search clean
 
 all: bin/scopecheck
 
@@ -73,6 +73,14 @@ test: unit e2e conformance asan
 
 bench: bin/scopecheck
 	bash scripts/bench_litmus.sh
+
+# Search back end throughput on a synthetic model (docs/search.md).
+bench-search: bin/bench_search
+	bash scripts/bench_search.sh bin/bench_search
+
+bin/bench_search: tests/bench/bench_search.c build/obj/state_store.o build/obj/search_bfs.o
+	@mkdir -p bin
+	$(CC) $(WARN) $(CFLAGS) -Isrc -o $@ $^
 
 clean:
 	rm -rf build bin
