@@ -1,0 +1,200 @@
+/*
+ * protocol_impl.h: the resolved form of a protocol table file and of an
+ * instance, shared by protocol_lex.c, protocol_parse.c, protocol_layout.c
+ * and protocol_interp.c.  Not for other modules: they use protocol.h.
+ */
+#ifndef SCOPECHECK_PROTOCOL_IMPL_H
+#define SCOPECHECK_PROTOCOL_IMPL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "protocol.h"
+
+/* ---- tokens ---------------------------------------------------------- */
+enum ptok_kind { PT_EOF, PT_NL, PT_IDENT, PT_NUM, PT_STRING, PT_PUNCT };
+
+typedef struct ptok {
+    enum ptok_kind kind;
+    const char *text;   /* identifier, string contents or punctuation */
+    long num;
+    int line, col;
+} ptok;
+
+/* Splits `text` into tokens (GC array ending in PT_EOF); NULL on error
+ * after writing "file:line:col: error: ..." to `errors`. */
+ptok *ptok_split(const char *path, const char *text, FILE *errors);
+
+/* ---- declarations ------------------------------------------------------ */
+/* A bound: a configuration constant (cst >= 0) or a number. */
+typedef struct pbound { int cst; long num; } pbound;
+/* A range of small integers; is_value: the protocol's value range. */
+typedef struct prange { bool is_value; pbound lo, hi; } prange;
+
+enum pex_kind { EX_NUM, EX_CONST, EX_VAR, EX_LINEF, EX_MSGF, EX_ADDR, EX_VALUE,
+                EX_STATE, EX_BIN, EX_NOT, EX_RMW };
+enum pex_op { OPX_ADD, OPX_SUB, OPX_EQ, OPX_NE, OPX_LT, OPX_LE, OPX_GT, OPX_GE,
+              OPX_AND, OPX_OR };
+
+typedef struct pexpr {
+    enum pex_kind kind;
+    enum pex_op op;
+    int idx;            /* const, var, field index */
+    long num;
+    struct pexpr *l, *r;
+} pexpr;
+
+enum pact_kind { A_SEND, A_LINEF, A_VAR_SET, A_VAR_ADD, A_VAR_SUB, A_REG, A_DONE,
+                 A_WAIT, A_STALL, A_INV, A_INV_ALL, A_SET };
+
+typedef struct pact {
+    enum pact_kind kind;
+    int idx;            /* field, var, channel or state */
+    int msg;            /* A_SEND: message type */
+    int nargs;
+    pexpr **args;       /* A_SEND: one per message field */
+    pexpr *e;
+} pact;
+
+enum pev_kind { EV_LOAD, EV_STORE, EV_RMW, EV_FENCE, EV_RECV, EV_INTERNAL };
+#define PEV_ANY (-1)
+
+typedef struct pevent {
+    enum pev_kind kind;
+    int order;          /* enum lit_order or PEV_ANY */
+    int scope;          /* enum lit_scope or PEV_ANY */
+    int chan, msg;      /* EV_RECV */
+    int internal;       /* EV_INTERNAL: index in the controller's internal events */
+} pevent;
+
+typedef struct prow {
+    uint64_t states;    /* bit s: matches line state s */
+    pevent ev;
+    pexpr *guard;       /* NULL: true */
+    int nacts;
+    pact *acts;
+    int next;           /* state index, or -1: unchanged */
+    int line, col;
+} prow;
+
+#define PROTO_MAX_STATES 64
+#define PROTO_MAX_FIELDS 8
+
+typedef struct pctrl {
+    const char *name;
+    bool per_cu, processor;
+    int nstates;
+    const char **states;
+    int nfields;
+    const char **fields;
+    prange *field_range;
+    bool *field_memory;     /* initialised from the litmus location */
+    int nvars;
+    const char **vars;
+    prange *var_range;
+    pexpr *final;           /* NULL: always */
+    int ninternal;
+    const char **internal;
+    int nrows;
+    prow *rows;
+} pctrl;
+
+typedef struct pchan {
+    const char *name;
+    bool per_cu, unordered;
+    int from, to;
+    pbound cap;
+    int vnet;
+} pchan;
+
+typedef struct pmsg {
+    const char *name;
+    int nfields;            /* field 0 is addr */
+    const char **fields;
+    prange *range;
+} pmsg;
+
+typedef struct pinv {
+    const char *name;
+    int ctrl;
+    pexpr *e;
+} pinv;
+
+enum { PB_NCU, PB_NADDR, PB_NTHREADS, PB_MAXOPS, PB_NBUILTIN };
+
+struct protocol {
+    const char *path, *name;
+    int nconsts;
+    const char **const_names;
+    long *const_values;     /* first PB_NBUILTIN are set at instantiation */
+    prange value;
+    bool value_wrap, has_value;
+    int nmsgs;
+    pmsg *msgs;
+    int nchans;
+    pchan *chans;
+    int nctrls;
+    pctrl *ctrls;
+    int ninvs;
+    pinv *invs;
+    int mem_ctrl, mem_field;   /* memory declaration, or -1 */
+    int proc_ctrl;             /* the controller with processor events */
+};
+
+/* ---- instance ----------------------------------------------------------- */
+#define PROTO_MAX_SLOTS 4096
+#define PROTO_MAX_UNHANDLED 64
+
+typedef struct pslot { int32_t lo, hi; uint8_t bits; bool is_value; } pslot;
+
+typedef struct pthread_info {
+    int cu, tid;            /* compute unit, slot within it */
+    int base;               /* pc, waiting, regs... */
+    const lit_thread *th;
+} pthread_info;
+
+typedef struct pchan_info {
+    int ninst, base, cap, msg_slots;  /* msg_slots: kind, tid, fields */
+    bool unordered;
+    int rule_base;
+} pchan_info;
+
+typedef struct pctrl_info {
+    int ninst, base, line_slots, inst_slots;
+    int rule_base;          /* internal events */
+} pctrl_info;
+
+struct proto_instance {
+    const protocol *p;
+    const litmus_test *t;
+    long *consts;           /* resolved configuration */
+    long vlo, vhi;
+    int ncu, naddr, nthreads, max_tid_per_cu;
+    int **cu_threads;       /* cu -> tid -> thread */
+    pthread_info *threads;
+    pchan_info *chans;
+    pctrl_info *ctrls;
+    int maxfields;
+    int nslots;
+    pslot *slots;
+    int32_t *init;          /* unpacked initial state */
+    int state_bits;
+    nsi_model model;
+    int nrules;
+    int nunhandled;
+    proto_unhandled_pair unhandled[PROTO_MAX_UNHANDLED];
+    uint32_t unhandled_key[PROTO_MAX_UNHANDLED];
+};
+
+/* protocol_layout.c */
+long pbound_value(const proto_instance *in, pbound b);
+void proto_pack(const proto_instance *in, const int32_t *v, uint8_t *out);
+void proto_unpack(const proto_instance *in, const uint8_t *s, int32_t *v);
+
+/* protocol_interp.c */
+void proto_init_model(proto_instance *in);
+int proto_local_steps(const proto_instance *in, int32_t *v, int thread);
+long proto_eval_operand(const proto_instance *in, const int32_t *v, int thread, lit_operand o);
+
+#endif

@@ -1,0 +1,606 @@
+/* protocol_interp.c: the protocol-table interpreter as an nsi front end.
+ * successors() unpacks a state into int32 slots on the stack, offers every
+ * event (each thread's next instruction, each channel's deliverable
+ * messages, each controller's internal events on each line), fires the
+ * first matching row whose guard holds, and packs the result.  No heap
+ * allocation, no name lookups. */
+#include <string.h>
+
+#include "protocol_impl.h"
+
+typedef struct ctx {
+    proto_instance *in;
+    int32_t *v;             /* working slots */
+    int ctrl, inst, cu;     /* controller, its instance, the CU (-1: none) */
+    int addr;               /* line, or -1 */
+    int thread, tid;        /* thread for reg/done (-1: none); tid for sends */
+    const lit_instr *ins;   /* that thread's current instruction */
+    long value;             /* processor event operand */
+    const int32_t *msg;     /* received message fields, or NULL */
+    bool ok;
+} ctx;
+
+/* ---- slot addressing ------------------------------------------------------ */
+static int line_slot(const ctx *c, int addr)
+{
+    const pctrl_info *ci = &c->in->ctrls[c->ctrl];
+    return ci->base + c->inst * ci->inst_slots + addr * ci->line_slots;
+}
+
+static int var_slot(const ctx *c, int var)
+{
+    const pctrl_info *ci = &c->in->ctrls[c->ctrl];
+    return ci->base + c->inst * ci->inst_slots + c->in->naddr * ci->line_slots + var;
+}
+
+static int chan_slot(const proto_instance *in, int ch, int inst)
+{
+    const pchan_info *ci = &in->chans[ch];
+    return ci->base + inst * (1 + ci->cap * ci->msg_slots);
+}
+
+static long wrap(const proto_instance *in, long x)
+{
+    long span = in->vhi - in->vlo + 1;
+    long r = (x - in->vlo) % span;
+    return in->vlo + (r < 0 ? r + span : r);
+}
+
+static void set_slot(ctx *c, int slot, long x)
+{
+    const pslot *s = &c->in->slots[slot];
+    if (x < s->lo || x > s->hi) {
+        if (!s->is_value || !c->in->p->value_wrap) {
+            c->ok = false;
+            return;
+        }
+        x = wrap(c->in, x);
+    }
+    c->v[slot] = (int32_t)x;
+}
+
+/* ---- threads --------------------------------------------------------------- */
+long proto_eval_operand(const proto_instance *in, const int32_t *v, int thread, lit_operand o)
+{
+    if (o.kind == OPND_REG)
+        return v[in->threads[thread].base + 2 + o.reg];
+    return o.kind == OPND_IMM ? (long)o.imm : 0;
+}
+
+static const lit_instr *current_instr(const proto_instance *in, const int32_t *v, int thread)
+{
+    const lit_thread *th = in->threads[thread].th;
+    int pc = v[in->threads[thread].base];
+    return pc < th->ninstrs ? &th->instrs[pc] : NULL;
+}
+
+static long alu(enum lit_alu_op op, long a, long b)
+{
+    switch (op) {
+    case ALU_ADD: return a + b;
+    case ALU_SUB: return a - b;
+    case ALU_MUL: return a * b;
+    case ALU_AND: return a & b;
+    case ALU_OR: return a | b;
+    case ALU_XOR: return a ^ b;
+    }
+    return 0;
+}
+
+static int local_step(const proto_instance *in, int32_t *v, int thread, const lit_instr *ins)
+{
+    int base = in->threads[thread].base;
+    long a = proto_eval_operand(in, v, thread, ins->a), b = proto_eval_operand(in, v, thread, ins->b);
+    switch (ins->op) {
+    case OP_MOV:
+        v[base + 2 + ins->dst] = (int32_t)wrap(in, a);
+        return v[base] + 1;
+    case OP_ALU:
+        v[base + 2 + ins->dst] = (int32_t)wrap(in, alu(ins->alu_op, a, b));
+        return v[base] + 1;
+    case OP_BRANCH:
+        return (ins->cmp == CMP_EQ) == (a == b) ? ins->target : v[base] + 1;
+    case OP_GOTO:
+        return ins->target;
+    default:
+        return -1;
+    }
+}
+
+/* Runs the thread's register-only instructions (mov, alu, branches) at
+ * once, up to a bound; returns how many ran. */
+int proto_local_steps(const proto_instance *in, int32_t *v, int thread)
+{
+    int n = 0, base = in->threads[thread].base;
+    const lit_instr *ins;
+    while (n < 256 && (ins = current_instr(in, v, thread)) != NULL) {
+        int pc = local_step(in, v, thread, ins);
+        if (pc < 0)
+            break;
+        v[base] = pc;
+        n++;
+    }
+    return n;
+}
+
+/* ---- expressions ------------------------------------------------------------- */
+static long rmw_apply(const ctx *c, long old, long a)
+{
+    int thread = c->thread;
+    const lit_instr *ins = thread >= 0 ? current_instr(c->in, c->v, thread) : NULL;
+    if (!ins || (ins->op != OP_RMW && ins->op != OP_RED))
+        return old;
+    long b = proto_eval_operand(c->in, c->v, thread, ins->b);
+    switch (ins->rmw_op) {
+    case RMW_ADD: return old + a;
+    case RMW_SUB: return old - a;
+    case RMW_INC: return old >= a ? 0 : old + 1;
+    case RMW_DEC: return old == 0 || old > a ? a : old - 1;
+    case RMW_EXCH: return a;
+    case RMW_CAS: return old == a ? b : old;
+    case RMW_AND: return old & a;
+    case RMW_OR: return old | a;
+    case RMW_XOR: return old ^ a;
+    case RMW_MIN: return old < a ? old : a;
+    case RMW_MAX: return old > a ? old : a;
+    }
+    return old;
+}
+
+static long eval(ctx *c, const pexpr *e);
+
+static long binop(ctx *c, const pexpr *e)
+{
+    long l = eval(c, e->l);
+    if (e->op == OPX_AND && !l)
+        return 0;
+    if (e->op == OPX_OR && l)
+        return 1;
+    long r = eval(c, e->r);
+    switch (e->op) {
+    case OPX_ADD: return l + r;
+    case OPX_SUB: return l - r;
+    case OPX_EQ: return l == r;
+    case OPX_NE: return l != r;
+    case OPX_LT: return l < r;
+    case OPX_LE: return l <= r;
+    case OPX_GT: return l > r;
+    case OPX_GE: return l >= r;
+    case OPX_AND:
+    case OPX_OR: return r != 0;
+    }
+    return 0;
+}
+
+static long eval(ctx *c, const pexpr *e)
+{
+    switch (e->kind) {
+    case EX_NUM: return e->num;
+    case EX_CONST: return c->in->consts[e->idx];
+    case EX_VAR: return c->v[var_slot(c, e->idx)];
+    case EX_LINEF: return c->addr >= 0 ? c->v[line_slot(c, c->addr) + 1 + e->idx] : 0;
+    case EX_MSGF: return c->msg ? c->msg[e->idx] : 0;
+    case EX_ADDR: return c->addr;
+    case EX_VALUE: return c->value;
+    case EX_STATE: return c->addr >= 0 ? c->v[line_slot(c, c->addr)] : 0;
+    case EX_BIN: return binop(c, e);
+    case EX_NOT: return !eval(c, e->l);
+    case EX_RMW: return rmw_apply(c, eval(c, e->l), eval(c, e->r));
+    }
+    return 0;
+}
+
+/* ---- channels ------------------------------------------------------------------ */
+static int msg_cmp(const int32_t *a, const int32_t *b, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (a[i] != b[i])
+            return a[i] < b[i] ? -1 : 1;
+    return 0;
+}
+
+/* Appends (FIFO) or inserts in sorted position (unordered: a canonical
+ * multiset); false when full. */
+static bool chan_push(const proto_instance *in, int32_t *v, int ch, int inst, const int32_t *m)
+{
+    const pchan_info *ci = &in->chans[ch];
+    int base = chan_slot(in, ch, inst), n = v[base], ms = ci->msg_slots;
+    if (n >= ci->cap)
+        return false;
+    int k = n;
+    if (ci->unordered)
+        while (k > 0 && msg_cmp(m, &v[base + 1 + (k - 1) * ms], ms) < 0) {
+            memcpy(&v[base + 1 + k * ms], &v[base + 1 + (k - 1) * ms], sizeof *v * (size_t)ms);
+            k--;
+        }
+    memcpy(&v[base + 1 + k * ms], m, sizeof *m * (size_t)ms);
+    v[base] = n + 1;
+    return true;
+}
+
+static void chan_remove(const proto_instance *in, int32_t *v, int ch, int inst, int k)
+{
+    const pchan_info *ci = &in->chans[ch];
+    int base = chan_slot(in, ch, inst), n = v[base], ms = ci->msg_slots;
+    for (int j = k; j + 1 < n; j++)
+        memcpy(&v[base + 1 + j * ms], &v[base + 1 + (j + 1) * ms], sizeof *v * (size_t)ms);
+    for (int j = 0; j < ms; j++)
+        v[base + 1 + (n - 1) * ms + j] = in->slots[base + 1 + (n - 1) * ms + j].lo;
+    v[base] = n - 1;
+}
+
+/* ---- actions ----------------------------------------------------------------------- */
+static void act_send(ctx *c, const pact *a)
+{
+    const proto_instance *in = c->in;
+    const pchan *ch = &in->p->chans[a->idx];
+    int inst = !ch->per_cu ? 0 : in->p->ctrls[c->ctrl].per_cu ? c->inst : c->cu;
+    int32_t m[2 + PROTO_MAX_FIELDS];
+    int base = chan_slot(in, a->idx, inst < 0 ? 0 : inst) + 1;
+    if (inst < 0) {
+        c->ok = false;
+        return;
+    }
+    m[0] = a->msg + 1;
+    m[1] = c->tid;
+    for (int j = 0; j < in->maxfields; j++) {
+        long x = j < a->nargs ? eval(c, a->args[j]) : in->slots[base + 2 + j].lo;
+        const pslot *s = &in->slots[base + 2 + j];
+        if (x < s->lo || x > s->hi) {
+            if (!s->is_value || !in->p->value_wrap)
+                c->ok = false;
+            x = wrap(in, x);
+        }
+        m[2 + j] = (int32_t)x;
+    }
+    if (!chan_push(in, c->v, a->idx, inst, m))
+        c->ok = false;
+}
+
+static void reset_line(ctx *c, int addr)
+{
+    int s = line_slot(c, addr), n = c->in->ctrls[c->ctrl].line_slots;
+    memcpy(&c->v[s], &c->in->init[s], sizeof *c->v * (size_t)n);
+}
+
+static void act_done(ctx *c)
+{
+    if (c->thread < 0) {
+        c->ok = false;
+        return;
+    }
+    int base = c->in->threads[c->thread].base;
+    c->v[base]++;
+    c->v[base + 1] = 0;
+    proto_local_steps(c->in, c->v, c->thread);
+}
+
+static void act_thread(ctx *c, const pact *a)
+{
+    if (c->thread < 0) {
+        c->ok = false;
+        return;
+    }
+    int base = c->in->threads[c->thread].base;
+    if (a->kind == A_WAIT)
+        c->v[base + 1] = 1;
+    else if (c->ins && c->ins->dst >= 0)
+        set_slot(c, base + 2 + c->ins->dst, eval(c, a->e));
+}
+
+static void act_line(ctx *c, const pact *a)
+{
+    if (c->addr < 0) {
+        c->ok = false;
+        return;
+    }
+    int s = line_slot(c, c->addr);
+    if (a->kind == A_SET)
+        c->v[s] = a->idx;
+    else if (a->kind == A_INV)
+        reset_line(c, c->addr);
+    else
+        set_slot(c, s + 1 + a->idx, eval(c, a->e));
+}
+
+static void act(ctx *c, const pact *a)
+{
+    int s;
+    switch (a->kind) {
+    case A_SEND: act_send(c, a); break;
+    case A_LINEF:
+    case A_SET:
+    case A_INV: act_line(c, a); break;
+    case A_VAR_SET: set_slot(c, var_slot(c, a->idx), eval(c, a->e)); break;
+    case A_VAR_ADD:
+    case A_VAR_SUB:
+        s = var_slot(c, a->idx);
+        set_slot(c, s, c->v[s] + (a->kind == A_VAR_ADD ? 1 : -1) * eval(c, a->e));
+        break;
+    case A_REG:
+    case A_WAIT: act_thread(c, a); break;
+    case A_DONE: act_done(c); break;
+    case A_STALL: c->ok = false; break;
+    case A_INV_ALL:
+        for (int x = 0; x < c->in->naddr; x++)
+            reset_line(c, x);
+        break;
+    }
+}
+
+/* ---- firing rows ---------------------------------------------------------------------- */
+typedef struct emitter {
+    nsi_emit emit;
+    void *cb_ctx;
+    int count;
+    uint8_t *buf;
+} emitter;
+
+static bool event_matches(const pevent *r, const pevent *e)
+{
+    if (r->kind != e->kind)
+        return false;
+    if (e->kind == EV_RECV)
+        return r->chan == e->chan && r->msg == e->msg;
+    if (e->kind == EV_INTERNAL)
+        return r->internal == e->internal;
+    return (r->order == PEV_ANY || r->order == e->order) && (r->scope == PEV_ANY || r->scope == e->scope);
+}
+
+static void record_unhandled(proto_instance *in, int ctrl, int state, const pevent *e);
+
+/* Fires the first row of c->ctrl matching (line state, e) whose guard
+ * holds, on c->v; emits the successor when no action stalled. */
+static void fire(ctx *c, const pevent *e, emitter *em, int rule)
+{
+    const pctrl *pc = &c->in->p->ctrls[c->ctrl];
+    int state = c->addr >= 0 ? c->v[line_slot(c, c->addr)] : 0;
+    bool matched = false;
+    for (int r = 0; r < pc->nrows; r++) {
+        const prow *row = &pc->rows[r];
+        if (!(row->states >> state & 1) || !event_matches(&row->ev, e))
+            continue;
+        matched = true;
+        if (row->guard && !eval(c, row->guard))
+            continue;
+        c->ok = true;
+        for (int k = 0; k < row->nacts && c->ok; k++)
+            act(c, &row->acts[k]);
+        if (c->ok && row->next >= 0 && c->addr >= 0)
+            c->v[line_slot(c, c->addr)] = row->next;
+        if (c->ok) {
+            proto_pack(c->in, c->v, em->buf);
+            em->emit(em->cb_ctx, em->buf, rule);
+            em->count++;
+        }
+        return;
+    }
+    if (!matched && e->kind != EV_INTERNAL)
+        record_unhandled(c->in, c->ctrl, state, e);
+}
+
+static const char *const ev_kind_names[] = {"load", "store", "rmw", "fence"};
+static const char *const ord_names[] = {"weak", "relaxed", "acquire", "release", "acq_rel", "sc"};
+static const char *const scope_sfx[] = {"", ".cta", ".gpu", ".sys", ".wi"};
+
+static void record_unhandled(proto_instance *in, int ctrl, int state, const pevent *e)
+{
+    uint32_t ev = e->kind == EV_RECV ? 4096u + (uint32_t)e->chan * 64u + (uint32_t)e->msg
+                                     : 1u + (uint32_t)e->kind * 64u + (uint32_t)e->order * 8u + (uint32_t)e->scope;
+    uint32_t key = (uint32_t)ctrl << 24 | (uint32_t)state << 16 | ev;
+    for (int i = 0; i < in->nunhandled && i < PROTO_MAX_UNHANDLED; i++)
+        if (in->unhandled_key[i] == key)
+            return;
+    if (in->nunhandled < PROTO_MAX_UNHANDLED) {
+        proto_unhandled_pair *u = &in->unhandled[in->nunhandled];
+        const pctrl *pc = &in->p->ctrls[ctrl];
+        u->controller = pc->name;
+        u->state = e->kind == EV_FENCE ? "*" : pc->states[state];
+        if (e->kind == EV_RECV)
+            snprintf(u->event, sizeof u->event, "recv %s.%s", in->p->chans[e->chan].name,
+                     in->p->msgs[e->msg].name);
+        else
+            snprintf(u->event, sizeof u->event, "%s.%s%s", ev_kind_names[e->kind], ord_names[e->order],
+                     scope_sfx[e->scope]);
+        in->unhandled_key[in->nunhandled] = key;
+    }
+    in->nunhandled++;
+}
+
+int proto_unhandled(const proto_instance *in, proto_unhandled_pair *out, int max)
+{
+    int n = in->nunhandled < PROTO_MAX_UNHANDLED ? in->nunhandled : PROTO_MAX_UNHANDLED;
+    for (int i = 0; i < n && i < max; i++)
+        out[i] = in->unhandled[i];
+    return n;
+}
+
+/* ---- event sources ------------------------------------------------------------------------ */
+static void thread_event(proto_instance *in, const int32_t *cur, int32_t *w, int t, emitter *em)
+{
+    const pthread_info *ti = &in->threads[t];
+    const lit_instr *ins = current_instr(in, cur, t);
+    if (!ins || cur[ti->base + 1])
+        return;
+    static const int kind_of[] = {[OP_LOAD] = EV_LOAD, [OP_STORE] = EV_STORE, [OP_RMW] = EV_RMW,
+                                  [OP_RED] = EV_RMW, [OP_FENCE] = EV_FENCE};
+    if (ins->op > OP_FENCE)
+        return;
+    pevent e = {(enum pev_kind)kind_of[ins->op], (int)ins->order, (int)ins->scope, -1, -1, -1};
+    memcpy(w, cur, sizeof *w * (size_t)in->nslots);
+    ctx c = {in, w, in->p->proc_ctrl, ti->cu, ti->cu, ins->op == OP_FENCE ? -1 : ins->loc, t, ti->tid,
+             ins, proto_eval_operand(in, cur, t, ins->a), NULL, true};
+    fire(&c, &e, em, t);
+}
+
+static void deliver(proto_instance *in, const int32_t *cur, int32_t *w, int ch, int inst, int k,
+                    emitter *em, int rule)
+{
+    const pchan *pch = &in->p->chans[ch];
+    const pchan_info *ci = &in->chans[ch];
+    int32_t m[2 + PROTO_MAX_FIELDS];
+    memcpy(m, &cur[chan_slot(in, ch, inst) + 1 + k * ci->msg_slots], sizeof *m * (size_t)ci->msg_slots);
+    memcpy(w, cur, sizeof *w * (size_t)in->nslots);
+    chan_remove(in, w, ch, inst, k);
+    int cu = pch->per_cu ? inst : -1;
+    int thread = cu >= 0 && m[1] < in->max_tid_per_cu ? in->cu_threads[cu][m[1]] : -1;
+    const lit_instr *ins = thread >= 0 ? current_instr(in, cur, thread) : NULL;
+    pevent e = {EV_RECV, PEV_ANY, PEV_ANY, ch, m[0] - 1, -1};
+    int dst_inst = in->p->ctrls[pch->to].per_cu ? inst : 0;
+    ctx c = {in, w, pch->to, dst_inst, cu, m[2], thread, m[1], ins, 0, m + 2, true};
+    fire(&c, &e, em, rule);
+}
+
+static void channel_events(proto_instance *in, const int32_t *cur, int32_t *w, emitter *em)
+{
+    for (int ch = 0; ch < in->p->nchans; ch++) {
+        const pchan_info *ci = &in->chans[ch];
+        for (int i = 0; i < ci->ninst; i++) {
+            int n = cur[chan_slot(in, ch, i)];
+            int per = ci->unordered ? ci->cap : 1;
+            for (int k = 0; k < n && k < per; k++)
+                deliver(in, cur, w, ch, i, k, em, ci->rule_base + i * per + k);
+        }
+    }
+}
+
+static void internal_events(proto_instance *in, const int32_t *cur, int32_t *w, emitter *em)
+{
+    for (int c = 0; c < in->p->nctrls; c++) {
+        const pctrl *pc = &in->p->ctrls[c];
+        const pctrl_info *ci = &in->ctrls[c];
+        for (int i = 0; i < ci->ninst && pc->ninternal; i++)
+            for (int a = 0; a < in->naddr; a++)
+                for (int x = 0; x < pc->ninternal; x++) {
+                    pevent e = {EV_INTERNAL, PEV_ANY, PEV_ANY, -1, -1, x};
+                    memcpy(w, cur, sizeof *w * (size_t)in->nslots);
+                    ctx cx = {in, w, c, i, pc->per_cu ? i : -1, a, -1, 0, NULL, 0, NULL, true};
+                    fire(&cx, &e, em, ci->rule_base + (i * in->naddr + a) * pc->ninternal + x);
+                }
+    }
+}
+
+static int successors(void *vctx, const uint8_t *state, nsi_emit emit, void *cb_ctx)
+{
+    proto_instance *in = vctx;
+    int32_t cur[PROTO_MAX_SLOTS], w[PROTO_MAX_SLOTS];
+    uint8_t buf[PROTO_MAX_SLOTS * 4];
+    emitter em = {emit, cb_ctx, 0, buf};
+    proto_unpack(in, state, cur);
+    for (int t = 0; t < in->nthreads; t++)
+        thread_event(in, cur, w, t, &em);
+    channel_events(in, cur, w, &em);
+    internal_events(in, cur, w, &em);
+    return em.count;
+}
+
+/* ---- the rest of the nsi model ----------------------------------------------------------------- */
+static void initial(void *vctx, uint8_t *state)
+{
+    proto_instance *in = vctx;
+    memset(state, 0, in->model.state_bytes);
+    proto_pack(in, in->init, state);
+}
+
+static bool is_final(void *vctx, const uint8_t *state)
+{
+    proto_instance *in = vctx;
+    int32_t v[PROTO_MAX_SLOTS];
+    proto_unpack(in, state, v);
+    for (int t = 0; t < in->nthreads; t++)
+        if (v[in->threads[t].base] < in->threads[t].th->ninstrs || v[in->threads[t].base + 1])
+            return false;
+    for (int ch = 0; ch < in->p->nchans; ch++)
+        for (int i = 0; i < in->chans[ch].ninst; i++)
+            if (v[chan_slot(in, ch, i)])
+                return false;
+    for (int c = 0; c < in->p->nctrls; c++)
+        for (int i = 0; i < in->ctrls[c].ninst && in->p->ctrls[c].final; i++) {
+            ctx cx = {in, v, c, i, -1, -1, -1, 0, NULL, 0, NULL, true};
+            if (!eval(&cx, in->p->ctrls[c].final))
+                return false;
+        }
+    return true;
+}
+
+static const char *violated(void *vctx, const uint8_t *state)
+{
+    proto_instance *in = vctx;
+    int32_t v[PROTO_MAX_SLOTS];
+    proto_unpack(in, state, v);
+    for (int k = 0; k < in->p->ninvs; k++) {
+        const pinv *inv = &in->p->invs[k];
+        for (int i = 0; i < in->ctrls[inv->ctrl].ninst; i++)
+            for (int a = 0; a < in->naddr; a++) {
+                ctx cx = {in, v, inv->ctrl, i, -1, a, -1, 0, NULL, 0, NULL, true};
+                if (!eval(&cx, inv->e))
+                    return inv->name;
+            }
+    }
+    return NULL;
+}
+
+static void describe(void *vctx, const uint8_t *state, int rule, const uint8_t *nextst, FILE *out)
+{
+    proto_instance *in = vctx;
+    (void)state;
+    (void)nextst;
+    if (rule < in->nthreads) {
+        const lit_thread *th = in->threads[rule].th;
+        fprintf(out, "%s (CU %d) issues its next instruction\n", th->name, in->threads[rule].cu);
+        return;
+    }
+    for (int ch = in->p->nchans - 1; ch >= 0; ch--)
+        if (rule >= in->chans[ch].rule_base) {
+            int per = in->chans[ch].unordered ? in->chans[ch].cap : 1;
+            int r = rule - in->chans[ch].rule_base;
+            if (r < in->chans[ch].ninst * per) {
+                fprintf(out, "%s[%d] delivers message %d\n", in->p->chans[ch].name, r / per, r % per);
+                return;
+            }
+        }
+    for (int c = in->p->nctrls - 1; c >= 0; c--)
+        if (rule >= in->ctrls[c].rule_base && in->p->ctrls[c].ninternal) {
+            const pctrl *pc = &in->p->ctrls[c];
+            int r = rule - in->ctrls[c].rule_base;
+            int x = r % pc->ninternal, a = r / pc->ninternal % in->naddr, i = r / pc->ninternal / in->naddr;
+            fprintf(out, "%s[%d] %s %s\n", pc->name, i, pc->internal[x], in->t->locs[a].name);
+            return;
+        }
+    fprintf(out, "rule %d\n", rule);
+}
+
+void proto_init_model(proto_instance *in)
+{
+    int r = in->nthreads;
+    for (int ch = 0; ch < in->p->nchans; ch++) {
+        in->chans[ch].rule_base = r;
+        r += in->chans[ch].ninst * (in->chans[ch].unordered ? in->chans[ch].cap : 1);
+    }
+    for (int c = 0; c < in->p->nctrls; c++) {
+        in->ctrls[c].rule_base = r;
+        r += in->ctrls[c].ninst * in->naddr * in->p->ctrls[c].ninternal;
+    }
+    in->nrules = r;
+    in->model = (nsi_model){in, (size_t)(in->state_bits + 7) / 8, r, initial, successors,
+                            is_final, violated, describe};
+}
+
+const nsi_model *proto_nsi(proto_instance *in) { return &in->model; }
+
+void proto_final_values(const proto_instance *in, const uint8_t *state, lit_value *out)
+{
+    int32_t v[PROTO_MAX_SLOTS];
+    proto_unpack(in, state, v);
+    const protocol *p = in->p;
+    const pctrl_info *mi = &in->ctrls[p->mem_ctrl];
+    for (int i = 0; i < in->t->nobserved; i++) {
+        const lit_term *term = &in->t->observed[i];
+        if (term->kind == TERM_REG)
+            out[i] = v[in->threads[term->thread].base + 2 + term->reg];
+        else if (term->kind == TERM_LOC)
+            out[i] = v[mi->base + term->loc * mi->line_slots + 1 + p->mem_field];
+        else
+            out[i] = term->value;
+    }
+}

@@ -1,0 +1,385 @@
+/* protocol_layout.c: binding a protocol to a litmus test (CUs, lines,
+ * configuration) and the packed state layout.  The interpreter works on an
+ * unpacked vector of int32 slots; states are stored bit-packed, each slot
+ * taking just enough bits for its range, LSB first. */
+#include <gc.h>
+#include <string.h>
+
+#include "protocol_impl.h"
+
+long pbound_value(const proto_instance *in, pbound b)
+{
+    return b.cst >= 0 ? in->consts[b.cst] : b.num;
+}
+
+static void range_of(const proto_instance *in, prange r, long *lo, long *hi)
+{
+    if (r.is_value) {
+        *lo = in->vlo;
+        *hi = in->vhi;
+    } else {
+        *lo = pbound_value(in, r.lo);
+        *hi = pbound_value(in, r.hi);
+    }
+}
+
+static int bits_for(long span)
+{
+    int b = 0;
+    while (span > 0) {
+        b++;
+        span >>= 1;
+    }
+    return b;
+}
+
+static int add_slot(proto_instance *in, long lo, long hi)
+{
+    pslot *s = &in->slots[in->nslots];
+    s->lo = (int32_t)lo;
+    s->hi = (int32_t)(hi > lo ? hi : lo);
+    s->is_value = lo == in->vlo && hi == in->vhi;
+    s->bits = (uint8_t)bits_for(hi > lo ? hi - lo : 0);
+    in->state_bits += s->bits;
+    return in->nslots++;
+}
+
+void proto_pack(const proto_instance *in, const int32_t *v, uint8_t *out)
+{
+    uint64_t acc = 0;
+    int nacc = 0;
+    size_t o = 0;
+    for (int i = 0; i < in->nslots; i++) {
+        int b = in->slots[i].bits;
+        if (!b)
+            continue;
+        acc |= (uint64_t)(uint32_t)(v[i] - in->slots[i].lo) << nacc;
+        nacc += b;
+        while (nacc >= 8) {
+            out[o++] = (uint8_t)acc;
+            acc >>= 8;
+            nacc -= 8;
+        }
+    }
+    if (nacc)
+        out[o++] = (uint8_t)acc;
+}
+
+void proto_unpack(const proto_instance *in, const uint8_t *s, int32_t *v)
+{
+    uint64_t acc = 0;
+    int nacc = 0;
+    size_t o = 0;
+    for (int i = 0; i < in->nslots; i++) {
+        int b = in->slots[i].bits;
+        while (nacc < b) {
+            acc |= (uint64_t)s[o++] << nacc;
+            nacc += 8;
+        }
+        v[i] = (int32_t)(acc & ((1ull << b) - 1)) + in->slots[i].lo;
+        acc >>= b;
+        nacc -= b;
+    }
+}
+
+/* ---- configuration ------------------------------------------------------ */
+static bool set_consts(proto_instance *in, const proto_options *o, FILE *errors)
+{
+    const protocol *p = in->p;
+    in->consts = GC_MALLOC(sizeof *in->consts * (size_t)p->nconsts);
+    memcpy(in->consts, p->const_values, sizeof *in->consts * (size_t)p->nconsts);
+    for (int i = 0; o && i < o->noverrides; i++) {
+        int c = -1;
+        for (int k = PB_NBUILTIN; k < p->nconsts; k++)
+            if (!strcmp(p->const_names[k], o->override_name[i]))
+                c = k;
+        if (c < 0) {
+            fprintf(errors, "%s: error: protocol %s has no constant '%s'\n", p->path, p->name,
+                    o->override_name[i]);
+            return false;
+        }
+        in->consts[c] = o->override_value[i];
+    }
+    return true;
+}
+
+static void place_threads(proto_instance *in)
+{
+    const litmus_test *t = in->t;
+    int *cu_key = GC_MALLOC(sizeof *cu_key * (size_t)(t->nthreads + 1));
+    int *count = GC_MALLOC(sizeof *count * (size_t)(t->nthreads + 1));
+    in->threads = GC_MALLOC(sizeof *in->threads * (size_t)t->nthreads);
+    in->ncu = 0;
+    int maxops = 0;
+    for (int i = 0; i < t->nthreads; i++) {
+        int key = t->threads[i].gpu * 65536 + t->threads[i].cta, cu = -1;
+        for (int c = 0; c < in->ncu; c++)
+            if (cu_key[c] == key)
+                cu = c;
+        if (cu < 0) {
+            cu = in->ncu++;
+            cu_key[cu] = key;
+        }
+        in->threads[i].cu = cu;
+        in->threads[i].tid = count[cu]++;
+        in->threads[i].th = &t->threads[i];
+        if (t->threads[i].ninstrs > maxops)
+            maxops = t->threads[i].ninstrs;
+    }
+    in->max_tid_per_cu = 1;
+    in->cu_threads = GC_MALLOC(sizeof *in->cu_threads * (size_t)in->ncu);
+    for (int c = 0; c < in->ncu; c++) {
+        in->cu_threads[c] = GC_MALLOC(sizeof(int) * (size_t)(count[c] + 1));
+        if (count[c] > in->max_tid_per_cu)
+            in->max_tid_per_cu = count[c];
+    }
+    for (int i = 0; i < t->nthreads; i++)
+        in->cu_threads[in->threads[i].cu][in->threads[i].tid] = i;
+    in->nthreads = t->nthreads;
+    in->naddr = t->nlocs;
+    in->consts[PB_NCU] = in->ncu;
+    in->consts[PB_NADDR] = in->naddr;
+    in->consts[PB_NTHREADS] = in->nthreads;
+    in->consts[PB_MAXOPS] = maxops;
+}
+
+/* ---- checks of the litmus program against the tables --------------------- */
+static const char *const ev_names[] = {"load", "store", "rmw", "fence"};
+
+static bool has_row(const pctrl *c, int kind, const lit_instr *ins)
+{
+    for (int r = 0; r < c->nrows; r++) {
+        const pevent *e = &c->rows[r].ev;
+        if ((int)e->kind == kind && (e->order == PEV_ANY || e->order == (int)ins->order) &&
+            (e->scope == PEV_ANY || e->scope == (int)ins->scope))
+            return true;
+    }
+    return false;
+}
+
+static bool value_ok(const proto_instance *in, lit_operand o)
+{
+    return o.kind != OPND_IMM || (o.imm >= in->vlo && o.imm <= in->vhi) || in->p->value_wrap;
+}
+
+static bool check_instr(const proto_instance *in, const lit_instr *ins, FILE *errors)
+{
+    const litmus_test *t = in->t;
+    const char *why = NULL;
+    int kind = ins->op == OP_LOAD ? EV_LOAD : ins->op == OP_STORE ? EV_STORE
+             : ins->op == OP_RMW || ins->op == OP_RED ? EV_RMW : ins->op == OP_FENCE ? EV_FENCE : -1;
+    if (ins->op == OP_BARRIER)
+        why = "barriers are not supported by protocol tables yet";
+    else if (ins->proxy != PROXY_GENERIC)
+        why = "proxies are not supported by protocol tables";
+    else if (ins->remote)
+        why = "remote scope promotion is not supported by this protocol";
+    else if (ins->loc >= 0 && t->locs[ins->loc].physical != ins->loc)
+        why = "aliased locations are not supported by protocol tables";
+    else if (!value_ok(in, ins->a) || !value_ok(in, ins->b))
+        why = "a value outside the protocol's value range (override its constant)";
+    else if (kind >= 0 && !has_row(&in->p->ctrls[in->p->proc_ctrl], kind, ins))
+        why = "no row of the processor table handles this event";
+    if (!why)
+        return true;
+    fprintf(errors, "%s:%d:%d: error: protocol %s cannot run '%s': %s", t->file, ins->line,
+            ins->col, in->p->name, ins->text ? ins->text : "?", why);
+    if (kind >= 0 && why[0] == 'n') {
+        static const char *const on[] = {"weak", "relaxed", "acquire", "release", "acq_rel", "sc"};
+        static const char *const sn[] = {"", ".cta", ".gpu", ".sys", ".wi"};
+        fprintf(errors, " (%s.%s%s)", ev_names[kind], on[ins->order], sn[ins->scope]);
+    }
+    fputc('\n', errors);
+    return false;
+}
+
+static bool check_program(const proto_instance *in, FILE *errors)
+{
+    for (int i = 0; i < in->t->nthreads; i++) {
+        const lit_thread *th = &in->t->threads[i];
+        for (int k = 0; k < th->ninstrs; k++)
+            if (!check_instr(in, &th->instrs[k], errors))
+                return false;
+        for (int r = 0; r < th->nregs; r++)
+            if (th->reg_init[r] < in->vlo || th->reg_init[r] > in->vhi) {
+                fprintf(errors, "%s: error: %s:%s starts outside the value range\n", in->t->file,
+                        th->name, th->reg_names[r]);
+                return false;
+            }
+    }
+    for (int l = 0; l < in->t->nlocs; l++)
+        if (in->t->locs[l].init < in->vlo || in->t->locs[l].init > in->vhi) {
+            fprintf(errors, "%s: error: %s starts outside the value range\n", in->t->file, in->t->locs[l].name);
+            return false;
+        }
+    return true;
+}
+
+/* ---- slots ---------------------------------------------------------------- */
+static void layout_threads(proto_instance *in)
+{
+    for (int i = 0; i < in->nthreads; i++) {
+        const lit_thread *th = in->threads[i].th;
+        in->threads[i].base = add_slot(in, 0, th->ninstrs);
+        add_slot(in, 0, 1);
+        for (int r = 0; r < th->nregs; r++)
+            add_slot(in, in->vlo, in->vhi);
+    }
+}
+
+static void layout_ctrls(proto_instance *in)
+{
+    const protocol *p = in->p;
+    in->ctrls = GC_MALLOC(sizeof *in->ctrls * (size_t)p->nctrls);
+    for (int c = 0; c < p->nctrls; c++) {
+        const pctrl *pc = &p->ctrls[c];
+        pctrl_info *ci = &in->ctrls[c];
+        ci->ninst = pc->per_cu ? in->ncu : 1;
+        ci->base = in->nslots;
+        ci->line_slots = 1 + pc->nfields;
+        ci->inst_slots = ci->line_slots * in->naddr + pc->nvars;
+        for (int i = 0; i < ci->ninst; i++) {
+            long lo, hi;
+            for (int a = 0; a < in->naddr; a++) {
+                add_slot(in, 0, pc->nstates - 1);
+                for (int f = 0; f < pc->nfields; f++) {
+                    range_of(in, pc->field_range[f], &lo, &hi);
+                    add_slot(in, lo, hi);
+                }
+            }
+            for (int v = 0; v < pc->nvars; v++) {
+                range_of(in, pc->var_range[v], &lo, &hi);
+                add_slot(in, lo, hi);
+            }
+        }
+    }
+}
+
+static void msg_field_range(const proto_instance *in, int j, long *lo, long *hi)
+{
+    *lo = 0;
+    *hi = j == 0 ? in->naddr - 1 : 0;
+    for (int m = 0; m < in->p->nmsgs && j > 0; m++) {
+        const pmsg *pm = &in->p->msgs[m];
+        long l, h;
+        if (j >= pm->nfields)
+            continue;
+        range_of(in, pm->range[j], &l, &h);
+        *lo = l < *lo ? l : *lo;
+        *hi = h > *hi ? h : *hi;
+    }
+}
+
+static void layout_chans(proto_instance *in)
+{
+    const protocol *p = in->p;
+    in->maxfields = 1;
+    for (int m = 0; m < p->nmsgs; m++)
+        if (p->msgs[m].nfields > in->maxfields)
+            in->maxfields = p->msgs[m].nfields;
+    in->chans = GC_MALLOC(sizeof *in->chans * (size_t)p->nchans);
+    for (int c = 0; c < p->nchans; c++) {
+        pchan_info *ch = &in->chans[c];
+        ch->ninst = p->chans[c].per_cu ? in->ncu : 1;
+        ch->cap = (int)pbound_value(in, p->chans[c].cap);
+        ch->msg_slots = 2 + in->maxfields;
+        ch->base = in->nslots;
+        for (int i = 0; i < ch->ninst; i++) {
+            add_slot(in, 0, ch->cap);
+            for (int k = 0; k < ch->cap; k++) {
+                add_slot(in, 0, p->nmsgs);
+                add_slot(in, 0, in->max_tid_per_cu - 1);
+                for (int j = 0; j < in->maxfields; j++) {
+                    long lo, hi;
+                    msg_field_range(in, j, &lo, &hi);
+                    add_slot(in, lo, hi);
+                }
+            }
+        }
+    }
+}
+
+static bool layout(proto_instance *in, FILE *errors)
+{
+    long need = 0;
+    const protocol *p = in->p;
+    need += in->nthreads * 2L;
+    for (int i = 0; i < in->nthreads; i++)
+        need += in->threads[i].th->nregs;
+    for (int c = 0; c < p->nctrls; c++)
+        need += (long)in->ncu * ((1 + p->ctrls[c].nfields) * (long)in->naddr + p->ctrls[c].nvars);
+    for (int c = 0; c < p->nchans; c++) {
+        long cap = pbound_value(in, p->chans[c].cap);
+        if (cap < 1 || cap > 64) {
+            fprintf(errors, "%s: error: channel %s: capacity %ld is not in 1..64\n", p->path,
+                    p->chans[c].name, cap);
+            return false;
+        }
+        need += in->ncu * (1 + cap * (2 + PROTO_MAX_FIELDS));
+    }
+    if (need > PROTO_MAX_SLOTS) {
+        fprintf(errors, "%s: error: the state has more than %d fields\n", p->path, PROTO_MAX_SLOTS);
+        return false;
+    }
+    in->slots = GC_MALLOC_ATOMIC(sizeof *in->slots * PROTO_MAX_SLOTS);
+    layout_threads(in);
+    layout_ctrls(in);
+    layout_chans(in);
+    return true;
+}
+
+static void initial_values(proto_instance *in)
+{
+    const protocol *p = in->p;
+    in->init = GC_MALLOC_ATOMIC(sizeof *in->init * (size_t)in->nslots);
+    for (int i = 0; i < in->nslots; i++)
+        in->init[i] = in->slots[i].lo;
+    for (int t = 0; t < in->nthreads; t++) {
+        const lit_thread *th = in->threads[t].th;
+        for (int r = 0; r < th->nregs; r++)
+            in->init[in->threads[t].base + 2 + r] = (int32_t)th->reg_init[r];
+        proto_local_steps(in, in->init, t);
+    }
+    for (int c = 0; c < p->nctrls; c++) {
+        const pctrl_info *ci = &in->ctrls[c];
+        for (int i = 0; i < ci->ninst; i++)
+            for (int a = 0; a < in->naddr; a++)
+                for (int f = 0; f < p->ctrls[c].nfields; f++)
+                    if (p->ctrls[c].field_memory[f])
+                        in->init[ci->base + i * ci->inst_slots + a * ci->line_slots + 1 + f] =
+                            (int32_t)in->t->locs[a].init;
+    }
+}
+
+static bool value_range(proto_instance *in, FILE *errors)
+{
+    in->vlo = pbound_value(in, in->p->value.lo);
+    in->vhi = pbound_value(in, in->p->value.hi);
+    if (in->vhi < in->vlo || in->vhi - in->vlo > 1L << 20) {
+        fprintf(errors, "%s: error: bad value range %ld..%ld\n", in->p->path, in->vlo, in->vhi);
+        return false;
+    }
+    return true;
+}
+
+proto_instance *proto_instantiate(const protocol *p, const litmus_test *t,
+                                  const proto_options *o, FILE *errors)
+{
+    proto_instance *in = GC_MALLOC(sizeof *in);
+    in->p = p;
+    in->t = t;
+    if (!set_consts(in, o, errors))
+        return NULL;
+    place_threads(in);
+    if (!value_range(in, errors) || !check_program(in, errors) || !layout(in, errors))
+        return NULL;
+    for (int c = 0; c < p->nchans; c++) {
+        in->chans[c].unordered = o && o->net != PROTO_NET_AS_DECLARED ? o->net == PROTO_NET_UNORDERED
+                                                                      : p->chans[c].unordered;
+    }
+    initial_values(in);
+    proto_init_model(in);
+    return in;
+}
+
+int proto_state_bits(const proto_instance *in) { return in->state_bits; }

@@ -1,0 +1,353 @@
+/* test_protocol.c: unit tests of the protocol table language (parser,
+ * errors with positions), the GPU VI baseline's state counts against the
+ * Rumur model, final values and unhandled (state, event) reports.  A tiny
+ * breadth-first search with a plain hash set lives here so that these tests
+ * do not depend on the search back end. */
+#include <CUnit/CUnit.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "litmus_read.h"
+#include "protocol.h"
+#include "unit_suites.h"
+
+#define MODEL "models/gpu_vi.proto"
+
+/* ---- a tiny BFS ------------------------------------------------------------- */
+typedef struct bfs {
+    size_t bytes, n, cap;      /* states stored, table slots */
+    uint8_t *states;           /* n * bytes, in BFS order */
+    size_t *table;             /* index+1, 0 empty */
+    long transitions;
+    const proto_instance *in;
+    int nobs;
+    lit_value forbidden[8];    /* an outcome to look for in final states */
+    bool saw_forbidden;
+    long finals;
+} bfs;
+
+static uint64_t hash(const uint8_t *s, size_t n)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ s[i]) * 1099511628211ull;
+    return h;
+}
+
+static void grow(bfs *b);
+
+static void insert(bfs *b, const uint8_t *s)
+{
+    if (2 * (b->n + 1) > b->cap)
+        grow(b);
+    size_t i = hash(s, b->bytes) & (b->cap - 1);
+    while (b->table[i]) {
+        if (!memcmp(b->states + (b->table[i] - 1) * b->bytes, s, b->bytes))
+            return;
+        i = (i + 1) & (b->cap - 1);
+    }
+    b->states = realloc(b->states, (b->n + 1) * b->bytes);
+    memcpy(b->states + b->n * b->bytes, s, b->bytes);
+    b->table[i] = ++b->n;
+}
+
+static void grow(bfs *b)
+{
+    size_t ncap = b->cap ? 2 * b->cap : 1024;
+    free(b->table);
+    b->table = calloc(ncap, sizeof *b->table);
+    b->cap = ncap;
+    for (size_t k = 0; k < b->n; k++) {
+        size_t i = hash(b->states + k * b->bytes, b->bytes) & (ncap - 1);
+        while (b->table[i])
+            i = (i + 1) & (ncap - 1);
+        b->table[i] = k + 1;
+    }
+}
+
+static void on_succ(void *ctx, const uint8_t *next, int rule)
+{
+    bfs *b = ctx;
+    (void)rule;
+    b->transitions++;
+    insert(b, next);
+}
+
+/* Explores the whole space; returns the number of states. */
+static size_t explore(bfs *b, const nsi_model *m)
+{
+    uint8_t init[512];
+    lit_value vals[8];
+    b->bytes = m->state_bytes;
+    m->initial(m->ctx, init);
+    insert(b, init);
+    for (size_t k = 0; k < b->n; k++) {
+        uint8_t cur[512];
+        memcpy(cur, b->states + k * b->bytes, b->bytes);
+        int ns = m->successors(m->ctx, cur, on_succ, b);
+        CU_ASSERT(m->violated(m->ctx, cur) == NULL);
+        if (ns == 0 || m->is_final(m->ctx, cur)) {
+            if (!m->is_final(m->ctx, cur))
+                continue;
+            b->finals++;
+            proto_final_values(b->in, cur, vals);
+            if (b->nobs && !memcmp(vals, b->forbidden, sizeof vals[0] * (size_t)b->nobs))
+                b->saw_forbidden = true;
+        }
+    }
+    return b->n;
+}
+
+static void bfs_free(bfs *b)
+{
+    free(b->states);
+    free(b->table);
+}
+
+static proto_instance *instance(const char *model, const char *litmus, const proto_options *o)
+{
+    protocol *p = protocol_load(model, stderr);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    litmus_test *t = litmus_read_file(litmus, stderr);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+    proto_instance *in = proto_instantiate(p, t, o, stderr);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(in);
+    return in;
+}
+
+static size_t count(const char *litmus, long *transitions)
+{
+    proto_instance *in = instance(MODEL, litmus, NULL);
+    bfs b = {0};
+    b.in = in;
+    size_t n = explore(&b, proto_nsi(in));
+    *transitions = b.transitions;
+    bfs_free(&b);
+    return n;
+}
+
+static void test_count_mp(void)
+{
+    long tr;
+    CU_ASSERT_EQUAL(count("litmus/protocol/MP-stale-seed.litmus", &tr), 268);
+    CU_ASSERT_EQUAL(tr, 541);   /* Rumur's "rules fired" */
+}
+
+static void test_count_iriw4(void)
+{
+    long tr;
+    CU_ASSERT_EQUAL(count("litmus/protocol/IRIW-acq-4.litmus", &tr), 3760);
+    CU_ASSERT_EQUAL(tr, 11916);
+}
+
+static void test_count_iriwplus4(void)
+{
+    long tr;
+    CU_ASSERT_EQUAL(count("litmus/protocol/IRIW-plus-4.litmus", &tr), 295805);
+    CU_ASSERT_EQUAL(tr, 1398026);
+}
+
+/* MP under the baseline never ends with r1 = 1, r2 = 0 (observed order:
+ * P1:r1, P1:r2). */
+static void test_mp_final_values(void)
+{
+    proto_instance *in = instance(MODEL, "litmus/protocol/MP-stale-seed.litmus", NULL);
+    bfs b = {0};
+    b.in = in;
+    b.nobs = 2;
+    b.forbidden[0] = 1;
+    b.forbidden[1] = 0;
+    explore(&b, proto_nsi(in));
+    CU_ASSERT_FALSE(b.saw_forbidden);
+    CU_ASSERT(b.finals > 0);
+    /* and the allowed r1 = 1, r2 = 1 does occur */
+    bfs_free(&b);
+    bfs c = {0};
+    c.in = in;
+    c.nobs = 2;
+    c.forbidden[0] = 1;
+    c.forbidden[1] = 1;
+    explore(&c, proto_nsi(in));
+    CU_ASSERT_TRUE(c.saw_forbidden);
+    bfs_free(&c);
+}
+
+/* ---- parser ------------------------------------------------------------------- */
+static char *read_all(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    char *buf = calloc(1, 1 << 16);
+    size_t n = fread(buf, 1, (1 << 16) - 1, f);
+    buf[n] = 0;
+    fclose(f);
+    return buf;
+}
+
+/* The model with the first occurrence of `from` replaced by `to`. */
+static char *model_with(const char *from, const char *to)
+{
+    char *src = read_all(MODEL), *at = strstr(src, from);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(at);
+    char *out = calloc(1, strlen(src) + strlen(to) + 1);
+    memcpy(out, src, (size_t)(at - src));
+    strcat(out, to);
+    strcat(out, at + strlen(from));
+    free(src);
+    return out;
+}
+
+static void expect_error(const char *text, const char *want)
+{
+    char buf[512] = {0};
+    FILE *err = fmemopen(buf, sizeof buf - 1, "w");
+    protocol *p = protocol_parse_text("t.proto", text, err);
+    fclose(err);
+    CU_ASSERT_PTR_NULL(p);
+    if (!strstr(buf, want))
+        fprintf(stderr, "\nwanted '%s', got '%s'\n", want, buf);
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, want));
+}
+
+static void test_parse_model(void)
+{
+    protocol *p = protocol_load(MODEL, stderr);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    CU_ASSERT_STRING_EQUAL(protocol_name(p), "gpu_vi");
+}
+
+static void test_parse_errors(void)
+{
+    expect_error("protocol x\nconst A = \n", "t.proto:2:11: error: expected a number, found 'newline'");
+    expect_error("protocol x\n  bogus 1\n", "t.proto:2:3: error: unknown declaration 'bogus'");
+    expect_error("const A = 1\nconst A = 2\n", "t.proto:2:7: error: constant 'A' declared twice");
+    expect_error("states I V\n", "t.proto:1:1: error: 'states' must follow a controller declaration");
+    expect_error("value 0..1\nmessage M(val)\n", "t.proto:2:11: error: the first field of every message is 'addr'");
+    expect_error("value 0..1\ncontroller C per cu processor\nstates I\n$\n", "t.proto:4:1: error: unexpected character '$'");
+    expect_error("value 0..1\ncontroller C shared\nmemory C.val\n", "t.proto:3:10: error: controller C has no line field 'val'");
+    expect_error("value 0..1\ncontroller C per cu\nfield val : value\ncontroller M shared\n"
+                 "field val : value\nmemory M.val\n", "t.proto:7:1: error: no controller is declared 'processor'");
+    char *s = model_with("V     | load.weak ", "X     | load.weak ");
+    expect_error(s, "error: controller L1 has no state 'X'");
+    free(s);
+    s = model_with("send req Load(addr); wait", "send req Load(addr, 1); wait");
+    expect_error(s, "error: message Load has 1 fields");
+    free(s);
+    s = model_with("| recv resp.StoreAck |", "| recv req.StoreAck  |");
+    expect_error(s, "error: channel req does not lead to L1");
+    free(s);
+    s = model_with("acks -= 1", "ackz -= 1");
+    expect_error(s, "error: unknown action or variable 'ackz'");
+    free(s);
+    s = model_with("  *     | fence.sc.gpu ", "  *     | fence.sc.galaxy ");
+    expect_error(s, "error: unknown scope 'galaxy'");
+    free(s);
+}
+
+/* Exact position: the removed row's neighbour names an unknown state. */
+static void test_parse_error_position(void)
+{
+    char *s = model_with("| recv resp.StoreAck |           | acks -= 1 ",
+                         "| recv resp.StoreAck |           | acks -= q ");
+    char buf[512] = {0};
+    FILE *err = fmemopen(buf, sizeof buf - 1, "w");
+    CU_ASSERT_PTR_NULL(protocol_parse_text("m.proto", s, err));
+    fclose(err);
+    /* locate the line of the row in the text to compute the expected position */
+    int line = 1;
+    const char *at = strstr(s, "acks -= q");
+    for (const char *c = s; c < at; c++)
+        line += *c == '\n';
+    const char *bol = at;
+    while (bol > s && bol[-1] != '\n')
+        bol--;
+    char want[128];
+    snprintf(want, sizeof want, "m.proto:%d:%d: error: unknown name 'q'\n", line, (int)(at - bol) + 9);
+    CU_ASSERT_STRING_EQUAL(buf, want);
+    free(s);
+}
+
+static void test_unhandled(void)
+{
+    char *s = model_with("  *     | recv resp.StoreAck |           | acks -= 1                                                | -\n", "");
+    protocol *p = protocol_parse_text("cut.proto", s, stderr);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    litmus_test *t = litmus_read_file("litmus/protocol/MP-stale-seed.litmus", stderr);
+    proto_instance *in = proto_instantiate(p, t, NULL, stderr);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(in);
+    bfs b = {0};
+    b.in = in;
+    explore(&b, proto_nsi(in));
+    proto_unhandled_pair u[8];
+    int n = proto_unhandled(in, u, 8);
+    CU_ASSERT(n >= 1);
+    bool found = false;
+    for (int i = 0; i < n && i < 8; i++)
+        found |= !strcmp(u[i].controller, "L1") && !strcmp(u[i].event, "recv resp.StoreAck");
+    CU_ASSERT_TRUE(found);
+    bfs_free(&b);
+    free(s);
+}
+
+static void test_unsupported_instr(void)
+{
+    protocol *p = protocol_load(MODEL, stderr);
+    const char *text = "PTX T\n{\nx=0;\n}\n P0@cta 0,gpu 0 ;\n ld.relaxed.sys r0, x ;\nexists (P0:r0 == 0)\n";
+    litmus_test *t = litmus_parse_text("t.litmus", text, strlen(text), stderr);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+    char buf[512] = {0};
+    FILE *err = fmemopen(buf, sizeof buf - 1, "w");
+    CU_ASSERT_PTR_NULL(proto_instantiate(p, t, NULL, err));
+    fclose(err);
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "t.litmus:6:2: error: protocol gpu_vi cannot run"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "(load.relaxed.sys)"));
+}
+
+/* IRIW+ writers have a store and an atomic in flight at once: an
+ * unordered network adds states, capacity 1 removes some. */
+static void test_unordered_network(void)
+{
+    proto_options o = {PROTO_NET_UNORDERED, 0, {0}, {0}};
+    proto_instance *in = instance(MODEL, "litmus/protocol/IRIW-plus-4.litmus", &o);
+    bfs b = {0};
+    b.in = in;
+    CU_ASSERT(explore(&b, proto_nsi(in)) > 295805);
+    bfs_free(&b);
+    proto_options cap1 = {PROTO_NET_AS_DECLARED, 1, {"CAP"}, {1}};
+    in = instance(MODEL, "litmus/protocol/IRIW-plus-4.litmus", &cap1);
+    bfs c = {0};
+    c.in = in;
+    CU_ASSERT(explore(&c, proto_nsi(in)) < 295805);
+    bfs_free(&c);
+    proto_options bad = {PROTO_NET_AS_DECLARED, 1, {"NOPE"}, {1}};
+    char buf[256] = {0};
+    FILE *err = fmemopen(buf, sizeof buf - 1, "w");
+    litmus_test *t = litmus_read_file("litmus/protocol/MP-stale-seed.litmus", stderr);
+    CU_ASSERT_PTR_NULL(proto_instantiate(protocol_load(MODEL, stderr), t, &bad, err));
+    fclose(err);
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "error: protocol gpu_vi has no constant 'NOPE'"));
+}
+
+/* The large configuration: IRIW on 6 CUs, 1,197,664 states. */
+static void test_count_iriw6(void)
+{
+    long tr;
+    CU_ASSERT_EQUAL(count("litmus/protocol/IRIW-acq-6.litmus", &tr), 1197664);
+    CU_ASSERT_EQUAL(tr, 5821332);
+}
+
+void register_protocol_tests(void)
+{
+    CU_pSuite s = CU_add_suite("protocol", NULL, NULL);
+    CU_add_test(s, "parse gpu_vi", test_parse_model);
+    CU_add_test(s, "parse errors", test_parse_errors);
+    CU_add_test(s, "parse error position", test_parse_error_position);
+    CU_add_test(s, "MP on 2 CUs: 268 states", test_count_mp);
+    CU_add_test(s, "IRIW on 4 CUs: 3760 states", test_count_iriw4);
+    CU_add_test(s, "IRIW+ on 4 CUs: 295805 states", test_count_iriwplus4);
+    CU_add_test(s, "IRIW on 6 CUs: 1197664 states", test_count_iriw6);
+    CU_add_test(s, "MP final values", test_mp_final_values);
+    CU_add_test(s, "unhandled (state, event)", test_unhandled);
+    CU_add_test(s, "unsupported instruction", test_unsupported_instr);
+    CU_add_test(s, "unordered network, capacity override", test_unordered_network);
+}
