@@ -49,16 +49,27 @@ outcome_set *outcome_set_new(int width)
     return s;
 }
 
-int outcome_add(outcome_set *s, const lit_value *state)
+/* The state's index, or -1 with *slot the empty slot where it belongs. */
+static int probe(const outcome_set *s, const lit_value *state, int *slot)
 {
     size_t w = (size_t)s->width;
-    uint64_t h = hash_state(state, s->width);
-    int at = (int)(h & (uint64_t)(s->slots - 1));
+    int at = (int)(hash_state(state, s->width) & (uint64_t)(s->slots - 1));
     for (; s->slot_index[at] >= 0; at = (at + 1) & (s->slots - 1)) {
         int i = s->slot_index[at];
         if (memcmp(&s->values[(size_t)i * w], state, sizeof(lit_value) * w) == 0)
             return i;
     }
+    *slot = at;
+    return -1;
+}
+
+int outcome_add(outcome_set *s, const lit_value *state)
+{
+    size_t w = (size_t)s->width;
+    int at;
+    int found = probe(s, state, &at);
+    if (found >= 0)
+        return found;
     if (s->count == s->capacity) {
         s->capacity *= 2;
         lit_value *grown = GC_MALLOC_ATOMIC(sizeof(lit_value) * (w ? w : 1) * (size_t)s->capacity);
@@ -72,6 +83,15 @@ int outcome_add(outcome_set *s, const lit_value *state)
         make_slots(s, 2 * s->slots);
     return s->count - 1;
 }
+
+int outcome_find(const outcome_set *s, const lit_value *state)
+{
+    int slot;
+    return probe(s, state, &slot);
+}
+
+/* States in insertion order: count * width values. */
+const lit_value *outcome_values(const outcome_set *s) { return s->values; }
 
 int outcome_count(const outcome_set *s) { return s->count; }
 int outcome_width(const outcome_set *s) { return s->width; }

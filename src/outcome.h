@@ -19,8 +19,12 @@ typedef struct outcome_set outcome_set;
 outcome_set *outcome_set_new(int width);
 /* Returns the index of the state in insertion order. */
 int outcome_add(outcome_set *s, const lit_value *state);
+/* Index of the state in insertion order, or -1 when absent. */
+int outcome_find(const outcome_set *s, const lit_value *state);
 int outcome_count(const outcome_set *s);
 int outcome_width(const outcome_set *s);
+/* The states in insertion order (outcome_add's indices): count * width values. */
+const lit_value *outcome_values(const outcome_set *s);
 /* The states sorted lexicographically: count * width values. */
 const lit_value *outcome_sorted(outcome_set *s);
 

@@ -98,6 +98,14 @@ static void herd_flags_and_races(FILE *out, const litmus_test *t, const check_re
     }
 }
 
+void report_state(FILE *out, const litmus_test *t, const lit_value *state)
+{
+    for (int i = 0; i < t->nobserved; i++) {
+        print_term(out, t, &t->observed[i], false);
+        fprintf(out, "=%" PRId64 ";%s", state[i], i + 1 < t->nobserved ? " " : "");
+    }
+}
+
 static const char *observation_word(const check_result *r)
 {
     if (r->positive == 0)
@@ -113,10 +121,7 @@ void report_herd(FILE *out, const litmus_test *t, check_result *r, const report_
     const lit_value *states = outcome_sorted(r->states);
     fprintf(out, "States %d\n", count);
     for (int s = 0; s < count; s++) {
-        for (int i = 0; i < width; i++) {
-            print_term(out, t, &t->observed[i], false);
-            fprintf(out, "=%" PRId64 ";%s", states[(size_t)s * (size_t)width + (size_t)i], i + 1 < width ? " " : "");
-        }
+        report_state(out, t, &states[(size_t)s * (size_t)width]);
         fputc('\n', out);
     }
     fprintf(out, "%s\n", report_verdict(t, r, info->cat));
@@ -156,19 +161,26 @@ static void json_string(FILE *out, const char *s)
     fputc('"', out);
 }
 
+void report_json_state(FILE *out, const litmus_test *t, const lit_value *state)
+{
+    fputc('{', out);
+    for (int i = 0; i < t->nobserved; i++) {
+        fputs(i ? ",\"" : "\"", out);
+        print_term(out, t, &t->observed[i], true);
+        fprintf(out, "\":%" PRId64, state[i]);
+    }
+    fputc('}', out);
+}
+
 static void json_states(FILE *out, const litmus_test *t, check_result *r)
 {
     int count = outcome_count(r->states), width = t->nobserved;
     const lit_value *states = outcome_sorted(r->states);
     fputc('[', out);
     for (int s = 0; s < count; s++) {
-        fputs(s ? ",{" : "{", out);
-        for (int i = 0; i < width; i++) {
-            fputs(i ? ",\"" : "\"", out);
-            print_term(out, t, &t->observed[i], true);
-            fprintf(out, "\":%" PRId64, states[(size_t)s * (size_t)width + (size_t)i]);
-        }
-        fputc('}', out);
+        if (s)
+            fputc(',', out);
+        report_json_state(out, t, &states[(size_t)s * (size_t)width]);
     }
     fputc(']', out);
 }

@@ -30,6 +30,11 @@ typedef struct report_info {
 } report_info;
 
 void report_herd(FILE *out, const litmus_test *t, check_result *r, const report_info *info);
+
+/* One final state (values in t->observed order): herd's "0:r0=1; x=2;", or
+ * a JSON object {"P0:r0":1,"x":2}. */
+void report_state(FILE *out, const litmus_test *t, const lit_value *state);
+void report_json_state(FILE *out, const litmus_test *t, const lit_value *state);
 void report_json(FILE *out, const litmus_test *t, check_result *r, const report_info *info);
 
 #endif
