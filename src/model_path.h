@@ -11,4 +11,8 @@
 
 const char *model_path_resolve(const char *name);
 
+/* The same for other files kept in models/: a name with a '/' or ending in
+ * `ext` is a path; otherwise models/NAME`ext` (protocol tables: ".proto"). */
+const char *model_path_find(const char *name, const char *ext);
+
 #endif
