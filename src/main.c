@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "litmus_cmd.h"
+#include "verify_cmd.h"
 
 #define SCOPECHECK_VERSION "0.1.0"
 
@@ -12,6 +13,7 @@ static void usage(FILE *to)
     fputs("usage: scopecheck COMMAND [ARGS]\n"
           "commands:\n"
           "  litmus   check litmus tests against a memory model (scopecheck litmus --help)\n"
+          "  verify   run litmus tests on a protocol and check it against a model (scopecheck verify --help)\n"
           "  version  print the version\n",
           to);
 }
@@ -26,6 +28,8 @@ int main(int argc, char **argv)
     const char *cmd = argv[1];
     if (strcmp(cmd, "litmus") == 0)
         return litmus_cmd_main(argc - 1, argv + 1, stdout, stderr);
+    if (strcmp(cmd, "verify") == 0)
+        return verify_cmd_main(argc - 1, argv + 1, stdout, stderr);
     if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {
         printf("scopecheck %s\n", SCOPECHECK_VERSION);
         return 0;
