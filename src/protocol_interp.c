@@ -351,7 +351,12 @@ static void record_unhandled(proto_instance *in, int ctrl, int state, const peve
 
 /* Fires the first row of c->ctrl matching (line state, e) whose guard
  * holds, on c->v; emits the successor when no action stalled. */
-static void fire(ctx *c, const pevent *e, emitter *em, int rule)
+/* A message to take out of its channel before the row's actions run. */
+typedef struct taken { int ch, inst, k; } taken;
+
+/* Guards are evaluated on the current state `cur` (c->v); only the row that
+ * fires copies it into `w`, the working vector. */
+static void fire(ctx *c, const pevent *e, emitter *em, int rule, int32_t *w, taken tk)
 {
     const pctrl *pc = &c->in->p->ctrls[c->ctrl];
     int state = c->addr >= 0 ? c->v[line_slot(c, c->addr)] : 0;
@@ -364,6 +369,10 @@ static void fire(ctx *c, const pevent *e, emitter *em, int rule)
         if (row->guard && !eval(c, row->guard))
             continue;
         c->ok = true;
+        memcpy(w, c->v, sizeof *w * (size_t)c->in->nslots);
+        c->v = w;
+        if (tk.ch >= 0)
+            chan_remove(c->in, w, tk.ch, tk.inst, tk.k);
         for (int k = 0; k < row->nacts && c->ok; k++)
             act(c, &row->acts[k]);
         if (c->ok && row->next >= 0 && c->addr >= 0)
@@ -427,10 +436,9 @@ static void thread_event(proto_instance *in, const int32_t *cur, int32_t *w, int
     if (ins->op > OP_FENCE)
         return;
     pevent e = {(enum pev_kind)kind_of[ins->op], (int)ins->order, (int)ins->scope, -1, -1, -1};
-    memcpy(w, cur, sizeof *w * (size_t)in->nslots);
-    ctx c = {in, w, in->p->proc_ctrl, ti->cu, ti->cu, ins->op == OP_FENCE ? -1 : ins->loc, t, ti->tid,
+    ctx c = {in, (int32_t *)cur, in->p->proc_ctrl, ti->cu, ti->cu, ins->op == OP_FENCE ? -1 : ins->loc, t, ti->tid,
              ins, proto_eval_operand(in, cur, t, ins->a), NULL, true};
-    fire(&c, &e, em, t);
+    fire(&c, &e, em, t, w, (taken){-1, 0, 0});
 }
 
 static void deliver(proto_instance *in, const int32_t *cur, int32_t *w, int ch, int inst, int k,
@@ -440,15 +448,13 @@ static void deliver(proto_instance *in, const int32_t *cur, int32_t *w, int ch, 
     const pchan_info *ci = &in->chans[ch];
     int32_t m[2 + PROTO_MAX_FIELDS];
     memcpy(m, &cur[chan_slot(in, ch, inst) + 1 + k * ci->msg_slots], sizeof *m * (size_t)ci->msg_slots);
-    memcpy(w, cur, sizeof *w * (size_t)in->nslots);
-    chan_remove(in, w, ch, inst, k);
     int cu = pch->per_cu ? inst : -1;
     int thread = cu >= 0 && m[1] < in->max_tid_per_cu ? in->cu_threads[cu][m[1]] : -1;
     const lit_instr *ins = thread >= 0 ? current_instr(in, cur, thread) : NULL;
     pevent e = {EV_RECV, PEV_ANY, PEV_ANY, ch, m[0] - 1, -1};
     int dst_inst = in->p->ctrls[pch->to].per_cu ? inst : 0;
-    ctx c = {in, w, pch->to, dst_inst, cu, m[2], thread, m[1], ins, 0, m + 2, true};
-    fire(&c, &e, em, rule);
+    ctx c = {in, (int32_t *)cur, pch->to, dst_inst, cu, m[2], thread, m[1], ins, 0, m + 2, true};
+    fire(&c, &e, em, rule, w, (taken){ch, inst, k});
 }
 
 static void channel_events(proto_instance *in, const int32_t *cur, int32_t *w, emitter *em)
@@ -473,9 +479,9 @@ static void internal_events(proto_instance *in, const int32_t *cur, int32_t *w, 
             for (int a = 0; a < in->naddr; a++)
                 for (int x = 0; x < pc->ninternal; x++) {
                     pevent e = {EV_INTERNAL, PEV_ANY, PEV_ANY, -1, -1, x};
-                    memcpy(w, cur, sizeof *w * (size_t)in->nslots);
-                    ctx cx = {in, w, c, i, pc->per_cu ? i : -1, a, -1, 0, NULL, 0, NULL, true};
-                    fire(&cx, &e, em, ci->rule_base + (i * in->naddr + a) * pc->ninternal + x);
+                    ctx cx = {in, (int32_t *)cur, c, i, pc->per_cu ? i : -1, a, -1, 0, NULL, 0, NULL, true};
+                    fire(&cx, &e, em, ci->rule_base + (i * in->naddr + a) * pc->ninternal + x, w,
+                         (taken){-1, 0, 0});
                 }
     }
 }

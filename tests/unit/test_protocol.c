@@ -16,6 +16,7 @@
 /* ---- a tiny BFS ------------------------------------------------------------- */
 typedef struct bfs {
     size_t bytes, n, cap;      /* states stored, table slots */
+    size_t room;               /* states the array can hold */
     uint8_t *states;           /* n * bytes, in BFS order */
     size_t *table;             /* index+1, 0 empty */
     long transitions;
@@ -46,7 +47,10 @@ static void insert(bfs *b, const uint8_t *s)
             return;
         i = (i + 1) & (b->cap - 1);
     }
-    b->states = realloc(b->states, (b->n + 1) * b->bytes);
+    if (b->n == b->room) {
+        b->room = b->room ? 2 * b->room : 1024;
+        b->states = realloc(b->states, b->room * b->bytes);
+    }
     memcpy(b->states + b->n * b->bytes, s, b->bytes);
     b->table[i] = ++b->n;
 }
