@@ -146,7 +146,7 @@ struct protocol {
 #define PROTO_MAX_SLOTS 4096
 #define PROTO_MAX_UNHANDLED 64
 
-typedef struct pslot { int32_t lo, hi; uint8_t bits; bool is_value; } pslot;
+typedef struct pslot { int32_t lo, hi; uint32_t off; uint8_t bits; bool is_value; } pslot;
 
 typedef struct pthread_info {
     int cu, tid;            /* compute unit, slot within it */
@@ -191,6 +191,8 @@ struct proto_instance {
 long pbound_value(const proto_instance *in, pbound b);
 void proto_pack(const proto_instance *in, const int32_t *v, uint8_t *out);
 void proto_unpack(const proto_instance *in, const uint8_t *s, int32_t *v);
+/* Rewrites in `out` (a copy of the packed `old`) the slots where v differs from old. */
+void proto_repack(const proto_instance *in, const int32_t *old, const int32_t *v, uint8_t *out);
 
 /* protocol_interp.c */
 void proto_init_model(proto_instance *in);

@@ -334,6 +334,8 @@ typedef struct emitter {
     void *cb_ctx;
     int count;
     uint8_t *buf;
+    const uint8_t *parent;     /* the packed state being expanded */
+    const int32_t *cur;        /* and its slots */
 } emitter;
 
 static bool event_matches(const pevent *r, const pevent *e)
@@ -378,7 +380,8 @@ static void fire(ctx *c, const pevent *e, emitter *em, int rule, int32_t *w, tak
         if (c->ok && row->next >= 0 && c->addr >= 0)
             c->v[line_slot(c, c->addr)] = row->next;
         if (c->ok) {
-            proto_pack(c->in, c->v, em->buf);
+            memcpy(em->buf, em->parent, c->in->model.state_bytes);
+            proto_repack(c->in, em->cur, c->v, em->buf);
             em->emit(em->cb_ctx, em->buf, rule);
             em->count++;
         }
@@ -491,7 +494,7 @@ static int successors(void *vctx, const uint8_t *state, nsi_emit emit, void *cb_
     proto_instance *in = vctx;
     int32_t cur[PROTO_MAX_SLOTS], w[PROTO_MAX_SLOTS];
     uint8_t buf[PROTO_MAX_SLOTS * 4];
-    emitter em = {emit, cb_ctx, 0, buf};
+    emitter em = {emit, cb_ctx, 0, buf, state, cur};
     proto_unpack(in, state, cur);
     for (int t = 0; t < in->nthreads; t++)
         thread_event(in, cur, w, t, &em);

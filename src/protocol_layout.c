@@ -39,6 +39,7 @@ static int add_slot(proto_instance *in, long lo, long hi)
     s->lo = (int32_t)lo;
     s->hi = (int32_t)(hi > lo ? hi : lo);
     s->is_value = lo == in->vlo && hi == in->vhi;
+    s->off = (uint32_t)in->state_bits;
     s->bits = (uint8_t)bits_for(hi > lo ? hi - lo : 0);
     in->state_bits += s->bits;
     return in->nslots++;
@@ -63,6 +64,41 @@ void proto_pack(const proto_instance *in, const int32_t *v, uint8_t *out)
     }
     if (nacc)
         out[o++] = (uint8_t)acc;
+}
+
+/* Writes slot i of v into the packed `out`. */
+static void put_slot(const proto_instance *in, const int32_t *v, int i, uint8_t *out)
+{
+    const pslot *s = &in->slots[i];
+    uint32_t x = (uint32_t)(v[i] - s->lo), off = s->off;
+    for (int b = 0; b < s->bits;) {
+        uint32_t byte = off >> 3, sh = off & 7, n = 8 - sh;
+        if (n > (uint32_t)(s->bits - b))
+            n = (uint32_t)(s->bits - b);
+        uint8_t mask = (uint8_t)(((1u << n) - 1) << sh);
+        out[byte] = (uint8_t)((out[byte] & ~mask) | ((x << sh) & mask));
+        x >>= n;
+        off += n;
+        b += (int)n;
+    }
+}
+
+void proto_repack(const proto_instance *in, const int32_t *old, const int32_t *v, uint8_t *out)
+{
+    int i = 0;
+    for (; i + 8 <= in->nslots; i += 8) {
+        uint32_t diff = 0;
+        for (int k = 0; k < 8; k++)     /* vectorised: skip equal blocks fast */
+            diff |= (uint32_t)(old[i + k] ^ v[i + k]);
+        if (!diff)
+            continue;
+        for (int k = 0; k < 8; k++)
+            if (old[i + k] != v[i + k])
+                put_slot(in, v, i + k, out);
+    }
+    for (; i < in->nslots; i++)
+        if (old[i] != v[i])
+            put_slot(in, v, i, out);
 }
 
 void proto_unpack(const proto_instance *in, const uint8_t *s, int32_t *v)

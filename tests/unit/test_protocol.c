@@ -340,6 +340,34 @@ static void test_count_iriw6(void)
     CU_ASSERT_EQUAL(tr, 5821332);
 }
 
+/* Two threads of one CTA share a CU and its L1: a cta-scoped message
+ * passing pair synchronises through the shared L1 and the ordered network,
+ * so the stale outcome r0 = 1, r1 = 0 never ends a run; responses go back
+ * to the thread that asked. */
+static void test_shared_cu(void)
+{
+    protocol *p = protocol_load(MODEL, stderr);
+    const char *text = "PTX SharedCU\n{\nx=0; y=0;\n}\n"
+                       " P0@cta 0,gpu 0      | P1@cta 0,gpu 0       ;\n"
+                       " st.weak x, 1        | ld.acquire.cta r0, y ;\n"
+                       " st.release.cta y, 1 | ld.weak r1, x        ;\n"
+                       "exists (P1:r0 == 1 /\\ P1:r1 == 0)\n";
+    litmus_test *t = litmus_parse_text("shared.litmus", text, strlen(text), stderr);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+    proto_instance *in = proto_instantiate(p, t, NULL, stderr);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(in);
+    bfs b = {0};
+    b.in = in;
+    b.nobs = 2;
+    b.forbidden[0] = 1;
+    b.forbidden[1] = 0;
+    explore(&b, proto_nsi(in));
+    CU_ASSERT(b.finals > 0);
+    CU_ASSERT_FALSE(b.saw_forbidden);
+    CU_ASSERT_EQUAL(proto_unhandled(in, NULL, 0), 0);
+    bfs_free(&b);
+}
+
 void register_protocol_tests(void)
 {
     CU_pSuite s = CU_add_suite("protocol", NULL, NULL);
@@ -354,4 +382,5 @@ void register_protocol_tests(void)
     CU_add_test(s, "unhandled (state, event)", test_unhandled);
     CU_add_test(s, "unsupported instruction", test_unsupported_instr);
     CU_add_test(s, "unordered network, capacity override", test_unordered_network);
+    CU_add_test(s, "threads of one CTA share a CU", test_shared_cu);
 }
