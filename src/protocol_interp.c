@@ -549,25 +549,40 @@ static const char *violated(void *vctx, const uint8_t *state)
     return NULL;
 }
 
+static void describe_delivery(const proto_instance *in, const int32_t *v, int ch, int r, FILE *out)
+{
+    const pchan_info *ci = &in->chans[ch];
+    int per = ci->unordered ? ci->cap : 1, inst = r / per, k = r % per;
+    const int32_t *m = &v[chan_slot(in, ch, inst) + 1 + k * ci->msg_slots];
+    const pmsg *pm = m[0] > 0 ? &in->p->msgs[m[0] - 1] : NULL;
+    fprintf(out, "%s[%d] delivers %s(", in->p->chans[ch].name, inst, pm ? pm->name : "?");
+    for (int j = 0; pm && j < pm->nfields; j++)
+        if (j == 0)
+            fprintf(out, "%s", m[2] < in->naddr ? in->t->locs[m[2]].name : "?");
+        else
+            fprintf(out, ", %s=%d", pm->fields[j], m[2 + j]);
+    fprintf(out, ") to %s\n", in->p->ctrls[in->p->chans[ch].to].name);
+}
+
 static void describe(void *vctx, const uint8_t *state, int rule, const uint8_t *nextst, FILE *out)
 {
     proto_instance *in = vctx;
-    (void)state;
+    int32_t v[PROTO_MAX_SLOTS];
     (void)nextst;
+    proto_unpack(in, state, v);
     if (rule < in->nthreads) {
-        const lit_thread *th = in->threads[rule].th;
-        fprintf(out, "%s (CU %d) issues its next instruction\n", th->name, in->threads[rule].cu);
+        const lit_instr *ins = current_instr(in, v, rule);
+        fprintf(out, "%s (CU %d) issues %s\n", in->threads[rule].th->name, in->threads[rule].cu,
+                ins && ins->text ? ins->text : "?");
         return;
     }
-    for (int ch = in->p->nchans - 1; ch >= 0; ch--)
-        if (rule >= in->chans[ch].rule_base) {
-            int per = in->chans[ch].unordered ? in->chans[ch].cap : 1;
-            int r = rule - in->chans[ch].rule_base;
-            if (r < in->chans[ch].ninst * per) {
-                fprintf(out, "%s[%d] delivers message %d\n", in->p->chans[ch].name, r / per, r % per);
-                return;
-            }
+    for (int ch = in->p->nchans - 1; ch >= 0; ch--) {
+        int per = in->chans[ch].unordered ? in->chans[ch].cap : 1, r = rule - in->chans[ch].rule_base;
+        if (r >= 0 && r < in->chans[ch].ninst * per) {
+            describe_delivery(in, v, ch, r, out);
+            return;
         }
+    }
     for (int c = in->p->nctrls - 1; c >= 0; c--)
         if (rule >= in->ctrls[c].rule_base && in->p->ctrls[c].ninternal) {
             const pctrl *pc = &in->p->ctrls[c];

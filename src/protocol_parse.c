@@ -640,10 +640,15 @@ static int name_or_any(parser *ps, const char *const *names, int n, const char *
     return i;
 }
 
+static uint64_t row_states_all(const pctrl *c)
+{
+    return c->nstates >= 64 ? ~0ull : (1ull << c->nstates) - 1;
+}
+
 static uint64_t row_states(parser *ps, pctrl *c)
 {
     if (accept(ps, "*"))
-        return c->nstates >= 64 ? ~0ull : (1ull << c->nstates) - 1;
+        return row_states_all(c);
     uint64_t m = 0;
     do {
         ptok *at = peek(ps);
@@ -822,7 +827,10 @@ static void row(parser *ps, pctrl *c, prow *r)
     r->col = peek(ps)->col;
     r->states = row_states(ps, c);
     expect(ps, "|");
+    ptok *ev_at = peek(ps);
     r->ev = event(ps, c, &msg);
+    if (!ps->failed && r->ev.kind == EV_FENCE && r->states != row_states_all(c))
+        perr(ps, ev_at, "fences act on no line: their state column must be '*'");
     expect(ps, "|");
     if (!ps->failed && !is_punct(peek(ps), "|"))
         r->guard = expr(ps, msg);

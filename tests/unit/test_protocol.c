@@ -243,6 +243,9 @@ static void test_parse_errors(void)
     s = model_with("acks -= 1", "ackz -= 1");
     expect_error(s, "error: unknown action or variable 'ackz'");
     free(s);
+    s = model_with("  *     | fence.sc.gpu ", "  V     | fence.sc.gpu ");
+    expect_error(s, "error: fences act on no line: their state column must be '*'");
+    free(s);
     s = model_with("  *     | fence.sc.gpu ", "  *     | fence.sc.galaxy ");
     expect_error(s, "error: unknown scope 'galaxy'");
     free(s);
