@@ -351,25 +351,36 @@ static bool event_matches(const pevent *r, const pevent *e)
 
 static void record_unhandled(proto_instance *in, int ctrl, int state, const pevent *e);
 
-/* Fires the first row of c->ctrl matching (line state, e) whose guard
- * holds, on c->v; emits the successor when no action stalled. */
 /* A message to take out of its channel before the row's actions run. */
 typedef struct taken { int ch, inst, k; } taken;
 
-/* Guards are evaluated on the current state `cur` (c->v); only the row that
- * fires copies it into `w`, the working vector. */
-static void fire(ctx *c, const pevent *e, emitter *em, int rule, int32_t *w, taken tk)
+/* The first row of c->ctrl matching (line state, e) whose guard holds on
+ * c->v, or NULL; *matched: some row matched the pair at all. */
+static const prow *select_row(ctx *c, const pevent *e, int state, bool *matched)
 {
     const pctrl *pc = &c->in->p->ctrls[c->ctrl];
-    int state = c->addr >= 0 ? c->v[line_slot(c, c->addr)] : 0;
-    bool matched = false;
+    *matched = false;
     for (int r = 0; r < pc->nrows; r++) {
         const prow *row = &pc->rows[r];
         if (!(row->states >> state & 1) || !event_matches(&row->ev, e))
             continue;
-        matched = true;
-        if (row->guard && !eval(c, row->guard))
-            continue;
+        *matched = true;
+        if (!row->guard || eval(c, row->guard))
+            return row;
+    }
+    return NULL;
+}
+
+/* Fires the first row of c->ctrl matching (line state, e) whose guard
+ * holds, on c->v; emits the successor when no action stalled.  Guards are
+ * evaluated on the current state `cur` (c->v); only the row that fires
+ * copies it into `w`, the working vector. */
+static void fire(ctx *c, const pevent *e, emitter *em, int rule, int32_t *w, taken tk)
+{
+    int state = c->addr >= 0 ? c->v[line_slot(c, c->addr)] : 0;
+    bool matched;
+    const prow *row = select_row(c, e, state, &matched);
+    if (row) {
         c->ok = true;
         memcpy(w, c->v, sizeof *w * (size_t)c->in->nslots);
         c->v = w;
@@ -428,35 +439,63 @@ int proto_unhandled(const proto_instance *in, proto_unhandled_pair *out, int max
 }
 
 /* ---- event sources ------------------------------------------------------------------------ */
-static void thread_event(proto_instance *in, const int32_t *cur, int32_t *w, int t, emitter *em)
+/* The processor event of thread t's next instruction in `cur`: its context
+ * and event; false when the thread offers none (done or waiting). */
+static bool thread_source(proto_instance *in, const int32_t *cur, int t, ctx *c, pevent *e)
 {
     const pthread_info *ti = &in->threads[t];
     const lit_instr *ins = current_instr(in, cur, t);
     if (!ins || cur[ti->base + 1])
-        return;
+        return false;
     static const int kind_of[] = {[OP_LOAD] = EV_LOAD, [OP_STORE] = EV_STORE, [OP_RMW] = EV_RMW,
                                   [OP_RED] = EV_RMW, [OP_FENCE] = EV_FENCE};
     if (ins->op > OP_FENCE)
-        return;
-    pevent e = {(enum pev_kind)kind_of[ins->op], (int)ins->order, (int)ins->scope, -1, -1, -1};
-    ctx c = {in, (int32_t *)cur, in->p->proc_ctrl, ti->cu, ti->cu, ins->op == OP_FENCE ? -1 : ins->loc, t, ti->tid,
-             ins, proto_eval_operand(in, cur, t, ins->a), NULL, true};
-    fire(&c, &e, em, t, w, (taken){-1, 0, 0});
+        return false;
+    *e = (pevent){(enum pev_kind)kind_of[ins->op], (int)ins->order, (int)ins->scope, -1, -1, -1};
+    *c = (ctx){in, (int32_t *)cur, in->p->proc_ctrl, ti->cu, ti->cu, ins->op == OP_FENCE ? -1 : ins->loc, t,
+               ti->tid, ins, proto_eval_operand(in, cur, t, ins->a), NULL, true};
+    return true;
+}
+
+/* The delivery of message k of channel instance (ch, inst) in `cur`; `m`
+ * receives the message (the context points into it). */
+static void delivery_source(proto_instance *in, const int32_t *cur, int ch, int inst, int k, int32_t *m,
+                            ctx *c, pevent *e)
+{
+    const pchan *pch = &in->p->chans[ch];
+    const pchan_info *ci = &in->chans[ch];
+    memcpy(m, &cur[chan_slot(in, ch, inst) + 1 + k * ci->msg_slots], sizeof *m * (size_t)ci->msg_slots);
+    int cu = pch->per_cu ? inst : -1;
+    int thread = cu >= 0 && m[1] >= 0 && m[1] < in->max_tid_per_cu ? in->cu_threads[cu][m[1]] : -1;
+    const lit_instr *ins = thread >= 0 ? current_instr(in, cur, thread) : NULL;
+    *e = (pevent){EV_RECV, PEV_ANY, PEV_ANY, ch, m[0] - 1, -1};
+    int dst_inst = in->p->ctrls[pch->to].per_cu ? inst : 0;
+    *c = (ctx){in, (int32_t *)cur, pch->to, dst_inst, cu, m[2], thread, m[1], ins, 0, m + 2, true};
+}
+
+/* Internal event x of controller ctl's instance i on line a. */
+static void internal_source(proto_instance *in, const int32_t *cur, int ctl, int i, int a, int x, ctx *c,
+                            pevent *e)
+{
+    *e = (pevent){EV_INTERNAL, PEV_ANY, PEV_ANY, -1, -1, x};
+    *c = (ctx){in, (int32_t *)cur, ctl, i, in->p->ctrls[ctl].per_cu ? i : -1, a, -1, 0, NULL, 0, NULL, true};
+}
+
+static void thread_event(proto_instance *in, const int32_t *cur, int32_t *w, int t, emitter *em)
+{
+    ctx c;
+    pevent e;
+    if (thread_source(in, cur, t, &c, &e))
+        fire(&c, &e, em, t, w, (taken){-1, 0, 0});
 }
 
 static void deliver(proto_instance *in, const int32_t *cur, int32_t *w, int ch, int inst, int k,
                     emitter *em, int rule)
 {
-    const pchan *pch = &in->p->chans[ch];
-    const pchan_info *ci = &in->chans[ch];
     int32_t m[2 + PROTO_MAX_FIELDS];
-    memcpy(m, &cur[chan_slot(in, ch, inst) + 1 + k * ci->msg_slots], sizeof *m * (size_t)ci->msg_slots);
-    int cu = pch->per_cu ? inst : -1;
-    int thread = cu >= 0 && m[1] < in->max_tid_per_cu ? in->cu_threads[cu][m[1]] : -1;
-    const lit_instr *ins = thread >= 0 ? current_instr(in, cur, thread) : NULL;
-    pevent e = {EV_RECV, PEV_ANY, PEV_ANY, ch, m[0] - 1, -1};
-    int dst_inst = in->p->ctrls[pch->to].per_cu ? inst : 0;
-    ctx c = {in, (int32_t *)cur, pch->to, dst_inst, cu, m[2], thread, m[1], ins, 0, m + 2, true};
+    ctx c;
+    pevent e;
+    delivery_source(in, cur, ch, inst, k, m, &c, &e);
     fire(&c, &e, em, rule, w, (taken){ch, inst, k});
 }
 
@@ -481,8 +520,9 @@ static void internal_events(proto_instance *in, const int32_t *cur, int32_t *w, 
         for (int i = 0; i < ci->ninst && pc->ninternal; i++)
             for (int a = 0; a < in->naddr; a++)
                 for (int x = 0; x < pc->ninternal; x++) {
-                    pevent e = {EV_INTERNAL, PEV_ANY, PEV_ANY, -1, -1, x};
-                    ctx cx = {in, (int32_t *)cur, c, i, pc->per_cu ? i : -1, a, -1, 0, NULL, 0, NULL, true};
+                    pevent e;
+                    ctx cx;
+                    internal_source(in, cur, c, i, a, x, &cx, &e);
                     fire(&cx, &e, em, ci->rule_base + (i * in->naddr + a) * pc->ninternal + x, w,
                          (taken){-1, 0, 0});
                 }
@@ -549,49 +589,186 @@ static const char *violated(void *vctx, const uint8_t *state)
     return NULL;
 }
 
-static void describe_delivery(const proto_instance *in, const int32_t *v, int ch, int r, FILE *out)
+/* ---- describing a step ------------------------------------------------------------------------- */
+/* The event that `rule` offers in v: its context, event and the message
+ * taken (m receives it); false when the rule is no event source. */
+static bool rule_source(proto_instance *in, const int32_t *v, int rule, int32_t *m, ctx *c, pevent *e,
+                        taken *tk)
 {
-    const pchan_info *ci = &in->chans[ch];
-    int per = ci->unordered ? ci->cap : 1, inst = r / per, k = r % per;
-    const int32_t *m = &v[chan_slot(in, ch, inst) + 1 + k * ci->msg_slots];
-    const pmsg *pm = m[0] > 0 ? &in->p->msgs[m[0] - 1] : NULL;
-    fprintf(out, "%s[%d] delivers %s(", in->p->chans[ch].name, inst, pm ? pm->name : "?");
-    for (int j = 0; pm && j < pm->nfields; j++)
-        if (j == 0)
-            fprintf(out, "%s", m[2] < in->naddr ? in->t->locs[m[2]].name : "?");
-        else
-            fprintf(out, ", %s=%d", pm->fields[j], m[2 + j]);
-    fprintf(out, ") to %s\n", in->p->ctrls[in->p->chans[ch].to].name);
+    *tk = (taken){-1, 0, 0};
+    if (rule >= 0 && rule < in->nthreads)
+        return thread_source(in, v, rule, c, e);
+    for (int ch = in->p->nchans - 1; ch >= 0; ch--) {
+        const pchan_info *ci = &in->chans[ch];
+        int per = ci->unordered ? ci->cap : 1, r = rule - ci->rule_base;
+        if (r >= 0 && r < ci->ninst * per) {
+            int inst = r / per, k = r % per;
+            if (k >= v[chan_slot(in, ch, inst)])
+                return false;
+            delivery_source(in, v, ch, inst, k, m, c, e);
+            *tk = (taken){ch, inst, k};
+            return true;
+        }
+    }
+    for (int ctl = in->p->nctrls - 1; ctl >= 0; ctl--) {
+        const pctrl *pc = &in->p->ctrls[ctl];
+        int r = rule - in->ctrls[ctl].rule_base;
+        if (r >= 0 && pc->ninternal && r < in->ctrls[ctl].ninst * in->naddr * pc->ninternal) {
+            internal_source(in, v, ctl, r / pc->ninternal / in->naddr, r / pc->ninternal % in->naddr,
+                            r % pc->ninternal, c, e);
+            return true;
+        }
+    }
+    return false;
 }
 
+static const char *loc_name(const proto_instance *in, long a)
+{
+    return a >= 0 && a < in->naddr ? in->t->locs[a].name : "?";
+}
+
+/* "Name(x, 1, 0)": a message, its address by location name. */
+static void print_msg(const proto_instance *in, int msg, const int32_t *fields, FILE *out)
+{
+    const pmsg *pm = msg >= 0 && msg < in->p->nmsgs ? &in->p->msgs[msg] : NULL;
+    fprintf(out, "%s(", pm ? pm->name : "?");
+    for (int j = 0; pm && j < pm->nfields; j++)
+        if (j == 0)
+            fputs(loc_name(in, fields[0]), out);
+        else
+            fprintf(out, ", %d", fields[j]);
+    fputc(')', out);
+}
+
+/* Prints one action as it runs on c->v (the successor being built). */
+static void describe_act(ctx *c, const pact *a, FILE *out)
+{
+    const proto_instance *in = c->in;
+    const pctrl *pc = &in->p->ctrls[c->ctrl];
+    if (a->kind == A_SEND) {
+        const pchan *ch = &in->p->chans[a->idx];
+        int inst = !ch->per_cu ? 0 : pc->per_cu ? c->inst : c->cu;
+        int base = chan_slot(in, a->idx, inst < 0 ? 0 : inst) + 1;
+        int32_t f[PROTO_MAX_FIELDS];
+        for (int j = 0; j < a->nargs && j < PROTO_MAX_FIELDS; j++) {
+            long x = eval(c, a->args[j]);
+            const pslot *sl = &in->slots[base + 2 + j];
+            f[j] = (int32_t)((x < sl->lo || x > sl->hi) && sl->is_value && in->p->value_wrap ? wrap(in, x) : x);
+        }
+        if (ch->per_cu)
+            fprintf(out, "send %s[%d] ", ch->name, inst);
+        else
+            fprintf(out, "send %s ", ch->name);
+        print_msg(in, a->msg, f, out);
+        act(c, a);
+        return;
+    }
+    long operand = a->e && a->kind != A_REG && a->kind != A_LINEF ? eval(c, a->e) : 0;
+    act(c, a);
+    switch (a->kind) {
+    case A_LINEF:
+        fprintf(out, "%s := %d", pc->fields[a->idx], c->addr >= 0 ? c->v[line_slot(c, c->addr) + 1 + a->idx] : 0);
+        break;
+    case A_VAR_SET: fprintf(out, "%s := %d", pc->vars[a->idx], c->v[var_slot(c, a->idx)]); break;
+    case A_VAR_ADD:
+    case A_VAR_SUB:
+        fprintf(out, "%s %s %ld (now %d)", pc->vars[a->idx], a->kind == A_VAR_ADD ? "+=" : "-=", operand,
+                c->v[var_slot(c, a->idx)]);
+        break;
+    case A_REG:
+        if (c->thread >= 0 && c->ins && c->ins->dst >= 0) {
+            const lit_thread *th = in->threads[c->thread].th;
+            fprintf(out, "%s %s = %d", th->name, th->reg_names[c->ins->dst],
+                    c->v[in->threads[c->thread].base + 2 + c->ins->dst]);
+        } else {
+            fputs("read (no register)", out);
+        }
+        break;
+    case A_DONE: fputs("done", out); break;
+    case A_WAIT: fputs("wait", out); break;
+    case A_STALL: fputs("stall", out); break;
+    case A_INV: fputs("invalidate", out); break;
+    case A_INV_ALL: fputs("invalidate_all", out); break;
+    case A_SET: fprintf(out, "set %s", pc->states[a->idx]); break;
+    case A_SEND: break;
+    }
+}
+
+/* One line: who took which event in which state, then what the row did
+ * ("P1 (CU 1) L1[y] in I: load.acquire.gpu -> invalidate_all; send req[1]
+ * Load(y); wait; next I").  The row is chosen again on `state` exactly as
+ * successors() chose it and its actions are replayed on a stack copy, so
+ * sent messages, written fields and read values are shown as they were;
+ * the next line state is read from `nextst`. */
 static void describe(void *vctx, const uint8_t *state, int rule, const uint8_t *nextst, FILE *out)
 {
     proto_instance *in = vctx;
-    int32_t v[PROTO_MAX_SLOTS];
-    (void)nextst;
+    int32_t v[PROTO_MAX_SLOTS], w[PROTO_MAX_SLOTS], m[2 + PROTO_MAX_FIELDS];
+    ctx c;
+    pevent e;
+    taken tk;
     proto_unpack(in, state, v);
-    if (rule < in->nthreads) {
-        const lit_instr *ins = current_instr(in, v, rule);
-        fprintf(out, "%s (CU %d) issues %s\n", in->threads[rule].th->name, in->threads[rule].cu,
-                ins && ins->text ? ins->text : "?");
+    if (!rule_source(in, v, rule, m, &c, &e, &tk)) {
+        fprintf(out, "rule %d\n", rule);
         return;
     }
-    for (int ch = in->p->nchans - 1; ch >= 0; ch--) {
-        int per = in->chans[ch].unordered ? in->chans[ch].cap : 1, r = rule - in->chans[ch].rule_base;
-        if (r >= 0 && r < in->chans[ch].ninst * per) {
-            describe_delivery(in, v, ch, r, out);
-            return;
-        }
+    const pctrl *pc = &in->p->ctrls[c.ctrl];
+    int line = c.addr >= 0 ? line_slot(&c, c.addr) : -1;
+    int st = line >= 0 ? v[line] : 0;
+    if (e.kind != EV_RECV && e.kind != EV_INTERNAL)
+        fprintf(out, "%s (CU %d) ", in->threads[c.thread].th->name, c.cu);
+    else if (pc->per_cu)
+        fprintf(out, "(CU %d) ", c.inst);
+    fputs(pc->name, out);
+    if (c.addr >= 0)
+        fprintf(out, "[%s] in %s", loc_name(in, c.addr), pc->states[st]);
+    fputs(": ", out);
+    if (e.kind == EV_RECV) {
+        const pchan *ch = &in->p->chans[e.chan];
+        if (ch->per_cu)
+            fprintf(out, "recv %s[%d].", ch->name, tk.inst);
+        else
+            fprintf(out, "recv %s.", ch->name);
+        print_msg(in, e.msg, m + 2, out);
+    } else if (e.kind == EV_INTERNAL) {
+        fputs(pc->internal[e.internal], out);
+    } else {
+        fprintf(out, "%s.%s%s", ev_kind_names[e.kind], ord_names[e.order], scope_sfx[e.scope]);
     }
-    for (int c = in->p->nctrls - 1; c >= 0; c--)
-        if (rule >= in->ctrls[c].rule_base && in->p->ctrls[c].ninternal) {
-            const pctrl *pc = &in->p->ctrls[c];
-            int r = rule - in->ctrls[c].rule_base;
-            int x = r % pc->ninternal, a = r / pc->ninternal % in->naddr, i = r / pc->ninternal / in->naddr;
-            fprintf(out, "%s[%d] %s %s\n", pc->name, i, pc->internal[x], in->t->locs[a].name);
-            return;
+    bool matched;
+    const prow *row = select_row(&c, &e, st, &matched);
+    if (!row) {
+        fputs(matched ? " -> no guard holds\n" : " -> no row\n", out);
+        return;
+    }
+    fputs(" ->", out);
+    memcpy(w, v, sizeof *w * (size_t)in->nslots);
+    c.v = w;
+    if (tk.ch >= 0)
+        chan_remove(in, w, tk.ch, tk.inst, tk.k);
+    bool read = false;
+    const char *sep = " ";
+    for (int k = 0; k < row->nacts && c.ok; k++) {
+        const pact *a = &row->acts[k];
+        if (a->kind == A_DONE && read) {    /* a read completes its instruction */
+            act(&c, a);
+            continue;
         }
-    fprintf(out, "rule %d\n", rule);
+        fputs(sep, out);
+        describe_act(&c, a, out);
+        read |= a->kind == A_REG;
+        sep = "; ";
+    }
+    if (!c.ok)
+        fputs(" (not enabled)", out);
+    if (row->next >= 0 && line >= 0) {
+        int32_t after[PROTO_MAX_SLOTS];
+        proto_unpack(in, nextst, after);
+        fprintf(out, "%snext %s", sep, pc->states[after[line]]);
+    } else if (row->nacts == 0) {
+        fputs(" nothing", out);
+    }
+    fputc('\n', out);
 }
 
 void proto_init_model(proto_instance *in)
