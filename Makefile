@@ -4,7 +4,7 @@
 CC      ?= cc
 CFLAGS  ?= -O2 -g
 WARN    := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
-LDLIBS  := -lgc
+LDLIBS  := -lgc $(shell pkg-config --libs libgvc 2>/dev/null || echo -lgvc -lcgraph -lcdt)
 TESTLIBS := -lcunit
 
 SRC      := $(wildcard src/*.c)
@@ -73,6 +73,10 @@ test: unit e2e conformance asan
 
 bench: bin/scopecheck
 	bash scripts/bench_litmus.sh
+
+# Side by side with Rumur on the GPU VI state spaces (needs the rumur package).
+bench-protocol: bin/scopecheck
+	bash scripts/bench_protocol.sh
 
 # Search back end throughput on a synthetic model (docs/search.md).
 bench-search: bin/bench_search
