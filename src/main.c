@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "graph_cmd.h"
 #include "litmus_cmd.h"
 #include "verify_cmd.h"
 
@@ -14,6 +15,7 @@ static void usage(FILE *to)
           "commands:\n"
           "  litmus   check litmus tests against a memory model (scopecheck litmus --help)\n"
           "  verify   run litmus tests on a protocol and check it against a model (scopecheck verify --help)\n"
+          "  graph    draw a protocol's state graph on a litmus test, or render its tables (scopecheck graph --help)\n"
           "  version  print the version\n",
           to);
 }
@@ -30,6 +32,8 @@ int main(int argc, char **argv)
         return litmus_cmd_main(argc - 1, argv + 1, stdout, stderr);
     if (strcmp(cmd, "verify") == 0)
         return verify_cmd_main(argc - 1, argv + 1, stdout, stderr);
+    if (strcmp(cmd, "graph") == 0)
+        return graph_cmd_main(argc - 1, argv + 1, stdout, stderr);
     if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {
         printf("scopecheck %s\n", SCOPECHECK_VERSION);
         return 0;
