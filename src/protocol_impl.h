@@ -90,6 +90,8 @@ typedef struct pctrl {
     const char **fields;
     prange *field_range;
     bool *field_memory;     /* initialised from the litmus location */
+    bool *field_keep;       /* not reset by invalidate / invalidate_all */
+    bool any_keep;
     int nvars;
     const char **vars;
     prange *var_range;

@@ -257,10 +257,20 @@ static void act_send(ctx *c, const pact *a)
         c->ok = false;
 }
 
+/* The line's state and its fields back to their initial values, except
+ * the fields declared `keep`. */
 static void reset_line(ctx *c, int addr)
 {
+    const pctrl *pc = &c->in->p->ctrls[c->ctrl];
     int s = line_slot(c, addr), n = c->in->ctrls[c->ctrl].line_slots;
-    memcpy(&c->v[s], &c->in->init[s], sizeof *c->v * (size_t)n);
+    if (!pc->any_keep) {
+        memcpy(&c->v[s], &c->in->init[s], sizeof *c->v * (size_t)n);
+        return;
+    }
+    c->v[s] = c->in->init[s];
+    for (int f = 0; f < pc->nfields; f++)
+        if (!pc->field_keep[f])
+            c->v[s + 1 + f] = c->in->init[s + 1 + f];
 }
 
 static void act_done(ctx *c)

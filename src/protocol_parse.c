@@ -377,6 +377,7 @@ static void decl_controller(parser *ps)
     c->fields = gc_array(PROTO_MAX_FIELDS, sizeof *c->fields);
     c->field_range = gc_array(PROTO_MAX_FIELDS, sizeof *c->field_range);
     c->field_memory = gc_array(PROTO_MAX_FIELDS, sizeof *c->field_memory);
+    c->field_keep = gc_array(PROTO_MAX_FIELDS, sizeof *c->field_keep);
     c->vars = gc_array(MAXC, sizeof *c->vars);
     c->var_range = gc_array(MAXC, sizeof *c->var_range);
     c->internal = gc_array(MAXC, sizeof *c->internal);
@@ -426,14 +427,22 @@ static void decl_field(parser *ps, const ptok *kw)
         perr(ps, at, "too many fields");
     expect(ps, ":");
     prange r = range(ps);
-    bool mem = false;
-    if (accept(ps, "init")) {
-        expect(ps, "memory");
-        mem = true;
+    bool mem = false, keep = false;
+    for (;;) {
+        if (!mem && accept(ps, "init")) {
+            expect(ps, "memory");
+            mem = true;
+        } else if (!keep && accept(ps, "keep")) {
+            keep = true;
+        } else {
+            break;
+        }
     }
     if (ps->failed)
         return;
     c->field_memory[c->nfields] = mem;
+    c->field_keep[c->nfields] = keep;
+    c->any_keep |= keep;
     c->field_range[c->nfields] = r;
     c->fields[c->nfields++] = n;
 }
