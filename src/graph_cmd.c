@@ -332,6 +332,22 @@ static char *label_text(const char *s)
     return out;
 }
 
+/* The edge label: the description up to its " -> " (what happened, not
+ * every action's effect, which stays in the tooltip), at most
+ * LABEL_MAX characters. */
+#define LABEL_MAX 48
+static char *short_label(const char *full)
+{
+    const char *arrow = strstr(full, " -> ");
+    size_t n = arrow ? (size_t)(arrow - full) : strlen(full);
+    if (n <= LABEL_MAX)
+        return GC_STRNDUP(full, n);
+    char *out = GC_MALLOC_ATOMIC(LABEL_MAX + 4);
+    memcpy(out, full, LABEL_MAX - 3);
+    strcpy(out + LABEL_MAX - 3, "...");
+    return out;
+}
+
 static char *outcome_text(const litmus_test *t, const lit_value *values)
 {
     char *text = NULL;
@@ -472,7 +488,9 @@ static void build_edges(graph_run *r, Agraph_t *graph)
     for (size_t e = 0; e < g->nedges; e++) {
         gedge *ge = &g->edges[e];
         ge->e = agedge(graph, g->node[ge->from], g->node[ge->to], NULL, 1);
-        set(ge->e, "label", label_text(describe_rule(g->m, g->st, ge)));
+        char *full = label_text(describe_rule(g->m, g->st, ge));
+        set(ge->e, "tooltip", full);
+        set(ge->e, "label", short_label(full));
     }
 }
 
