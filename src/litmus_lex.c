@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "diag.h"
+#include "litmus.h"
 
 void lex_init(lexer *lx, const char *file, const char *src, size_t len,
               unsigned flags, FILE *errors)
@@ -292,4 +293,41 @@ bool lex_raw_word(lexer *lx, const char **start, size_t *len, int *line, int *co
         bump(lx);
     *len = (size_t)(lx->src + lx->pos - *start);
     return true;
+}
+
+bool litmus_lex_header(lexer *lx, litmus_test *t)
+{
+    const char *w;
+    size_t n;
+    int line, col;
+    lex_raw_word(lx, &w, &n, &line, &col);
+    t->arch = lex_strndup(w, n);
+    int before = lx->col;
+    lex_raw_skip_hspace(lx);
+    if (!lex_raw_word(lx, &w, &n, &line, &col) || lx->col - (int)n == before) {
+        lex_error(lx, lx->line, lx->col, "expected the test name after '%s' on the first line", t->arch);
+        return false;
+    }
+    t->name = lex_strndup(w, n);
+    lex_raw_skip_hspace(lx);
+    if (!lex_raw_at_eol(lx)) {
+        lex_error(lx, lx->line, lx->col, "unexpected text after the test name");
+        return false;
+    }
+    lex_advance(lx);
+    char *doc = NULL;
+    while (lx->tok.kind == TOK_STRING) {
+        size_t old = doc ? strlen(doc) : 0;
+        char *d = GC_MALLOC_ATOMIC(old + lx->tok.len + 2);
+        if (doc) {
+            memcpy(d, doc, old);
+            d[old++] = '\n';
+        }
+        memcpy(d + old, lx->tok.text, lx->tok.len);
+        d[old + lx->tok.len] = '\0';
+        doc = d;
+        lex_advance(lx);
+    }
+    t->doc = doc;
+    return !lx->failed;
 }

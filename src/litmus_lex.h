@@ -81,4 +81,11 @@ void lex_raw_skip_hspace(lexer *lx);
 bool lex_raw_word(lexer *lx, const char **start, size_t *len, int *line, int *col);
 bool lex_raw_at_eol(const lexer *lx);
 
+/* The header every dialect shares: line 1 is "ARCH NAME" (the dispatcher
+ * has checked ARCH), then any number of quoted doc strings, joined with
+ * newlines into t->doc.  Sets t->arch and t->name.  false after reporting
+ * an error. */
+struct litmus_test;
+bool litmus_lex_header(lexer *lx, struct litmus_test *t);
+
 #endif

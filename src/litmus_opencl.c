@@ -165,39 +165,7 @@ static bool parse_int(oparser *p, lit_value *out, const char *what)
 
 static bool parse_header(oparser *p)
 {
-    const char *w;
-    size_t n;
-    int line, col;
-    lex_raw_word(LX, &w, &n, &line, &col);       /* "OPENCL", checked by the dispatcher */
-    p->t->arch = lex_strndup(w, n);
-    int before = LX->col;
-    lex_raw_skip_hspace(LX);
-    if (!lex_raw_word(LX, &w, &n, &line, &col) || LX->col - (int)n == before) {
-        lex_error(LX, LX->line, LX->col, "expected the test name after 'OPENCL' on the first line");
-        return false;
-    }
-    p->t->name = lex_strndup(w, n);
-    lex_raw_skip_hspace(LX);
-    if (!lex_raw_at_eol(LX)) {
-        lex_error(LX, LX->line, LX->col, "unexpected text after the test name");
-        return false;
-    }
-    lex_advance(LX);
-    char *doc = NULL;
-    while (TOK.kind == TOK_STRING) {
-        size_t old = doc ? strlen(doc) : 0;
-        char *d = GC_MALLOC_ATOMIC(old + TOK.len + 2);
-        if (doc) {
-            memcpy(d, doc, old);
-            d[old++] = '\n';
-        }
-        memcpy(d + old, TOK.text, TOK.len);
-        d[old + TOK.len] = '\0';
-        doc = d;
-        lex_advance(LX);
-    }
-    p->t->doc = doc;
-    return !failed(p);
+    return litmus_lex_header(LX, p->t);
 }
 
 static bool parse_init_item(oparser *p)

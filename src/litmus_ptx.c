@@ -122,41 +122,7 @@ static bool expect_separator(pparser *p, const char *alts, const char *where)
 
 static bool parse_header(pparser *p)
 {
-    const char *w;
-    size_t n;
-    int line, col;
-    /* The dispatcher has checked that the text starts with the word PTX. */
-    lex_raw_word(LX, &w, &n, &line, &col);
-    p->t->arch = lex_strndup(w, n);
-    int before = LX->col;
-    lex_raw_skip_hspace(LX);
-    if (!lex_raw_word(LX, &w, &n, &line, &col) || LX->col - (int)n == before) {
-        lex_error(LX, LX->line, LX->col, "expected the test name after 'PTX' on the first line");
-        return false;
-    }
-    p->t->name = lex_strndup(w, n);
-    lex_raw_skip_hspace(LX);
-    if (!lex_raw_at_eol(LX)) {
-        lex_error(LX, LX->line, LX->col, "unexpected text after the test name");
-        return false;
-    }
-    lex_advance(LX);
-    /* doc strings */
-    char *doc = NULL;
-    while (TOK.kind == TOK_STRING) {
-        size_t old = doc ? strlen(doc) : 0;
-        char *d = GC_MALLOC_ATOMIC(old + TOK.len + 2);
-        if (doc) {
-            memcpy(d, doc, old);
-            d[old++] = '\n';
-        }
-        memcpy(d + old, TOK.text, TOK.len);
-        d[old + TOK.len] = '\0';
-        doc = d;
-        lex_advance(LX);
-    }
-    p->t->doc = doc;
-    return !failed(p);
+    return litmus_lex_header(LX, p->t);
 }
 
 static const struct { const char *name; enum lit_proxy proxy; } alias_proxies[] = {
