@@ -432,6 +432,55 @@ static void test_describe(void)
     step(m, st, "P1 ", "P1 (CU 1) L1[y] in I: load.acquire.gpu -> invalidate_all; send req[1] Load(y); wait; next I\n");
 }
 
+/* gpu_vi_unordered: a `keep` field survives invalidation.  The store's
+ * pending count outlives the eviction of its line, so the StoreAck still
+ * finds pend = 1 (were it reset, pend - 1 would leave 0..MAXOPS and the
+ * acknowledgement could never be taken). */
+static void test_keep_field(void)
+{
+    protocol *p = protocol_load("models/gpu_vi_unordered.proto", stderr);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    const char *text = "PTX Keep\n{\nx=0;\n}\n"
+                       " P0@cta 0,gpu 0 ;\n"
+                       " ld.weak r0, x  ;\n"
+                       " st.weak x, 1   ;\n"
+                       "exists (P0:r0 == 0)\n";
+    litmus_test *t = litmus_parse_text("keep.litmus", text, strlen(text), stderr);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+    proto_instance *in = proto_instantiate(p, t, NULL, stderr);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(in);
+    const nsi_model *m = proto_nsi(in);
+    uint8_t st[64];
+    m->initial(m->ctx, st);
+    step(m, st, "P0 ", "P0 (CU 0) L1[x] in I: load.weak -> send req[0] Load(x); wait\n");
+    step(m, st, "L2[x] ", "L2[x] in V: recv req[0].Load(x) -> send resp[0] LoadResp(x, 0)\n");
+    step(m, st, "(CU 0) ", "(CU 0) L1[x] in I: recv resp[0].LoadResp(x, 0) -> val := 0; P0 r0 = 0; next V\n");
+    step(m, st, "P0 ", "P0 (CU 0) L1[x] in V: store.weak -> val := 1; send req[0] Store(x, 1); pend := 1; "
+                       "acks += 1 (now 1); done\n");
+    step(m, st, "(CU 0) L1[x] in V: evict", "(CU 0) L1[x] in V: evict -> invalidate; next I\n");
+    CU_ASSERT_PTR_NULL(m->violated(m->ctx, st));
+    step(m, st, "L2[x] ", "L2[x] in V: recv req[0].Store(x, 1) -> val := 1; send resp[0] StoreAck(x)\n");
+    step(m, st, "(CU 0) ", "(CU 0) L1[x] in I: recv resp[0].StoreAck(x) -> pend := 0; acks -= 1 (now 0)\n");
+    CU_ASSERT_TRUE(m->is_final(m->ctx, st));
+}
+
+/* gpu_vi_unordered keeps MP sound on its unordered network and handles
+ * every event it meets. */
+static void test_unordered_model(void)
+{
+    proto_instance *in = instance("models/gpu_vi_unordered.proto", "litmus/protocol/MP-stale-seed.litmus", NULL);
+    bfs b = {0};
+    b.in = in;
+    b.nobs = 2;
+    b.forbidden[0] = 1;
+    b.forbidden[1] = 0;
+    explore(&b, proto_nsi(in));
+    CU_ASSERT(b.finals > 0);
+    CU_ASSERT_FALSE(b.saw_forbidden);
+    CU_ASSERT_EQUAL(proto_unhandled(in, NULL, 0), 0);
+    bfs_free(&b);
+}
+
 void register_protocol_tests(void)
 {
     CU_pSuite s = CU_add_suite("protocol", NULL, NULL);
@@ -448,4 +497,6 @@ void register_protocol_tests(void)
     CU_add_test(s, "unordered network, capacity override", test_unordered_network);
     CU_add_test(s, "threads of one CTA share a CU", test_shared_cu);
     CU_add_test(s, "described steps", test_describe);
+    CU_add_test(s, "keep fields survive invalidation", test_keep_field);
+    CU_add_test(s, "gpu_vi_unordered: MP sound", test_unordered_model);
 }
