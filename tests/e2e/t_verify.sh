@@ -35,6 +35,9 @@ caught() { # MUTANT LITMUS
 check "mutant: acquire does not invalidate, caught by MP-stale-seed" caught gpu_vi_no_acquire_inval MP-stale-seed
 check "mutant: gpu atomics at the L1, caught by RMW-after-seed" caught gpu_vi_atomics_at_l1 RMW-after-seed
 check "mutant: reordering network, caught by CoWR-miss" caught gpu_vi_reordering_net CoWR-miss
+check "mutant: release does not wait for acks (unordered network), caught by MP-release" caught gpu_vi_release_no_wait MP-release
+check "the unordered-network baseline passes MP-release" "$bin" verify --protocol models/gpu_vi_unordered.proto litmus/protocol/MP-release.litmus
+check "the unordered-network baseline passes MP-stale-seed" "$bin" verify --protocol models/gpu_vi_unordered.proto litmus/protocol/MP-stale-seed.litmus
 for m in models/mutants/*.proto; do
     n=$(basename "$m" .proto)
     check "mutant $n names the test that catches it" grep -qE 'litmus/protocol/[A-Za-z0-9-]+\.litmus' "$m"

@@ -231,22 +231,22 @@ static void test_parse_errors(void)
     expect_error("value 0..1\ncontroller C shared\nmemory C.val\n", "t.proto:3:10: error: controller C has no line field 'val'");
     expect_error("value 0..1\ncontroller C per cu\nfield val : value\ncontroller M shared\n"
                  "field val : value\nmemory M.val\n", "t.proto:7:1: error: no controller is declared 'processor'");
-    char *s = model_with("V     | load.weak ", "X     | load.weak ");
+    char *s = model_with("V       | load.weak ", "X       | load.weak ");
     expect_error(s, "error: controller L1 has no state 'X'");
     free(s);
-    s = model_with("send req Load(addr); wait", "send req Load(addr, 1); wait");
+    s = model_with("send req Load(addr); loads += 1; wait", "send req Load(addr, 1); loads += 1; wait");
     expect_error(s, "error: message Load has 1 fields");
     free(s);
-    s = model_with("| recv resp.StoreAck |", "| recv req.StoreAck  |");
+    s = model_with("| recv resp.StoreAck   |", "| recv req.StoreAck    |");
     expect_error(s, "error: channel req does not lead to L1");
     free(s);
     s = model_with("acks -= 1", "ackz -= 1");
     expect_error(s, "error: unknown action or variable 'ackz'");
     free(s);
-    s = model_with("  *     | fence.sc.gpu ", "  V     | fence.sc.gpu ");
+    s = model_with("  *       | fence.sc.gpu ", "  V       | fence.sc.gpu ");
     expect_error(s, "error: fences act on no line: their state column must be '*'");
     free(s);
-    s = model_with("  *     | fence.sc.gpu ", "  *     | fence.sc.galaxy ");
+    s = model_with("  *       | fence.sc.gpu ", "  *       | fence.sc.galaxy ");
     expect_error(s, "error: unknown scope 'galaxy'");
     free(s);
 }
@@ -254,8 +254,8 @@ static void test_parse_errors(void)
 /* Exact position: the removed row's neighbour names an unknown state. */
 static void test_parse_error_position(void)
 {
-    char *s = model_with("| recv resp.StoreAck |           | acks -= 1 ",
-                         "| recv resp.StoreAck |           | acks -= q ");
+    char *s = model_with("| recv resp.StoreAck   |                         | acks -= 1 ",
+                         "| recv resp.StoreAck   |                         | acks -= q ");
     char buf[512] = {0};
     FILE *err = fmemopen(buf, sizeof buf - 1, "w");
     CU_ASSERT_PTR_NULL(protocol_parse_text("m.proto", s, err));
@@ -276,7 +276,7 @@ static void test_parse_error_position(void)
 
 static void test_unhandled(void)
 {
-    char *s = model_with("  *     | recv resp.StoreAck |           | acks -= 1                                                | -\n", "");
+    char *s = model_with("  *       | recv resp.StoreAck   |                         | acks -= 1                                                       | -\n", "");
     protocol *p = protocol_parse_text("cut.proto", s, stderr);
     CU_ASSERT_PTR_NOT_NULL_FATAL(p);
     litmus_test *t = litmus_read_file("litmus/protocol/MP-stale-seed.litmus", stderr);
@@ -421,15 +421,15 @@ static void test_describe(void)
     const nsi_model *m = proto_nsi(in);
     uint8_t st[64];
     m->initial(m->ctx, st);
-    step(m, st, "P1 ", "P1 (CU 1) L1[x] in I: load.weak -> send req[1] Load(x); wait\n");
+    step(m, st, "P1 ", "P1 (CU 1) L1[x] in I: load.weak -> send req[1] Load(x); loads += 1 (now 1); wait\n");
     step(m, st, "L2[x] ", "L2[x] in V: recv req[1].Load(x) -> send resp[1] LoadResp(x, 0)\n");
-    step(m, st, "(CU 1) ", "(CU 1) L1[x] in I: recv resp[1].LoadResp(x, 0) -> val := 0; P1 r0 = 0; next V\n");
+    step(m, st, "(CU 1) ", "(CU 1) L1[x] in I: recv resp[1].LoadResp(x, 0) -> val := 0; P1 r0 = 0; loads -= 1 (now 0); next V\n");
     step(m, st, "P0 ", "P0 (CU 0) L1[x] in I: store.weak -> send req[0] Store(x, 1); acks += 1 (now 1); done\n");
     step(m, st, "L2[x] ", "L2[x] in V: recv req[0].Store(x, 1) -> val := 1; send resp[0] StoreAck(x)\n");
     step(m, st, "(CU 0) ", "(CU 0) L1[x] in I: recv resp[0].StoreAck(x) -> acks -= 1 (now 0)\n");
     step(m, st, "P0 ", "P0 (CU 0) L1[y] in I: store.release.gpu -> send req[0] Store(y, 1); acks += 1 (now 1); done\n");
     step(m, st, "(CU 1) L1[x] in V: evict", "(CU 1) L1[x] in V: evict -> invalidate; next I\n");
-    step(m, st, "P1 ", "P1 (CU 1) L1[y] in I: load.acquire.gpu -> invalidate_all; send req[1] Load(y); wait; next I\n");
+    step(m, st, "P1 ", "P1 (CU 1) L1[y] in I: load.acquire.gpu -> invalidate_all; send req[1] Load(y); loads += 1 (now 1); wait; next I\n");
 }
 
 /* gpu_vi_unordered: a `keep` field survives invalidation.  The store's
@@ -452,9 +452,9 @@ static void test_keep_field(void)
     const nsi_model *m = proto_nsi(in);
     uint8_t st[64];
     m->initial(m->ctx, st);
-    step(m, st, "P0 ", "P0 (CU 0) L1[x] in I: load.weak -> send req[0] Load(x); wait\n");
+    step(m, st, "P0 ", "P0 (CU 0) L1[x] in I: load.weak -> send req[0] Load(x); loads += 1 (now 1); wait\n");
     step(m, st, "L2[x] ", "L2[x] in V: recv req[0].Load(x) -> send resp[0] LoadResp(x, 0)\n");
-    step(m, st, "(CU 0) ", "(CU 0) L1[x] in I: recv resp[0].LoadResp(x, 0) -> val := 0; P0 r0 = 0; next V\n");
+    step(m, st, "(CU 0) ", "(CU 0) L1[x] in I: recv resp[0].LoadResp(x, 0) -> val := 0; P0 r0 = 0; loads -= 1 (now 0); next V\n");
     step(m, st, "P0 ", "P0 (CU 0) L1[x] in V: store.weak -> val := 1; send req[0] Store(x, 1); pend := 1; "
                        "acks += 1 (now 1); done\n");
     step(m, st, "(CU 0) L1[x] in V: evict", "(CU 0) L1[x] in V: evict -> invalidate; next I\n");
