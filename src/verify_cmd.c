@@ -16,6 +16,7 @@
 #include "protocol.h"
 #include "report.h"
 #include "search_bfs.h"
+#include "state_store.h"
 
 #define MAX_UNHANDLED 32
 
@@ -39,6 +40,7 @@ typedef struct verdict {
     int unobserved;              /* model outcomes the protocol never reaches */
     int nunhandled;
     proto_unhandled_pair unhandled[MAX_UNHANDLED];
+    uint32_t unhandled_at[MAX_UNHANDLED];  /* the first state (BFS order) that meets it */
     bfs_result search;
     bfs_search *bfs;
     const proto_instance *inst;
@@ -221,6 +223,39 @@ static bool has_violation(const verdict *v)
     return v->unsound || v->nunhandled || v->search.deadlocks || v->search.stop == BFS_VIOLATION;
 }
 
+/* ---- where unhandled events happen ------------------------------------------ */
+
+static void ignore_successor(void *ctx, const uint8_t *next, int rule)
+{
+    (void)ctx, (void)next, (void)rule;
+}
+
+/* The interpreter only lists the unhandled (state, event) pairs.  To give
+ * each a shortest trace, a fresh instance of the protocol (with an empty
+ * list) re-expands the stored states in BFS order until it has met them
+ * all: the first state that meets a pair is one of the shallowest. */
+static void locate_unhandled(verdict *v, const protocol *p, const verify_opts *o)
+{
+    int n = v->nunhandled < MAX_UNHANDLED ? v->nunhandled : MAX_UNHANDLED;
+    proto_instance *fresh = proto_instantiate(p, v->t, &o->proto, stderr);
+    if (!fresh || n == 0)
+        return;
+    const nsi_model *m = proto_nsi(fresh);
+    const state_store *store = bfs_store(v->bfs);
+    int seen = 0;
+    proto_unhandled_pair found[MAX_UNHANDLED];
+    for (uint32_t i = 0; i < ss_count(store) && seen < n; i++) {
+        m->successors(m->ctx, ss_state(store, i), ignore_successor, NULL);
+        int now = proto_unhandled(fresh, found, MAX_UNHANDLED);
+        for (int k = seen; k < now && k < MAX_UNHANDLED; k++) {
+            v->unhandled[k] = found[k];
+            v->unhandled_at[k] = i;
+        }
+        seen = now;
+    }
+    v->nunhandled = seen < n ? seen : n;
+}
+
 /* ---- printing ------------------------------------------------------------ */
 
 static void print_outcomes(FILE *out, const litmus_test *t, outcome_set *set, const char *title)
@@ -271,9 +306,11 @@ static void print_text(FILE *out, const verdict *v, const verify_opts *o, const 
         fprintf(out, "Violation deadlock (%" PRIu64 " deadlock states in all)\n", v->search.deadlocks);
         print_trace(out, v, v->search.deadlock_index[i]);
     }
-    for (int i = 0; i < v->nunhandled && i < MAX_UNHANDLED; i++)
+    for (int i = 0; i < v->nunhandled && i < MAX_UNHANDLED; i++) {
         fprintf(out, "Violation unhandled: controller %s in state %s has no row for %s\n",
                 v->unhandled[i].controller, v->unhandled[i].state, v->unhandled[i].event);
+        print_trace(out, v, v->unhandled_at[i]);
+    }
     bfs_print_stats(&v->search, out);
     fprintf(out, "Result %s%s\n\n", has_violation(v) ? "Fail" : "Pass",
             v->search.complete ? "" : " (search incomplete: only the states explored were checked)");
@@ -366,6 +403,8 @@ static void json_violations(FILE *out, const verdict *v)
         json_string(out, v->unhandled[i].state);
         fputs(",\"event\":", out);
         json_string(out, v->unhandled[i].event);
+        fputc(',', out);
+        json_trace(out, v, v->unhandled_at[i]);
         fputc('}', out);
         first = false;
     }
@@ -444,6 +483,7 @@ static int verify_file(const char *path, const verify_opts *o, const protocol *p
     }
     compare_outcomes(v);
     v->nunhandled = proto_unhandled(inst, v->unhandled, MAX_UNHANDLED);
+    locate_unhandled(v, p, o);
     if (o->json)
         print_json(out, v, o, protocol_name(p));
     else
