@@ -16,6 +16,7 @@
 #include "model_path.h"
 #include "outcome.h"
 #include "proto_html.h"
+#include "proto_options.h"
 #include "protocol.h"
 #include "report.h"
 #include "search_bfs.h"
@@ -81,21 +82,6 @@ static int option_error(FILE *err, const char *what, const char *value)
     return 2;
 }
 
-static bool parse_const(const char *text, proto_options *p)
-{
-    const char *eq = strchr(text, '=');
-    if (!eq || eq == text || p->noverrides == PROTO_MAX_OVERRIDES)
-        return false;
-    char *end;
-    errno = 0;
-    long v = strtol(eq + 1, &end, 10);
-    if (errno || end == eq + 1 || *end)
-        return false;
-    p->override_name[p->noverrides] = GC_STRNDUP(text, (size_t)(eq - text));
-    p->override_value[p->noverrides++] = v;
-    return true;
-}
-
 /* The format named by the output's extension, or NULL. */
 static const char *output_format(const char *path, bool tables)
 {
@@ -130,15 +116,11 @@ static int parse_one(int ch, graph_opts *o, FILE *err)
             return option_error(err, "--max-states takes a positive number, not", optarg);
         return -1;
     case 'n':
-        if (strcmp(optarg, "fifo") == 0)
-            o->proto.net = PROTO_NET_FIFO;
-        else if (strcmp(optarg, "unordered") == 0)
-            o->proto.net = PROTO_NET_UNORDERED;
-        else
+        if (!proto_options_net(&o->proto, optarg))
             return option_error(err, "--net takes fifo or unordered, not", optarg);
         return -1;
     case 'c':
-        if (!parse_const(optarg, &o->proto))
+        if (!proto_options_const(&o->proto, optarg))
             return option_error(err, "--const takes NAME=NUMBER, not", optarg);
         return -1;
     default:

@@ -13,6 +13,7 @@
 #include "litmus_read.h"
 #include "model_path.h"
 #include "outcome.h"
+#include "proto_options.h"
 #include "protocol.h"
 #include "report.h"
 #include "search_bfs.h"
@@ -83,21 +84,6 @@ static bool parse_size(const char *text, uint64_t *out)
     return true;
 }
 
-static bool parse_const(const char *text, proto_options *p)
-{
-    const char *eq = strchr(text, '=');
-    if (!eq || eq == text || p->noverrides == PROTO_MAX_OVERRIDES)
-        return false;
-    char *end;
-    errno = 0;
-    long v = strtol(eq + 1, &end, 10);
-    if (errno || end == eq + 1 || *end)
-        return false;
-    p->override_name[p->noverrides] = GC_STRNDUP(text, (size_t)(eq - text));
-    p->override_value[p->noverrides++] = v;
-    return true;
-}
-
 static int option_error(FILE *err, const char *what, const char *value)
 {
     fprintf(err, "scopecheck verify: error: %s '%s'\n", what, value);
@@ -129,15 +115,11 @@ static int parse_one(int ch, verify_opts *o, FILE *err)
             return option_error(err, "--timeout takes a positive number of seconds, not", optarg);
         return -1;
     case 'n':
-        if (strcmp(optarg, "fifo") == 0)
-            o->proto.net = PROTO_NET_FIFO;
-        else if (strcmp(optarg, "unordered") == 0)
-            o->proto.net = PROTO_NET_UNORDERED;
-        else
+        if (!proto_options_net(&o->proto, optarg))
             return option_error(err, "--net takes fifo or unordered, not", optarg);
         return -1;
     case 'c':
-        if (!parse_const(optarg, &o->proto))
+        if (!proto_options_const(&o->proto, optarg))
             return option_error(err, "--const takes NAME=NUMBER, not", optarg);
         return -1;
     default:
