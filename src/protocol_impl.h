@@ -162,6 +162,14 @@ typedef struct pchan_info {
     int rule_base;
 } pchan_info;
 
+/* The arrival counter of one CTA barrier: CU and barrier id, its slot. */
+typedef struct pbar_info { int cu; long id; int slot; } pbar_info;
+
+/* Barrier ids a register operand may name: PTX has 16 barriers per CTA. */
+#define PROTO_MAX_BAR_ID 15
+/* The largest barrier thread count a test may give as a number. */
+#define PROTO_MAX_BAR_COUNT 65536
+
 typedef struct pctrl_info {
     int ninst, base, line_slots, inst_slots;
     int rule_base;          /* internal events */
@@ -174,12 +182,15 @@ struct proto_instance {
     long vlo, vhi;
     int ncu, naddr, nthreads, max_tid_per_cu;
     int **cu_threads;       /* cu -> tid -> thread */
+    int *cu_size;           /* cu -> its number of threads */
     pthread_info *threads;
     pchan_info *chans;
     pctrl_info *ctrls;
     int maxfields;
     int nslots;
     pslot *slots;
+    int nbars;              /* barrier counters, (cu, id) pairs the test may use */
+    pbar_info *bars;
     int32_t *init;          /* unpacked initial state */
     int state_bits;
     nsi_model model;

@@ -123,6 +123,79 @@ int proto_local_steps(const proto_instance *in, int32_t *v, int thread)
     return n;
 }
 
+/* ---- CTA barriers ------------------------------------------------------------ */
+/* Threads of one CTA share a CU, so a CTA barrier is processor-side
+ * synchronisation: an arrival counter per (CU, barrier id) and the
+ * thread's `waiting` flag while its current instruction is a bar.cta.sync
+ * (a thread waiting for a response is at a memory instruction, never at a
+ * barrier, so the flag is unambiguous).  No controller sees the barrier. */
+
+/* The counter slot and the expected count of thread t's barrier
+ * instruction `ins` on v; false when its id or its count (either may be a
+ * register) names no counter of the CU or does not fit it: such a thread
+ * never arrives, and the search shows the hang as a deadlock. */
+static bool barrier_of(const proto_instance *in, const int32_t *v, int t, const lit_instr *ins, int *slot,
+                       long *expect)
+{
+    int cu = in->threads[t].cu;
+    long id = proto_eval_operand(in, v, t, ins->a);
+    long n = ins->b.kind == OPND_NONE ? in->cu_size[cu] : proto_eval_operand(in, v, t, ins->b);
+    for (int k = 0; k < in->nbars; k++)
+        if (in->bars[k].cu == cu && in->bars[k].id == id) {
+            if (n < 1 || n - 1 > in->slots[in->bars[k].slot].hi)
+                return false;
+            *slot = in->bars[k].slot;
+            *expect = n;
+            return true;
+        }
+    return false;
+}
+
+/* The counter slot of the barrier thread u waits at in v, or -1. */
+static int barrier_waiting(const proto_instance *in, const int32_t *v, int u)
+{
+    const lit_instr *ins = current_instr(in, v, u);
+    int slot;
+    long n;
+    if (!v[in->threads[u].base + 1] || !ins || ins->op != OP_BARRIER || !barrier_of(in, v, u, ins, &slot, &n))
+        return -1;
+    return slot;
+}
+
+/* Thread t (not waiting) arrives at the barrier of its instruction `ins`,
+ * on w: the counter goes up by one; when it reaches the expected count the
+ * barrier releases: the counter goes back to 0 (canonical, and ready for
+ * the next use) and every thread of the CU waiting at it continues.  A
+ * sync that does not release waits; an arrive, or the releasing arrival,
+ * continues.  False (w untouched) when the thread cannot arrive. */
+static bool barrier_arrive(const proto_instance *in, int32_t *w, int t, const lit_instr *ins, int *slot,
+                           long *expect)
+{
+    if (!barrier_of(in, w, t, ins, slot, expect))
+        return false;
+    int base = in->threads[t].base, cu = in->threads[t].cu;
+    if (w[*slot] + 1 < *expect) {
+        w[*slot]++;
+        if (ins->barrier_waits) {
+            w[base + 1] = 1;
+            return true;
+        }
+    } else {
+        w[*slot] = 0;
+        for (int k = 0; k < in->cu_size[cu]; k++) {
+            int u = in->cu_threads[cu][k], ub = in->threads[u].base;
+            if (u == t || barrier_waiting(in, w, u) != *slot)
+                continue;
+            w[ub]++;
+            w[ub + 1] = 0;
+            proto_local_steps(in, w, u);
+        }
+    }
+    w[base]++;
+    proto_local_steps(in, w, t);
+    return true;
+}
+
 /* ---- expressions ------------------------------------------------------------- */
 static long rmw_apply(const ctx *c, long old, long a)
 {
@@ -491,10 +564,31 @@ static void internal_source(proto_instance *in, const int32_t *cur, int ctl, int
     *c = (ctx){in, (int32_t *)cur, ctl, i, in->p->ctrls[ctl].per_cu ? i : -1, a, -1, 0, NULL, 0, NULL, true};
 }
 
+/* Thread t's arrival at a barrier, the thread's rule: no table row. */
+static void barrier_event(proto_instance *in, const int32_t *cur, int32_t *w, int t, const lit_instr *ins,
+                          emitter *em)
+{
+    int slot;
+    long expect;
+    memcpy(w, cur, sizeof *w * (size_t)in->nslots);
+    if (!barrier_arrive(in, w, t, ins, &slot, &expect))
+        return;
+    memcpy(em->buf, em->parent, in->model.state_bytes);
+    proto_repack(in, cur, w, em->buf);
+    em->emit(em->cb_ctx, em->buf, t);
+    em->count++;
+}
+
 static void thread_event(proto_instance *in, const int32_t *cur, int32_t *w, int t, emitter *em)
 {
     ctx c;
     pevent e;
+    const lit_instr *ins = current_instr(in, cur, t);
+    if (ins && ins->op == OP_BARRIER) {
+        if (!cur[in->threads[t].base + 1])
+            barrier_event(in, cur, w, t, ins, em);
+        return;
+    }
     if (thread_source(in, cur, t, &c, &e))
         fire(&c, &e, em, t, w, (taken){-1, 0, 0});
 }
@@ -710,6 +804,35 @@ static void describe_act(ctx *c, const pact *a, FILE *out)
  * successors() chose it and its actions are replayed on a stack copy, so
  * sent messages, written fields and read values are shown as they were;
  * the next line state is read from `nextst`. */
+/* A barrier arrival: "P1 (CU 0) barrier 0: bar.cta.sync 0 -> arrive (1 of
+ * 2); wait", or "... -> arrive (2 of 2); release P0" (the threads that
+ * were waiting), or "...; continue" for an arrive that does not release. */
+static void describe_barrier(const proto_instance *in, const int32_t *v, int t, const lit_instr *ins, FILE *out)
+{
+    int32_t w[PROTO_MAX_SLOTS];
+    int slot, cu = in->threads[t].cu;
+    long expect;
+    fprintf(out, "%s (CU %d) barrier %ld: %s ->", in->threads[t].th->name, cu,
+            proto_eval_operand(in, v, t, ins->a), ins->text ? ins->text : "bar");
+    memcpy(w, v, sizeof *w * (size_t)in->nslots);
+    if (!barrier_arrive(in, w, t, ins, &slot, &expect)) {
+        fputs(" not enabled\n", out);
+        return;
+    }
+    fprintf(out, " arrive (%d of %ld); ", v[slot] + 1, expect);
+    if (w[slot] != 0) {
+        fputs(ins->barrier_waits ? "wait\n" : "continue\n", out);
+        return;
+    }
+    fputs("release", out);
+    for (int k = 0; k < in->cu_size[cu]; k++) {
+        int u = in->cu_threads[cu][k];
+        if (u != t && barrier_waiting(in, v, u) == slot)
+            fprintf(out, " %s", in->threads[u].th->name);
+    }
+    fputc('\n', out);
+}
+
 static void describe(void *vctx, const uint8_t *state, int rule, const uint8_t *nextst, FILE *out)
 {
     proto_instance *in = vctx;
@@ -718,6 +841,13 @@ static void describe(void *vctx, const uint8_t *state, int rule, const uint8_t *
     pevent e;
     taken tk;
     proto_unpack(in, state, v);
+    if (rule >= 0 && rule < in->nthreads) {
+        const lit_instr *ins = current_instr(in, v, rule);
+        if (ins && ins->op == OP_BARRIER && !v[in->threads[rule].base + 1]) {
+            describe_barrier(in, v, rule, ins, out);
+            return;
+        }
+    }
     if (!rule_source(in, v, rule, m, &c, &e, &tk)) {
         fprintf(out, "rule %d\n", rule);
         return;

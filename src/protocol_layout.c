@@ -163,6 +163,7 @@ static void place_threads(proto_instance *in)
             maxops = t->threads[i].ninstrs;
     }
     in->max_tid_per_cu = 1;
+    in->cu_size = count;
     in->cu_threads = GC_MALLOC(sizeof *in->cu_threads * (size_t)in->ncu);
     for (int c = 0; c < in->ncu; c++) {
         in->cu_threads[c] = GC_MALLOC(sizeof(int) * (size_t)(count[c] + 1));
@@ -198,6 +199,19 @@ static bool value_ok(const proto_instance *in, lit_operand o)
     return o.kind != OPND_IMM || (o.imm >= in->vlo && o.imm <= in->vhi) || in->p->value_wrap;
 }
 
+/* A CTA barrier: its id and count need no protocol row (the interpreter
+ * runs barriers itself); immediate operands must make sense. */
+static const char *check_barrier(const lit_instr *ins)
+{
+    if (ins->scope != SCOPE_CTA)
+        return "only CTA barriers are supported by protocol tables";
+    if (ins->a.kind == OPND_IMM && ins->a.imm < 0)
+        return "a negative barrier id";
+    if (ins->b.kind == OPND_IMM && (ins->b.imm < 1 || ins->b.imm > PROTO_MAX_BAR_COUNT))
+        return "a barrier thread count outside 1..65536";
+    return NULL;
+}
+
 static bool check_instr(const proto_instance *in, const lit_instr *ins, FILE *errors)
 {
     const litmus_test *t = in->t;
@@ -205,7 +219,7 @@ static bool check_instr(const proto_instance *in, const lit_instr *ins, FILE *er
     int kind = ins->op == OP_LOAD ? EV_LOAD : ins->op == OP_STORE ? EV_STORE
              : ins->op == OP_RMW || ins->op == OP_RED ? EV_RMW : ins->op == OP_FENCE ? EV_FENCE : -1;
     if (ins->op == OP_BARRIER)
-        why = "barriers are not supported by protocol tables yet";
+        why = check_barrier(ins);
     else if (ins->proxy != PROXY_GENERIC)
         why = "proxies are not supported by protocol tables";
     else if (ins->remote)
@@ -335,6 +349,79 @@ static void layout_chans(proto_instance *in)
     }
 }
 
+/* ---- barriers ------------------------------------------------------------- */
+/* The counter of (cu, id), or NULL. */
+static pbar_info *bar_find(proto_instance *in, int cu, long id)
+{
+    for (int k = 0; k < in->nbars; k++)
+        if (in->bars[k].cu == cu && in->bars[k].id == id)
+            return &in->bars[k];
+    return NULL;
+}
+
+/* Notes that a barrier instruction of CU `cu` may arrive at barrier `id`
+ * expecting up to `expect` arrivals: the counter's range grows to
+ * 0..expect-1 (it is reset when it would reach the expected count). */
+static void bar_note(proto_instance *in, int cu, long id, long expect, long *hi)
+{
+    pbar_info *b = bar_find(in, cu, id);
+    if (!b) {
+        b = &in->bars[in->nbars];
+        hi[in->nbars++] = 0;
+        *b = (pbar_info){cu, id, -1};
+    }
+    if (expect - 1 > hi[b - in->bars])
+        hi[b - in->bars] = expect - 1;
+}
+
+/* An upper bound on the number of barrier counters. */
+static int barrier_slots_needed(const proto_instance *in)
+{
+    int n = 0;
+    for (int i = 0; i < in->nthreads; i++) {
+        const lit_thread *th = in->threads[i].th;
+        for (int k = 0; k < th->ninstrs; k++)
+            if (th->instrs[k].op == OP_BARRIER)
+                n += th->instrs[k].a.kind == OPND_IMM ? 1 : PROTO_MAX_BAR_ID + 1;
+    }
+    return n;
+}
+
+/* Collects the (CU, barrier id) pairs the program may use, with the largest
+ * count each may expect, and appends one counter slot per pair, after every
+ * other slot (a test without barriers has none).  An id in a register may
+ * be any of 0..PROTO_MAX_BAR_ID within the value range; a count in a
+ * register anything up to the top of the value range. */
+static void layout_barriers(proto_instance *in)
+{
+    int max = barrier_slots_needed(in);
+    in->nbars = 0;
+    if (!max)
+        return;
+    in->bars = GC_MALLOC_ATOMIC(sizeof *in->bars * (size_t)max);
+    long *hi = GC_MALLOC_ATOMIC(sizeof *hi * (size_t)max);
+    for (int i = 0; i < in->nthreads; i++) {
+        const lit_thread *th = in->threads[i].th;
+        int cu = in->threads[i].cu;
+        for (int k = 0; k < th->ninstrs; k++) {
+            const lit_instr *ins = &th->instrs[k];
+            if (ins->op != OP_BARRIER)
+                continue;
+            long top = in->vhi < 1 ? 1 : in->vhi > PROTO_MAX_BAR_COUNT ? PROTO_MAX_BAR_COUNT : in->vhi;
+            long expect = ins->b.kind == OPND_IMM ? (long)ins->b.imm
+                        : ins->b.kind == OPND_REG ? top : in->cu_size[cu];
+            if (ins->a.kind == OPND_IMM) {
+                bar_note(in, cu, (long)ins->a.imm, expect, hi);
+                continue;
+            }
+            for (long id = in->vlo > 0 ? in->vlo : 0; id <= in->vhi && id <= PROTO_MAX_BAR_ID; id++)
+                bar_note(in, cu, id, expect, hi);
+        }
+    }
+    for (int k = 0; k < in->nbars; k++)
+        in->bars[k].slot = add_slot(in, 0, hi[k]);
+}
+
 static bool layout(proto_instance *in, FILE *errors)
 {
     long need = 0;
@@ -353,6 +440,7 @@ static bool layout(proto_instance *in, FILE *errors)
         }
         need += in->ncu * (1 + cap * (2 + PROTO_MAX_FIELDS));
     }
+    need += barrier_slots_needed(in);
     if (need > PROTO_MAX_SLOTS) {
         fprintf(errors, "%s: error: the state has more than %d fields\n", p->path, PROTO_MAX_SLOTS);
         return false;
@@ -361,6 +449,7 @@ static bool layout(proto_instance *in, FILE *errors)
     layout_threads(in);
     layout_ctrls(in);
     layout_chans(in);
+    layout_barriers(in);
     return true;
 }
 

@@ -25,6 +25,7 @@ typedef struct bfs {
     lit_value forbidden[8];    /* an outcome to look for in final states */
     bool saw_forbidden;
     long finals;
+    long deadlocks;            /* non-final states without a successor */
 } bfs;
 
 static uint64_t hash(const uint8_t *s, size_t n)
@@ -91,8 +92,10 @@ static size_t explore(bfs *b, const nsi_model *m)
         int ns = m->successors(m->ctx, cur, on_succ, b);
         CU_ASSERT(m->violated(m->ctx, cur) == NULL);
         if (ns == 0 || m->is_final(m->ctx, cur)) {
-            if (!m->is_final(m->ctx, cur))
+            if (!m->is_final(m->ctx, cur)) {
+                b->deadlocks++;
                 continue;
+            }
             b->finals++;
             proto_final_values(b->in, cur, vals);
             if (b->nobs && !memcmp(vals, b->forbidden, sizeof vals[0] * (size_t)b->nobs))
@@ -481,6 +484,111 @@ static void test_unordered_model(void)
     bfs_free(&b);
 }
 
+/* ---- CTA barriers ---------------------------------------------------------------- */
+static proto_instance *instance_text(const char *name, const char *text, FILE *errors)
+{
+    protocol *p = protocol_load(MODEL, stderr);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    litmus_test *t = litmus_parse_text(name, text, strlen(text), stderr);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+    return proto_instantiate(p, t, NULL, errors);
+}
+
+/* bar.cta.sync in one CTA: P1 never reads the stale 0 after the barrier,
+ * no run hangs; the barrier adds one counter (0..1: 1 bit) to the state. */
+static void test_barrier_sync(void)
+{
+    proto_instance *in = instance(MODEL, "litmus/ptx/Bar-sync-samecta.litmus", NULL);
+    bfs b = {0};
+    b.in = in;
+    b.nobs = 1;
+    b.forbidden[0] = 0;
+    explore(&b, proto_nsi(in));
+    CU_ASSERT(b.finals > 0);
+    CU_ASSERT_EQUAL(b.deadlocks, 0);
+    CU_ASSERT_FALSE(b.saw_forbidden);
+    CU_ASSERT_EQUAL(proto_unhandled(in, NULL, 0), 0);
+    bfs_free(&b);
+    /* the same test with cta fences in place of the barriers: the state
+     * has one slot less, the counter (0..1: 1 bit), and nothing else */
+    const char *text = "PTX NoBar\n{\nx=0;\n}\n P0@cta 0,gpu 0    | P1@cta 0,gpu 0    ;\n"
+                       " st.weak x, 1      | fence.acq_rel.cta ;\n"
+                       " fence.acq_rel.cta | ld.weak r0, x     ;\nexists (P1:r0 == 0)\n";
+    proto_instance *nb = instance_text("nobar.litmus", text, stderr);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(nb);
+    CU_ASSERT_EQUAL(proto_state_bits(in), proto_state_bits(nb) + 1);
+}
+
+/* A barrier that expects 3 threads where only 2 arrive never releases:
+ * the search meets deadlocks and no final state. */
+static void test_barrier_hang(void)
+{
+    const char *text = "PTX Hang\n{\nx=0;\n}\n"
+                       " P0@cta 0,gpu 0       | P1@cta 0,gpu 0       ;\n"
+                       " st.weak x, 1         | bar.cta.sync 0, 0, 3 ;\n"
+                       " bar.cta.sync 0, 0, 3 | ld.weak r0, x        ;\n"
+                       "exists (P1:r0 == 0)\n";
+    proto_instance *in = instance_text("hang.litmus", text, stderr);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(in);
+    bfs b = {0};
+    b.in = in;
+    explore(&b, proto_nsi(in));
+    CU_ASSERT(b.deadlocks > 0);
+    CU_ASSERT_EQUAL(b.finals, 0);
+    bfs_free(&b);
+}
+
+/* Two successive uses of barrier 0 (the first with its id in a register)
+ * and an arrive: the counter goes back to 0 at each release, every run
+ * ends, and the final states carry a zero counter. */
+static void test_barrier_reuse(void)
+{
+    const char *text = "PTX Reuse\n{\nx=0; y=0;\n}\n"
+                       " P0@cta 0,gpu 0   | P1@cta 0,gpu 0   ;\n"
+                       " st.weak x, 1     | bar.cta.sync r5  ;\n"
+                       " bar.cta.sync r5  | ld.weak r0, x    ;\n"
+                       " bar.cta.arrive 0 | bar.cta.sync 0   ;\n"
+                       "exists (P1:r0 == 0)\n";
+    proto_instance *in = instance_text("reuse.litmus", text, stderr);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(in);
+    const nsi_model *m = proto_nsi(in);
+    bfs b = {0};
+    b.in = in;
+    b.nobs = 1;
+    b.forbidden[0] = 0;
+    explore(&b, m);
+    CU_ASSERT(b.finals > 0);
+    CU_ASSERT_EQUAL(b.deadlocks, 0);
+    CU_ASSERT_FALSE(b.saw_forbidden);
+    bfs_free(&b);
+    /* the described steps of the barriers, up to a final state */
+    uint8_t st[64];
+    m->initial(m->ctx, st);
+    step(m, st, "P1 ", "P1 (CU 0) barrier 0: bar.cta.sync r5 -> arrive (1 of 2); wait\n");
+    step(m, st, "P0 ", "P0 (CU 0) L1[x] in I: store.weak -> send req[0] Store(x, 1); acks += 1 (now 1); done\n");
+    step(m, st, "P0 ", "P0 (CU 0) barrier 0: bar.cta.sync r5 -> arrive (2 of 2); release P1\n");
+    step(m, st, "P0 ", "P0 (CU 0) barrier 0: bar.cta.arrive 0 -> arrive (1 of 2); continue\n");
+    step(m, st, "L2[x] ", "L2[x] in V: recv req[0].Store(x, 1) -> val := 1; send resp[0] StoreAck(x)\n");
+    step(m, st, "(CU 0) ", "(CU 0) L1[x] in I: recv resp[0].StoreAck(x) -> acks -= 1 (now 0)\n");
+    step(m, st, "P1 ", "P1 (CU 0) L1[x] in I: load.weak -> send req[0] Load(x); loads += 1 (now 1); wait\n");
+    step(m, st, "L2[x] ", "L2[x] in V: recv req[0].Load(x) -> send resp[0] LoadResp(x, 1)\n");
+    step(m, st, "(CU 0) ", "(CU 0) L1[x] in I: recv resp[0].LoadResp(x, 1) -> val := 1; P1 r0 = 1; loads -= 1 (now 0); next V\n");
+    step(m, st, "P1 ", "P1 (CU 0) barrier 0: bar.cta.sync 0 -> arrive (2 of 2); release\n");
+    CU_ASSERT_TRUE(m->is_final(m->ctx, st));
+}
+
+/* Barriers the tables cannot run are refused at the instruction. */
+static void test_barrier_refused(void)
+{
+    const char *text = "PTX Neg\n{\nx=0;\n}\n P0@cta 0,gpu 0 ;\n bar.cta.sync -1 ;\nexists (x == 0)\n";
+    char buf[512] = {0};
+    FILE *err = fmemopen(buf, sizeof buf - 1, "w");
+    CU_ASSERT_PTR_NULL(instance_text("neg.litmus", text, err));
+    fclose(err);
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "neg.litmus:6:2: error: protocol gpu_vi cannot run"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "a negative barrier id"));
+}
+
 void register_protocol_tests(void)
 {
     CU_pSuite s = CU_add_suite("protocol", NULL, NULL);
@@ -499,4 +607,8 @@ void register_protocol_tests(void)
     CU_add_test(s, "described steps", test_describe);
     CU_add_test(s, "keep fields survive invalidation", test_keep_field);
     CU_add_test(s, "gpu_vi_unordered: MP sound", test_unordered_model);
+    CU_add_test(s, "barrier: bar.cta.sync in one CTA", test_barrier_sync);
+    CU_add_test(s, "barrier: a count that never arrives deadlocks", test_barrier_hang);
+    CU_add_test(s, "barrier: reuse, register id, arrive; described steps", test_barrier_reuse);
+    CU_add_test(s, "barrier: refused operands", test_barrier_refused);
 }
