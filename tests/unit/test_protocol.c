@@ -257,8 +257,8 @@ static void test_parse_errors(void)
 /* Exact position: the removed row's neighbour names an unknown state. */
 static void test_parse_error_position(void)
 {
-    char *s = model_with("| recv resp.StoreAck   |                         | acks -= 1 ",
-                         "| recv resp.StoreAck   |                         | acks -= q ");
+    char *s = model_with("line.pend - 1; acks -= 1",
+                         "line.pend - 1; acks -= q");
     char buf[512] = {0};
     FILE *err = fmemopen(buf, sizeof buf - 1, "w");
     CU_ASSERT_PTR_NULL(protocol_parse_text("m.proto", s, err));
@@ -279,7 +279,7 @@ static void test_parse_error_position(void)
 
 static void test_unhandled(void)
 {
-    char *s = model_with("  *       | recv resp.StoreAck   |                         | acks -= 1                                                       | -\n", "");
+    char *s = model_with("  *       | recv resp.StoreAck   |                         | line.pend := line.pend - 1; acks -= 1                                                       | -\n", "");
     protocol *p = protocol_parse_text("cut.proto", s, stderr);
     CU_ASSERT_PTR_NOT_NULL_FATAL(p);
     litmus_test *t = litmus_read_file("litmus/protocol/MP-stale-seed.litmus", stderr);
@@ -427,10 +427,10 @@ static void test_describe(void)
     step(m, st, "P1 ", "P1 (CU 1) L1[x] in I: load.weak -> send req[1] Load(x); loads += 1 (now 1); wait\n");
     step(m, st, "L2[x] ", "L2[x] in V: recv req[1].Load(x) -> send resp[1] LoadResp(x, 0)\n");
     step(m, st, "(CU 1) ", "(CU 1) L1[x] in I: recv resp[1].LoadResp(x, 0) -> val := 0; P1 r0 = 0; loads -= 1 (now 0); next V\n");
-    step(m, st, "P0 ", "P0 (CU 0) L1[x] in I: store.weak -> send req[0] Store(x, 1); acks += 1 (now 1); done\n");
+    step(m, st, "P0 ", "P0 (CU 0) L1[x] in I: store.weak -> send req[0] Store(x, 1); pend := 1; acks += 1 (now 1); done\n");
     step(m, st, "L2[x] ", "L2[x] in V: recv req[0].Store(x, 1) -> val := 1; send resp[0] StoreAck(x)\n");
-    step(m, st, "(CU 0) ", "(CU 0) L1[x] in I: recv resp[0].StoreAck(x) -> acks -= 1 (now 0)\n");
-    step(m, st, "P0 ", "P0 (CU 0) L1[y] in I: store.release.gpu -> send req[0] Store(y, 1); acks += 1 (now 1); done\n");
+    step(m, st, "(CU 0) ", "(CU 0) L1[x] in I: recv resp[0].StoreAck(x) -> pend := 0; acks -= 1 (now 0)\n");
+    step(m, st, "P0 ", "P0 (CU 0) L1[y] in I: store.release.gpu -> send req[0] Store(y, 1); pend := 1; acks += 1 (now 1); done\n");
     step(m, st, "(CU 1) L1[x] in V: evict", "(CU 1) L1[x] in V: evict -> invalidate; next I\n");
     step(m, st, "P1 ", "P1 (CU 1) L1[y] in I: load.acquire.gpu -> invalidate_all; send req[1] Load(y); loads += 1 (now 1); wait; next I\n");
 }
@@ -565,11 +565,11 @@ static void test_barrier_reuse(void)
     uint8_t st[64];
     m->initial(m->ctx, st);
     step(m, st, "P1 ", "P1 (CU 0) barrier 0: bar.cta.sync r5 -> arrive (1 of 2); wait\n");
-    step(m, st, "P0 ", "P0 (CU 0) L1[x] in I: store.weak -> send req[0] Store(x, 1); acks += 1 (now 1); done\n");
+    step(m, st, "P0 ", "P0 (CU 0) L1[x] in I: store.weak -> send req[0] Store(x, 1); pend := 1; acks += 1 (now 1); done\n");
     step(m, st, "P0 ", "P0 (CU 0) barrier 0: bar.cta.sync r5 -> arrive (2 of 2); release P1\n");
     step(m, st, "P0 ", "P0 (CU 0) barrier 0: bar.cta.arrive 0 -> arrive (1 of 2); continue\n");
     step(m, st, "L2[x] ", "L2[x] in V: recv req[0].Store(x, 1) -> val := 1; send resp[0] StoreAck(x)\n");
-    step(m, st, "(CU 0) ", "(CU 0) L1[x] in I: recv resp[0].StoreAck(x) -> acks -= 1 (now 0)\n");
+    step(m, st, "(CU 0) ", "(CU 0) L1[x] in I: recv resp[0].StoreAck(x) -> pend := 0; acks -= 1 (now 0)\n");
     step(m, st, "P1 ", "P1 (CU 0) L1[x] in I: load.weak -> send req[0] Load(x); loads += 1 (now 1); wait\n");
     step(m, st, "L2[x] ", "L2[x] in V: recv req[0].Load(x) -> send resp[0] LoadResp(x, 1)\n");
     step(m, st, "(CU 0) ", "(CU 0) L1[x] in I: recv resp[0].LoadResp(x, 1) -> val := 1; P1 r0 = 1; loads -= 1 (now 0); next V\n");
