@@ -14,7 +14,8 @@
  * in `proto_options`.  It fixes the packed state layout and returns NULL
  * (with a "file:line:col: error:" line naming the litmus instruction, or a
  * plain "error:" line) when the test uses something the protocol cannot run:
- * an event with no row at all, a barrier, a proxy fence, a value outside the
+ * an event with no row at all, a barrier that is not cta-scoped or has a bad
+ * id or count (CTA barriers run in the interpreter), a proxy fence, a value outside the
  * protocol's value range.
  *
  * proto_nsi gives the nsi_model.  Its callbacks do no heap allocation and
