@@ -261,6 +261,25 @@ static unsigned chunk_shift_for(size_t stride, size_t max_bytes)
     return shift;
 }
 
+/* With a memory budget, the table is sized from it once: the largest table
+ * that, filled to 3/4, leaves room in the budget for the states it then
+ * holds, so the search never pauses to double it.  Pages are touched only
+ * as slots are used. */
+static unsigned first_log2_slots(size_t stride, size_t max_bytes)
+{
+    unsigned lg = FIRST_LOG2_SLOTS;
+    if (!max_bytes)
+        return lg;
+    while (lg < MAX_LOG2_SLOTS) {
+        uint64_t slots = (uint64_t)1 << (lg + 1);
+        uint64_t need = slots * sizeof(uint32_t) + slots / 4 * 3 * stride;
+        if (need > max_bytes)
+            break;
+        lg++;
+    }
+    return lg;
+}
+
 state_store *ss_create(size_t state_bytes, const ss_limits *limits)
 {
     if (state_bytes == 0)
@@ -274,7 +293,7 @@ state_store *ss_create(size_t state_bytes, const ss_limits *limits)
     s->stride = state_bytes + META_BYTES;
     s->chunk_shift = chunk_shift_for(s->stride, s->lim.max_bytes);
     s->chunk_bytes = s->stride << s->chunk_shift;
-    s->log2_slots = FIRST_LOG2_SLOTS;
+    s->log2_slots = first_log2_slots(s->stride, s->lim.max_bytes);
     account(s, sizeof *s + table_bytes(s->log2_slots), 0);
     s->table = budget_allows(s, 0) ? calloc((size_t)1 << s->log2_slots, sizeof *s->table) : NULL;
     if (!s->table) {
