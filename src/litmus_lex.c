@@ -268,6 +268,53 @@ const char *lex_describe(const lex_token *t)
     }
 }
 
+void lex_expected(lexer *lx, const char *what)
+{
+    const lex_token *t = &lx->tok;
+    if (t->kind == TOK_ERROR)
+        return;
+    if (t->kind == TOK_EOF)
+        lex_error(lx, t->line, t->col, "unexpected end of file: expected %s", what);
+    else
+        lex_error(lx, t->line, t->col, "expected %s, got %s", what, lex_describe(t));
+}
+
+static bool is_one_of(const lex_token *t, const char *const *words)
+{
+    for (int i = 0; words[i]; i++)
+        if (lex_is_ident(t, words[i]))
+            return true;
+    return false;
+}
+
+bool lex_thread_placement(lexer *lx, const lex_placement_syntax *syn, int *group, int *device)
+{
+    if (!lex_is_punct(&lx->tok, "@"))
+        return true;
+    lex_advance(lx);
+    for (;;) {
+        bool g = is_one_of(&lx->tok, syn->group_words);
+        bool d = is_one_of(&lx->tok, syn->device_words);
+        if (!g && !d) {
+            lex_expected(lx, syn->word_what);
+            return false;
+        }
+        lex_advance(lx);
+        if (lx->tok.kind != TOK_NUMBER || lx->tok.num > 1000000) {
+            lex_expected(lx, syn->number_what);
+            return false;
+        }
+        if (g)
+            *group = (int)lx->tok.num;
+        else
+            *device = (int)lx->tok.num;
+        lex_advance(lx);
+        if (!lex_is_punct(&lx->tok, ","))
+            return true;
+        lex_advance(lx);
+    }
+}
+
 void lex_raw_skip_hspace(lexer *lx)
 {
     int c;

@@ -74,6 +74,24 @@ const char *lex_describe(const lex_token *t);
 void lex_error(lexer *lx, int line, int col, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
+/* Report "expected WHAT, got ..." (or "unexpected end of file: expected
+ * WHAT") at the current token, unless the lexer has already reported it. */
+void lex_expected(lexer *lx, const char *what);
+
+/* A thread placement after a thread's name, "@ G n, D m" in any order and
+ * number (the last word of a kind wins): PTX "P0@cta 1,gpu 0", OpenCL
+ * "P0@wg 1, dev 0".  The dialect names the words that set the group
+ * (*group) and the device (*device) and what "expected ..." says for a bad
+ * word and a bad number (a number is at most 1000000).  Without '@' at the
+ * current token it reads nothing.  false after reporting an error. */
+typedef struct lex_placement_syntax {
+    const char *const *group_words;   /* NULL-terminated */
+    const char *const *device_words;  /* NULL-terminated */
+    const char *word_what;            /* "'cta' or 'gpu' in the thread placement" */
+    const char *number_what;          /* "a cta or gpu number" */
+} lex_placement_syntax;
+bool lex_thread_placement(lexer *lx, const lex_placement_syntax *syn, int *group, int *device);
+
 /* Raw, line-oriented access before tokenizing starts (the header line):
  * skip blanks other than newlines, take a run of non-blank characters
  * (false at end of line or file), test for end of line. */

@@ -33,12 +33,7 @@
 
 void ocl_expected(oparser *p, const char *what)
 {
-    if (TOK.kind == TOK_ERROR)
-        return;
-    if (TOK.kind == TOK_EOF)
-        lex_error(LX, TOK.line, TOK.col, "unexpected end of file: expected %s", what);
-    else
-        lex_error(LX, TOK.line, TOK.col, "expected %s, got %s", what, lex_describe(&TOK));
+    lex_expected(LX, what);
 }
 
 bool ocl_expect_punct(oparser *p, const char *punct, const char *what)
@@ -335,6 +330,13 @@ static bool parse_param(oparser *p)
     return true;
 }
 
+/* "P0@wg 1, dev 0" (cta and gpu are accepted as in PTX) */
+static const char *const wg_words[] = { "wg", "cta", NULL };
+static const char *const dev_words[] = { "dev", "gpu", NULL };
+static const lex_placement_syntax opencl_placement = {
+    wg_words, dev_words, "'wg' or 'dev' in the thread placement", "a work-group or device number",
+};
+
 static bool parse_thread(oparser *p)
 {
     litmus_test *t = p->t;
@@ -357,30 +359,8 @@ static bool parse_thread(oparser *p)
     memset(th, 0, sizeof *th);
     th->name = lex_tok_str(&head);
     lex_advance(LX);
-    if (lex_is_punct(&TOK, "@")) {
-        lex_advance(LX);
-        for (;;) {
-            bool wg = lex_is_ident(&TOK, "wg") || lex_is_ident(&TOK, "cta");
-            bool dev = lex_is_ident(&TOK, "dev") || lex_is_ident(&TOK, "gpu");
-            if (!wg && !dev) {
-                ocl_expected(p, "'wg' or 'dev' in the thread placement");
-                return false;
-            }
-            lex_advance(LX);
-            if (TOK.kind != TOK_NUMBER || TOK.num > 1000000) {
-                ocl_expected(p, "a work-group or device number");
-                return false;
-            }
-            if (wg)
-                th->cta = (int)TOK.num;
-            else
-                th->gpu = (int)TOK.num;
-            lex_advance(LX);
-            if (!lex_is_punct(&TOK, ","))
-                break;
-            lex_advance(LX);
-        }
-    }
+    if (!lex_thread_placement(LX, &opencl_placement, &th->cta, &th->gpu))
+        return false;
     /* register initialisations from the init block */
     for (int i = 0; i < p->nrinit; i++)
         if (p->rinit[i].thread == num) {

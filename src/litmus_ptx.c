@@ -67,12 +67,7 @@ static bool failed(pparser *p) { return p->lx.failed; }
 /* Report "expected ..." at the current token unless the lexer already did. */
 static void expected(pparser *p, const char *what)
 {
-    if (TOK.kind == TOK_ERROR)
-        return;
-    if (TOK.kind == TOK_EOF)
-        lex_error(LX, TOK.line, TOK.col, "unexpected end of file: expected %s", what);
-    else
-        lex_error(LX, TOK.line, TOK.col, "expected %s, got %s", what, lex_describe(&TOK));
+    lex_expected(LX, what);
 }
 
 static bool is_name(const lex_token *t)
@@ -271,6 +266,13 @@ static bool parse_init(pparser *p)
 
 /* ---- thread header row --------------------------------------------------- */
 
+/* "P0@cta 1,gpu 0" */
+static const char *const cta_words[] = { "cta", NULL };
+static const char *const gpu_words[] = { "gpu", NULL };
+static const lex_placement_syntax ptx_placement = {
+    cta_words, gpu_words, "'cta' or 'gpu' in the thread placement", "a cta or gpu number",
+};
+
 static bool parse_thread_header(pparser *p)
 {
     litmus_test *t = p->t;
@@ -296,29 +298,8 @@ static bool parse_thread_header(pparser *p)
         memset(th, 0, sizeof *th);
         th->name = lex_tok_str(&TOK);
         lex_advance(LX);
-        if (lex_is_punct(&TOK, "@")) {
-            lex_advance(LX);
-            for (;;) {
-                bool cta = lex_is_ident(&TOK, "cta"), gpu = lex_is_ident(&TOK, "gpu");
-                if (!cta && !gpu) {
-                    expected(p, "'cta' or 'gpu' in the thread placement");
-                    return false;
-                }
-                lex_advance(LX);
-                if (TOK.kind != TOK_NUMBER || TOK.num > 1000000) {
-                    expected(p, "a cta or gpu number");
-                    return false;
-                }
-                if (cta)
-                    th->cta = (int)TOK.num;
-                else
-                    th->gpu = (int)TOK.num;
-                lex_advance(LX);
-                if (!lex_is_punct(&TOK, ","))
-                    break;
-                lex_advance(LX);
-            }
-        }
+        if (!lex_thread_placement(LX, &ptx_placement, &th->cta, &th->gpu))
+            return false;
         if (lex_is_punct(&TOK, ";"))
             break;
         if (!lex_is_punct(&TOK, "|")) {
