@@ -131,6 +131,241 @@ static const char *prev_end(oparser *p)
     return LX->prev.text + LX->prev.len;
 }
 
+/* if (c) s [else s] */
+static bool stmt_if(oparser *p)
+{
+    lex_token start = TOK;
+    int from = p->ncode;
+    lex_advance(LX);
+    node *c;
+    int lelse = ocl_new_label(p);
+    if (lelse < 0 || !parse_paren_cond(p, &c) || !ocl_gen_cond(p, c, false, lelse))
+        return false;
+    const char *cend = prev_end(p);
+    ocl_stamp(p, from, start.text, cend, start.line, start.col);
+    if (!parse_stmt(p))
+        return false;
+    if (lex_is_ident(&TOK, "else")) {
+        lex_token el = TOK;
+        lex_advance(LX);
+        int lend = ocl_new_label(p);
+        lit_instr *go = lend >= 0 ? ocl_emit(p, OP_GOTO, el.line, el.col) : NULL;
+        if (!go)
+            return false;
+        go->target = lend;
+        go->text = "else";
+        ocl_place_label(p, lelse);
+        if (!parse_stmt(p))
+            return false;
+        ocl_place_label(p, lend);
+    } else {
+        ocl_place_label(p, lelse);
+    }
+    return true;
+}
+
+/* while (c) s */
+static bool stmt_while(oparser *p)
+{
+    lex_token start = TOK;
+    int from = p->ncode;
+    lex_advance(LX);
+    int top = ocl_new_label(p), end = ocl_new_label(p);
+    node *c;
+    ocl_place_label(p, top);
+    if (end < 0 || !parse_paren_cond(p, &c) || !ocl_gen_cond(p, c, false, end))
+        return false;
+    const char *cend = prev_end(p);
+    ocl_stamp(p, from, start.text, cend, start.line, start.col);
+    if (p->nloops == MAX_DEPTH) {
+        lex_error(LX, start.line, start.col, "loops nested too deeply");
+        return false;
+    }
+    p->loops[p->nloops++] = (loop_labels){ end, top };
+    if (!parse_stmt(p))
+        return false;
+    p->nloops--;
+    lit_instr *go = ocl_emit(p, OP_GOTO, start.line, start.col);
+    if (!go)
+        return false;
+    go->target = top;
+    go->text = lex_strndup(start.text, (size_t)(cend - start.text));
+    ocl_place_label(p, end);
+    return true;
+}
+
+/* do s while (c); */
+static bool stmt_do(oparser *p)
+{
+    lex_token start = TOK;
+    lex_advance(LX);
+    int top = ocl_new_label(p), cont = ocl_new_label(p), end = ocl_new_label(p);
+    if (end < 0)
+        return false;
+    ocl_place_label(p, top);
+    if (p->nloops == MAX_DEPTH) {
+        lex_error(LX, start.line, start.col, "loops nested too deeply");
+        return false;
+    }
+    p->loops[p->nloops++] = (loop_labels){ end, cont };
+    if (!parse_stmt(p))
+        return false;
+    p->nloops--;
+    ocl_place_label(p, cont);
+    lex_token w = TOK;
+    if (!lex_is_ident(&TOK, "while")) {
+        ocl_expected(p, "'while' after the body of 'do'");
+        return false;
+    }
+    lex_advance(LX);
+    int cfrom = p->ncode;
+    node *c;
+    if (!parse_paren_cond(p, &c) || !ocl_gen_cond(p, c, true, top))
+        return false;
+    ocl_stamp(p, cfrom, w.text, prev_end(p), w.line, w.col);
+    ocl_place_label(p, end);
+    return end_stmt(p);
+}
+
+/* break; continue; return; */
+static bool stmt_jump(oparser *p)
+{
+    lex_token start = TOK;
+    int from = p->ncode;
+    bool brk = lex_is_ident(&TOK, "break"), ret = lex_is_ident(&TOK, "return");
+    lex_advance(LX);
+    if (!ret && p->nloops == 0) {
+        lex_error(LX, start.line, start.col, "'%s' outside a loop", brk ? "break" : "continue");
+        return false;
+    }
+    lit_instr *go = ocl_emit(p, OP_GOTO, start.line, start.col);
+    if (!go)
+        return false;
+    /* return: label 0 is the end of the thread */
+    go->target = ret ? 0 : brk ? p->loops[p->nloops - 1].brk : p->loops[p->nloops - 1].cont;
+    if (!end_stmt(p))
+        return false;
+    ocl_stamp(p, from, start.text, prev_end(p), start.line, start.col);
+    return true;
+}
+
+/* *x = e; */
+static bool stmt_store(oparser *p)
+{
+    lex_token start = TOK;
+    int from = p->ncode;
+    /* *x = e; */
+    lex_advance(LX);
+    if (TOK.kind != TOK_IDENT) {
+        ocl_expected(p, "a location name after '*'");
+        return false;
+    }
+    lex_token name = TOK;
+    char *s = lex_tok_str(&name);
+    int loc = ocl_local_index(p, s) >= 0 ? -1 : ocl_param_loc(p, s);
+    if (loc < 0) {
+        lex_error(LX, name.line, name.col, "undeclared location '%s' (not a parameter of thread %s)",
+                  s, p->th->name);
+        return false;
+    }
+    lex_advance(LX);
+    if (!ocl_expect_punct(p, "=", "'=' after the location"))
+        return false;
+    node *e = ocl_parse_expr(p);
+    lit_operand v;
+    if (!e || !ocl_gen_value(p, e, &v))
+        return false;
+    lit_instr *st = ocl_emit(p, OP_STORE, start.line, start.col);
+    if (!st)
+        return false;
+    st->loc = loc;
+    st->a = v;
+    st->order = ORD_WEAK;
+    st->scope = SCOPE_NONE;
+    if (!end_stmt(p))
+        return false;
+    ocl_stamp(p, from, start.text, prev_end(p), start.line, start.col);
+    return true;
+}
+
+/* r++, r--, r += e, r -= e: the operator is the current token; the ALU
+ * instruction has the position of `start`. */
+static bool compound_assign(oparser *p, int r, const char *s, const lex_token *start)
+{
+    bool plus = lex_is_punct(&TOK, "+");
+    int next = char_after(p);
+    lex_token op = TOK;
+    lit_operand v;
+    if (next == (plus ? '+' : '-')) {
+        lex_advance(LX);
+        lex_advance(LX);
+        v = imm(1);
+    } else if (next == '=') {
+        lex_advance(LX);
+        lex_advance(LX);
+        node *e = ocl_parse_expr(p);
+        if (!e || !ocl_gen_value(p, e, &v))
+            return false;
+    } else {
+        lex_error(LX, op.line, op.col, "expected '=', '++', '--', '+=' or '-=' after '%s'", s);
+        return false;
+    }
+    lit_instr *in = ocl_emit(p, OP_ALU, start->line, start->col);
+    if (!in)
+        return false;
+    in->alu_op = plus ? ALU_ADD : ALU_SUB;
+    in->dst = r;
+    in->a = regop(r);
+    in->b = v;
+    return true;
+}
+
+/* r = e; r++; r--; r += e; r -= e; or a label "L:" before a statement */
+static bool stmt_assign(oparser *p)
+{
+    lex_token start = TOK;
+    int from = p->ncode;
+    lex_token name = TOK;
+    lex_advance(LX);
+    if (lex_is_punct(&TOK, ":")) {
+        /* a statement label (B1:): no effect */
+        lex_advance(LX);
+        return parse_stmt(p);
+    }
+    char *s = lex_tok_str(&name);
+    if (lex_is_punct(&TOK, "=") || lex_is_punct(&TOK, "+") || lex_is_punct(&TOK, "-")) {
+        int r = ocl_local_index(p, s);
+        if (r < 0) {
+            if (ocl_param_loc(p, s) >= 0)
+                lex_error(LX, name.line, name.col, "cannot assign to location '%s' (write *%s = ...)",
+                          s, s);
+            else
+                lex_error(LX, name.line, name.col, "undeclared variable '%s' in thread %s", s,
+                          p->th->name);
+            return false;
+        }
+        if (lex_is_punct(&TOK, "=")) {
+            lex_advance(LX);
+            node *e = ocl_parse_expr(p);
+            if (!e || !ocl_gen_into(p, e, r))
+                return false;
+        } else if (!compound_assign(p, r, s, &start)) {
+            return false;
+        }
+        if (!end_stmt(p))
+            return false;
+        ocl_stamp(p, from, start.text, prev_end(p), start.line, start.col);
+        return true;
+    }
+    if (!lex_is_punct(&TOK, "(")) {
+        if (TOK.kind != TOK_ERROR)
+            lex_error(LX, TOK.line, TOK.col, "expected a statement: '=', '(' or ':' after '%s', got %s",
+                      s, lex_describe(&TOK));
+        return false;
+    }
+    return false;
+}
+
 static bool parse_stmt_inner(oparser *p)
 {
     lex_token start = TOK;
@@ -141,105 +376,14 @@ static bool parse_stmt_inner(oparser *p)
         lex_advance(LX);
         return true;
     }
-    if (lex_is_ident(&TOK, "if")) {
-        lex_advance(LX);
-        node *c;
-        int lelse = ocl_new_label(p);
-        if (lelse < 0 || !parse_paren_cond(p, &c) || !ocl_gen_cond(p, c, false, lelse))
-            return false;
-        const char *cend = prev_end(p);
-        ocl_stamp(p, from, start.text, cend, start.line, start.col);
-        if (!parse_stmt(p))
-            return false;
-        if (lex_is_ident(&TOK, "else")) {
-            lex_token el = TOK;
-            lex_advance(LX);
-            int lend = ocl_new_label(p);
-            lit_instr *go = lend >= 0 ? ocl_emit(p, OP_GOTO, el.line, el.col) : NULL;
-            if (!go)
-                return false;
-            go->target = lend;
-            go->text = "else";
-            ocl_place_label(p, lelse);
-            if (!parse_stmt(p))
-                return false;
-            ocl_place_label(p, lend);
-        } else {
-            ocl_place_label(p, lelse);
-        }
-        return true;
-    }
-    if (lex_is_ident(&TOK, "while")) {
-        lex_advance(LX);
-        int top = ocl_new_label(p), end = ocl_new_label(p);
-        node *c;
-        ocl_place_label(p, top);
-        if (end < 0 || !parse_paren_cond(p, &c) || !ocl_gen_cond(p, c, false, end))
-            return false;
-        const char *cend = prev_end(p);
-        ocl_stamp(p, from, start.text, cend, start.line, start.col);
-        if (p->nloops == MAX_DEPTH) {
-            lex_error(LX, start.line, start.col, "loops nested too deeply");
-            return false;
-        }
-        p->loops[p->nloops++] = (loop_labels){ end, top };
-        if (!parse_stmt(p))
-            return false;
-        p->nloops--;
-        lit_instr *go = ocl_emit(p, OP_GOTO, start.line, start.col);
-        if (!go)
-            return false;
-        go->target = top;
-        go->text = lex_strndup(start.text, (size_t)(cend - start.text));
-        ocl_place_label(p, end);
-        return true;
-    }
-    if (lex_is_ident(&TOK, "do")) {
-        lex_advance(LX);
-        int top = ocl_new_label(p), cont = ocl_new_label(p), end = ocl_new_label(p);
-        if (end < 0)
-            return false;
-        ocl_place_label(p, top);
-        if (p->nloops == MAX_DEPTH) {
-            lex_error(LX, start.line, start.col, "loops nested too deeply");
-            return false;
-        }
-        p->loops[p->nloops++] = (loop_labels){ end, cont };
-        if (!parse_stmt(p))
-            return false;
-        p->nloops--;
-        ocl_place_label(p, cont);
-        lex_token w = TOK;
-        if (!lex_is_ident(&TOK, "while")) {
-            ocl_expected(p, "'while' after the body of 'do'");
-            return false;
-        }
-        lex_advance(LX);
-        int cfrom = p->ncode;
-        node *c;
-        if (!parse_paren_cond(p, &c) || !ocl_gen_cond(p, c, true, top))
-            return false;
-        ocl_stamp(p, cfrom, w.text, prev_end(p), w.line, w.col);
-        ocl_place_label(p, end);
-        return end_stmt(p);
-    }
-    if (lex_is_ident(&TOK, "break") || lex_is_ident(&TOK, "continue") || lex_is_ident(&TOK, "return")) {
-        bool brk = lex_is_ident(&TOK, "break"), ret = lex_is_ident(&TOK, "return");
-        lex_advance(LX);
-        if (!ret && p->nloops == 0) {
-            lex_error(LX, start.line, start.col, "'%s' outside a loop", brk ? "break" : "continue");
-            return false;
-        }
-        lit_instr *go = ocl_emit(p, OP_GOTO, start.line, start.col);
-        if (!go)
-            return false;
-        /* return: label 0 is the end of the thread */
-        go->target = ret ? 0 : brk ? p->loops[p->nloops - 1].brk : p->loops[p->nloops - 1].cont;
-        if (!end_stmt(p))
-            return false;
-        ocl_stamp(p, from, start.text, prev_end(p), start.line, start.col);
-        return true;
-    }
+    if (lex_is_ident(&TOK, "if"))
+        return stmt_if(p);
+    if (lex_is_ident(&TOK, "while"))
+        return stmt_while(p);
+    if (lex_is_ident(&TOK, "do"))
+        return stmt_do(p);
+    if (lex_is_ident(&TOK, "break") || lex_is_ident(&TOK, "continue") || lex_is_ident(&TOK, "return"))
+        return stmt_jump(p);
     if (lex_is_ident(&TOK, "for") || lex_is_ident(&TOK, "switch") || lex_is_ident(&TOK, "goto")) {
         lex_error(LX, TOK.line, TOK.col, "'%.*s' statements are not supported", (int)TOK.len, TOK.text);
         return false;
@@ -250,106 +394,10 @@ static bool parse_stmt_inner(oparser *p)
         ocl_stamp(p, from, start.text, prev_end(p), start.line, start.col);
         return true;
     }
-    if (lex_is_punct(&TOK, "*")) {
-        /* *x = e; */
-        lex_advance(LX);
-        if (TOK.kind != TOK_IDENT) {
-            ocl_expected(p, "a location name after '*'");
-            return false;
-        }
-        lex_token name = TOK;
-        char *s = lex_tok_str(&name);
-        int loc = ocl_local_index(p, s) >= 0 ? -1 : ocl_param_loc(p, s);
-        if (loc < 0) {
-            lex_error(LX, name.line, name.col, "undeclared location '%s' (not a parameter of thread %s)",
-                      s, p->th->name);
-            return false;
-        }
-        lex_advance(LX);
-        if (!ocl_expect_punct(p, "=", "'=' after the location"))
-            return false;
-        node *e = ocl_parse_expr(p);
-        lit_operand v;
-        if (!e || !ocl_gen_value(p, e, &v))
-            return false;
-        lit_instr *st = ocl_emit(p, OP_STORE, start.line, start.col);
-        if (!st)
-            return false;
-        st->loc = loc;
-        st->a = v;
-        st->order = ORD_WEAK;
-        st->scope = SCOPE_NONE;
-        if (!end_stmt(p))
-            return false;
-        ocl_stamp(p, from, start.text, prev_end(p), start.line, start.col);
-        return true;
-    }
-    if (TOK.kind == TOK_IDENT) {
-        lex_token name = TOK;
-        lex_advance(LX);
-        if (lex_is_punct(&TOK, ":")) {
-            /* a statement label (B1:): no effect */
-            lex_advance(LX);
-            return parse_stmt(p);
-        }
-        char *s = lex_tok_str(&name);
-        if (lex_is_punct(&TOK, "=") || lex_is_punct(&TOK, "+") || lex_is_punct(&TOK, "-")) {
-            int r = ocl_local_index(p, s);
-            if (r < 0) {
-                if (ocl_param_loc(p, s) >= 0)
-                    lex_error(LX, name.line, name.col, "cannot assign to location '%s' (write *%s = ...)",
-                              s, s);
-                else
-                    lex_error(LX, name.line, name.col, "undeclared variable '%s' in thread %s", s,
-                              p->th->name);
-                return false;
-            }
-            if (lex_is_punct(&TOK, "=")) {
-                lex_advance(LX);
-                node *e = ocl_parse_expr(p);
-                if (!e || !ocl_gen_into(p, e, r))
-                    return false;
-            } else {
-                /* r++, r--, r += e, r -= e */
-                bool plus = lex_is_punct(&TOK, "+");
-                int next = char_after(p);
-                lex_token op = TOK;
-                lit_operand v;
-                if (next == (plus ? '+' : '-')) {
-                    lex_advance(LX);
-                    lex_advance(LX);
-                    v = imm(1);
-                } else if (next == '=') {
-                    lex_advance(LX);
-                    lex_advance(LX);
-                    node *e = ocl_parse_expr(p);
-                    if (!e || !ocl_gen_value(p, e, &v))
-                        return false;
-                } else {
-                    lex_error(LX, op.line, op.col, "expected '=', '++', '--', '+=' or '-=' after '%s'", s);
-                    return false;
-                }
-                lit_instr *in = ocl_emit(p, OP_ALU, start.line, start.col);
-                if (!in)
-                    return false;
-                in->alu_op = plus ? ALU_ADD : ALU_SUB;
-                in->dst = r;
-                in->a = regop(r);
-                in->b = v;
-            }
-            if (!end_stmt(p))
-                return false;
-            ocl_stamp(p, from, start.text, prev_end(p), start.line, start.col);
-            return true;
-        }
-        if (!lex_is_punct(&TOK, "(")) {
-            if (TOK.kind != TOK_ERROR)
-                lex_error(LX, TOK.line, TOK.col, "expected a statement: '=', '(' or ':' after '%s', got %s",
-                          s, lex_describe(&TOK));
-            return false;
-        }
-        return false;
-    }
+    if (lex_is_punct(&TOK, "*"))
+        return stmt_store(p);
+    if (TOK.kind == TOK_IDENT)
+        return stmt_assign(p);
     ocl_expected(p, "a statement");
     return false;
 }
