@@ -95,10 +95,21 @@ static bool ends_with(const char *s, size_t *n, const char *suffix)
     return false;
 }
 
-/* Compile a call; `dst` is the register that receives its value, -1 if the
- * value is unused, -2 if a value is needed and a temporary should be made
- * (its register is returned in *made). */
-bool ocl_gen_call(oparser *p, node *e, int dst, int *made)
+/* A builtin call, classified: its name, kind and form, and once its
+ * arguments are read the location, memory order and scope it uses. */
+typedef struct call {
+    const char *fn;
+    enum fn_kind kind;
+    enum lit_rmw_op rop;     /* F_RMW */
+    bool remote, explicit;   /* ..._remote, ..._explicit */
+    int nvals;               /* value arguments before the order arguments */
+    int loc;
+    enum lit_order order;
+    enum lit_scope scope;
+} call;
+
+/* The kind of the call by its name ("unknown function" if none). */
+static bool classify(oparser *p, node *e, call *c)
 {
     const char *fn = e->name;
     size_t n = strlen(fn);
@@ -139,6 +150,20 @@ bool ocl_gen_call(oparser *p, node *e, int dst, int *made)
         return false;
     }
 
+    c->fn = fn;
+    c->kind = kind;
+    c->rop = rop;
+    c->remote = remote;
+    c->explicit = explicit;
+    return true;
+}
+
+/* The number of arguments, which depends on the kind and form. */
+static bool check_arity(oparser *p, node *e, call *c)
+{
+    const char *fn = c->fn;
+    enum fn_kind kind = c->kind;
+    bool explicit = c->explicit;
     /* argument counts: values before the order arguments */
     int nvals = kind == F_LOAD ? 1 : kind == F_CAS ? 3 : kind == F_FENCE ? 3 : 2;
     int lo = nvals, hi = nvals;
@@ -152,62 +177,58 @@ bool ocl_gen_call(oparser *p, node *e, int dst, int *made)
             lex_error(LX, e->line, e->col, "'%s' takes %d or %d arguments, not %d", fn, lo, hi, e->nargs);
         return false;
     }
-    bool has_value = kind == F_LOAD || kind == F_RMW || kind == F_CAS;
-    if (dst == -2) {
-        if (!has_value) {
-            lex_error(LX, e->line, e->col, "'%s' has no value", fn);
-            return false;
-        }
-        dst = ocl_new_temp(p);
-        *made = dst;
-    }
-    if (dst >= 0 && !has_value) {
-        lex_error(LX, e->line, e->col, "'%s' has no value", fn);
-        return false;
-    }
+    c->nvals = nvals;
+    return true;
+}
 
-    if (kind == F_FENCE || kind == F_BARRIER) {
-        uint8_t regions = 0;
-        if (!arg_flags(p, e->args[0], &regions))
+/* atomic_work_item_fence(flags, order, scope), barrier(flags),
+ * work_group_barrier(flags[, scope]) */
+static bool gen_fence_barrier(oparser *p, node *e, enum fn_kind kind)
+{
+    uint8_t regions = 0;
+    if (!arg_flags(p, e->args[0], &regions))
+        return false;
+    if (kind == F_BARRIER) {
+        enum lit_scope s = SCOPE_CTA;
+        if (e->nargs == 2 && !arg_scope(p, e->args[1], &s))
             return false;
-        if (kind == F_BARRIER) {
-            enum lit_scope s = SCOPE_CTA;
-            if (e->nargs == 2 && !arg_scope(p, e->args[1], &s))
-                return false;
-            lit_instr *in = ocl_emit(p, OP_BARRIER, e->line, e->col);
-            if (!in)
-                return false;
-            in->barrier_waits = true;
-            in->scope = SCOPE_CTA;
-            /* the k-th barrier of the thread's text meets the k-th of
-             * the other work-items of its work group */
-            in->a = imm(p->nbarriers++);
-            in->b.kind = OPND_NONE;
-            in->regions = regions;
-            return true;
-        }
-        enum lit_order o;
-        enum lit_scope s;
-        if (!arg_order(p, e->args[1], &o) || !arg_scope(p, e->args[2], &s))
-            return false;
-        lit_instr *in = ocl_emit(p, OP_FENCE, e->line, e->col);
+        lit_instr *in = ocl_emit(p, OP_BARRIER, e->line, e->col);
         if (!in)
             return false;
-        in->order = o;
-        in->scope = s;
+        in->barrier_waits = true;
+        in->scope = SCOPE_CTA;
+        /* the k-th barrier of the thread's text meets the k-th of
+         * the other work-items of its work group */
+        in->a = imm(p->nbarriers++);
+        in->b.kind = OPND_NONE;
         in->regions = regions;
         return true;
     }
-
-    int loc = arg_loc(p, e->args[0], fn);
-    if (loc < 0)
+    enum lit_order o;
+    enum lit_scope s;
+    if (!arg_order(p, e->args[1], &o) || !arg_scope(p, e->args[2], &s))
         return false;
+    lit_instr *in = ocl_emit(p, OP_FENCE, e->line, e->col);
+    if (!in)
+        return false;
+    in->order = o;
+    in->scope = s;
+    in->regions = regions;
+    return true;
+}
+
+/* The memory order and scope of an atomic access: SC and device scope
+ * unless explicit, none for atomic_init. */
+static bool order_and_scope(oparser *p, node *e, call *c)
+{
+    enum fn_kind kind = c->kind;
+    int nvals = c->nvals;
     enum lit_order order = ORD_SC;
     enum lit_scope scope = SCOPE_GPU;       /* OpenCL 2.0: memory_scope_device by default */
     if (kind == F_INIT) {
         order = ORD_WEAK;
         scope = SCOPE_NONE;
-    } else if (explicit) {
+    } else if (c->explicit) {
         if (!arg_order(p, e->args[nvals], &order))
             return false;
         int nord = kind == F_CAS ? 2 : 1;
@@ -230,39 +251,20 @@ bool ocl_gen_call(oparser *p, node *e, int dst, int *made)
         }
     }
 
-    if (kind == F_LOAD) {
-        if (dst < 0)
-            dst = ocl_new_temp(p);
-        lit_instr *in = ocl_emit(p, OP_LOAD, e->line, e->col);
-        if (!in)
-            return false;
-        in->dst = dst;
-        in->loc = loc;
-        in->order = order;
-        in->scope = scope;
-        in->remote = remote;
-        return true;
-    }
-    if (kind == F_STORE || kind == F_INIT || kind == F_RMW) {
-        lit_operand v;
-        if (!ocl_gen_value(p, e->args[1], &v))
-            return false;
-        lit_instr *in = ocl_emit(p, kind == F_RMW ? OP_RMW : OP_STORE, e->line, e->col);
-        if (!in)
-            return false;
-        in->loc = loc;
-        in->a = v;
-        in->order = order;
-        in->scope = scope;
-        in->remote = remote;
-        if (kind == F_RMW) {
-            in->rmw_op = rop;
-            in->dst = dst;
-        }
-        return true;
-    }
+    c->order = order;
+    c->scope = scope;
+    return true;
+}
 
-    /* compare-exchange: C semantics over the expected object */
+/* compare-exchange(object, expected, desired, ...): C semantics over the
+ * expected object; dst (if >= 0) receives 1 on success, 0 on failure. */
+static bool gen_cas(oparser *p, node *e, const call *c, int dst)
+{
+    const char *fn = c->fn;
+    int loc = c->loc;
+    enum lit_order order = c->order;
+    enum lit_scope scope = c->scope;
+    bool remote = c->remote;
     node *ex = e->args[1];
     int exp_loc = -1, exp_reg = -1;
     if (ex->kind == N_ADDR && ocl_local_index(p, ex->name) >= 0) {
@@ -357,5 +359,75 @@ bool ocl_gen_call(oparser *p, node *e, int dst, int *made)
     }
     ocl_place_label(p, lend);
     return true;
+}
+
+/* Compile a call; `dst` is the register that receives its value, -1 if the
+ * value is unused, -2 if a value is needed and a temporary should be made
+ * (its register is returned in *made). */
+bool ocl_gen_call(oparser *p, node *e, int dst, int *made)
+{
+    call c;
+    if (!classify(p, e, &c) || !check_arity(p, e, &c))
+        return false;
+    const char *fn = c.fn;
+    enum fn_kind kind = c.kind;
+    bool has_value = kind == F_LOAD || kind == F_RMW || kind == F_CAS;
+    if (dst == -2) {
+        if (!has_value) {
+            lex_error(LX, e->line, e->col, "'%s' has no value", fn);
+            return false;
+        }
+        dst = ocl_new_temp(p);
+        *made = dst;
+    }
+    if (dst >= 0 && !has_value) {
+        lex_error(LX, e->line, e->col, "'%s' has no value", fn);
+        return false;
+    }
+
+    if (kind == F_FENCE || kind == F_BARRIER)
+        return gen_fence_barrier(p, e, kind);
+
+    c.loc = arg_loc(p, e->args[0], fn);
+    if (c.loc < 0 || !order_and_scope(p, e, &c))
+        return false;
+    int loc = c.loc;
+    enum lit_order order = c.order;
+    enum lit_scope scope = c.scope;
+    bool remote = c.remote;
+
+    if (kind == F_LOAD) {
+        if (dst < 0)
+            dst = ocl_new_temp(p);
+        lit_instr *in = ocl_emit(p, OP_LOAD, e->line, e->col);
+        if (!in)
+            return false;
+        in->dst = dst;
+        in->loc = loc;
+        in->order = order;
+        in->scope = scope;
+        in->remote = remote;
+        return true;
+    }
+    if (kind == F_STORE || kind == F_INIT || kind == F_RMW) {
+        lit_operand v;
+        if (!ocl_gen_value(p, e->args[1], &v))
+            return false;
+        lit_instr *in = ocl_emit(p, kind == F_RMW ? OP_RMW : OP_STORE, e->line, e->col);
+        if (!in)
+            return false;
+        in->loc = loc;
+        in->a = v;
+        in->order = order;
+        in->scope = scope;
+        in->remote = remote;
+        if (kind == F_RMW) {
+            in->rmw_op = c.rop;
+            in->dst = dst;
+        }
+        return true;
+    }
+
+    return gen_cas(p, e, &c, dst);
 }
 
