@@ -337,19 +337,20 @@ static const lex_placement_syntax opencl_placement = {
     wg_words, dev_words, "'wg' or 'dev' in the thread placement", "a work-group or device number",
 };
 
-static bool parse_thread(oparser *p)
+/* "Pn@placement": a new thread of the test (NULL after reporting). */
+static lit_thread *thread_head(oparser *p, int *numo)
 {
     litmus_test *t = p->t;
     lex_token head = TOK;
     int num = thread_number(&TOK);
     if (num < 0) {
         ocl_expected(p, "a thread (P0, P1, ...), 'scopeTree' or the final condition");
-        return false;
+        return NULL;
     }
     if (num != t->nthreads) {
         lex_error(LX, TOK.line, TOK.col, "thread %s out of order: expected P%d", lex_describe(&TOK),
                   t->nthreads);
-        return false;
+        return NULL;
     }
     lit_thread *nt = GC_MALLOC(sizeof *nt * (size_t)(t->nthreads + 1));
     if (t->nthreads)
@@ -360,8 +361,14 @@ static bool parse_thread(oparser *p)
     th->name = lex_tok_str(&head);
     lex_advance(LX);
     if (!lex_thread_placement(LX, &opencl_placement, &th->cta, &th->gpu))
-        return false;
-    /* register initialisations from the init block */
+        return NULL;
+    *numo = num;
+    return th;
+}
+
+/* The registers that the init block gives thread num. */
+static bool thread_reg_inits(oparser *p, lit_thread *th, int num)
+{
     for (int i = 0; i < p->nrinit; i++)
         if (p->rinit[i].thread == num) {
             if (litmus_reg_index(th, p->rinit[i].name) >= 0) {
@@ -371,7 +378,13 @@ static bool parse_thread(oparser *p)
             }
             litmus_add_reg(th, p->rinit[i].name, p->rinit[i].v);
         }
+    return true;
+}
 
+/* Start compiling th: no parameters, variables or code yet; its initialised
+ * registers are variables. */
+static bool begin_thread(oparser *p, lit_thread *th)
+{
     p->th = th;
     p->nparams = 0;
     p->params = NULL;
@@ -393,6 +406,12 @@ static bool parse_thread(oparser *p)
         p->decl = v;
         p->decl[p->ndecl++] = th->reg_names[i];
     }
+    return true;
+}
+
+/* "(param, ...)" or "(void)" or "()" */
+static bool parse_param_list(oparser *p)
+{
     if (!ocl_expect_punct(p, "(", "'(' to open the parameter list"))
         return false;
     if (lex_is_ident(&TOK, "void") && char_after(p) != ' ') {
@@ -407,16 +426,14 @@ static bool parse_thread(oparser *p)
                 return false;
         }
     }
-    if (!ocl_expect_punct(p, ")", "')' to close the parameter list"))
-        return false;
-    if (!lex_is_punct(&TOK, "{")) {
-        ocl_expected(p, "'{' to open the thread body");
-        return false;
-    }
-    int end = ocl_new_label(p);          /* label 0: the end of the thread (return) */
-    if (end != 0 || !ocl_parse_block_ex(p, true))
-        return false;
-    ocl_place_label(p, end);
+    return ocl_expect_punct(p, ")", "')' to close the parameter list");
+}
+
+/* Branch targets from labels to instruction indices; the thread's
+ * parameters kept for the final condition. */
+static void finish_thread(oparser *p, lit_thread *th, int num)
+{
+    litmus_test *t = p->t;
     for (int i = 0; i < p->ncode; i++) {
         lit_instr *in = &p->code[i];
         if (in->op == OP_BRANCH || in->op == OP_GOTO)
@@ -436,7 +453,66 @@ static bool parse_thread(oparser *p)
     p->tnparams = tn;
     th->ninstrs = p->ncode;
     th->instrs = p->ncode ? p->code : GC_MALLOC(sizeof *th->instrs);
+}
+
+static bool parse_thread(oparser *p)
+{
+    int num;
+    lit_thread *th = thread_head(p, &num);
+    if (!th || !thread_reg_inits(p, th, num) || !begin_thread(p, th) || !parse_param_list(p))
+        return false;
+    if (!lex_is_punct(&TOK, "{")) {
+        ocl_expected(p, "'{' to open the thread body");
+        return false;
+    }
+    int end = ocl_new_label(p);          /* label 0: the end of the thread (return) */
+    if (end != 0 || !ocl_parse_block_ex(p, true))
+        return false;
+    ocl_place_label(p, end);
+    finish_thread(p, th, num);
     return true;
+}
+
+/* The scope tree's placements, once every thread is known; register
+ * initialisations of threads the test lacks are errors. */
+static bool place_threads(oparser *p)
+{
+    litmus_test *t = p->t;
+    for (int i = 0; i < p->nplaces; i++) {
+        placement *pl = &p->places[i];
+        if (pl->thread >= t->nthreads) {
+            lex_error(LX, pl->line, pl->col, "unknown thread P%d in the scope tree (the test has %d thread%s)",
+                      pl->thread, t->nthreads, t->nthreads == 1 ? "" : "s");
+            return false;
+        }
+        t->threads[pl->thread].cta = pl->cta;
+        t->threads[pl->thread].gpu = pl->gpu;
+    }
+    for (int i = 0; i < p->nrinit; i++)
+        if (p->rinit[i].thread >= t->nthreads) {
+            lex_error(LX, p->rinit[i].line, p->rinit[i].col,
+                      "unknown thread %d in the init block (the test has %d thread%s)",
+                      p->rinit[i].thread, t->nthreads, t->nthreads == 1 ? "" : "s");
+            return false;
+        }
+    return true;
+}
+
+/* Registers the final condition added (from nregs[i] on in thread i) that
+ * name a pointer parameter of their thread hold its address. */
+static void parameter_addresses(oparser *p, const int *nregs)
+{
+    litmus_test *t = p->t;
+    /* "0:x" where x is a pointer parameter of P0 and no variable: as in
+     * herd, the register holds the address of x, a value unequal to any
+     * integer the test stores or compares (OPENCL_ADDRESS_BASE + index). */
+    for (int i = 0; i < t->nthreads; i++) {
+        lit_thread *th = &t->threads[i];
+        for (int r = nregs[i]; r < th->nregs; r++)
+            for (int k = 0; k < p->tnparams[i]; k++)
+                if (strcmp(p->tparams[i][k].name, th->reg_names[r]) == 0)
+                    th->reg_init[r] = OPENCL_ADDRESS_BASE + p->tparams[i][k].loc;
+    }
 }
 
 litmus_test *litmus_parse_opencl(const char *path, const char *text, size_t len, FILE *errors)
@@ -474,23 +550,8 @@ litmus_test *litmus_parse_opencl(const char *path, const char *text, size_t len,
         lex_error(LX, TOK.line, TOK.col, "expected a thread (P0 ...) before the final condition");
         return NULL;
     }
-    for (int i = 0; i < p->nplaces; i++) {
-        placement *pl = &p->places[i];
-        if (pl->thread >= t->nthreads) {
-            lex_error(LX, pl->line, pl->col, "unknown thread P%d in the scope tree (the test has %d thread%s)",
-                      pl->thread, t->nthreads, t->nthreads == 1 ? "" : "s");
-            return NULL;
-        }
-        t->threads[pl->thread].cta = pl->cta;
-        t->threads[pl->thread].gpu = pl->gpu;
-    }
-    for (int i = 0; i < p->nrinit; i++)
-        if (p->rinit[i].thread >= t->nthreads) {
-            lex_error(LX, p->rinit[i].line, p->rinit[i].col,
-                      "unknown thread %d in the init block (the test has %d thread%s)",
-                      p->rinit[i].thread, t->nthreads, t->nthreads == 1 ? "" : "s");
-            return NULL;
-        }
+    if (!place_threads(p))
+        return NULL;
     lex_token fin = TOK;
     int nlocs = t->nlocs;
     int *nregs = GC_MALLOC_ATOMIC(sizeof *nregs * (size_t)t->nthreads);
@@ -498,16 +559,7 @@ litmus_test *litmus_parse_opencl(const char *path, const char *text, size_t len,
         nregs[i] = t->threads[i].nregs;
     if (!litmus_parse_final(LX, t))
         return NULL;
-    /* "0:x" where x is a pointer parameter of P0 and no variable: as in
-     * herd, the register holds the address of x, a value unequal to any
-     * integer the test stores or compares (OPENCL_ADDRESS_BASE + index). */
-    for (int i = 0; i < t->nthreads; i++) {
-        lit_thread *th = &t->threads[i];
-        for (int r = nregs[i]; r < th->nregs; r++)
-            for (int k = 0; k < p->tnparams[i]; k++)
-                if (strcmp(p->tparams[i][k].name, th->reg_names[r]) == 0)
-                    th->reg_init[r] = OPENCL_ADDRESS_BASE + p->tparams[i][k].loc;
-    }
+    parameter_addresses(p, nregs);
     if (t->nlocs > nlocs) {
         lex_error(LX, fin.line, fin.col, "unknown location '%s' in the final condition",
                   t->locs[nlocs].name);
