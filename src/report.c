@@ -144,7 +144,7 @@ void report_herd(FILE *out, const litmus_test *t, check_result *r, const report_
     fprintf(out, "Time %s %.4f\n\n", t->name, info->seconds);
 }
 
-static void json_string(FILE *out, const char *s)
+void report_json_string(FILE *out, const char *s)
 {
     fputc('"', out);
     for (; s && *s; s++) {
@@ -189,9 +189,9 @@ static void json_instr_ref(FILE *out, const litmus_test *t, int thread, int inst
 {
     const lit_instr *in = &t->threads[thread].instrs[instr];
     fputs("{\"thread\":", out);
-    json_string(out, t->threads[thread].name);
+    report_json_string(out, t->threads[thread].name);
     fprintf(out, ",\"line\":%d,\"instruction\":", in->line);
-    json_string(out, in->text ? in->text : "");
+    report_json_string(out, in->text ? in->text : "");
     fputc('}', out);
 }
 
@@ -203,7 +203,7 @@ static void json_flags_and_races(FILE *out, const litmus_test *t, const check_re
         if (r->flags & (1u << f)) {
             if (!first)
                 fputc(',', out);
-            json_string(out, cat_model_flag_name(info->cat, f));
+            report_json_string(out, cat_model_flag_name(info->cat, f));
             first = false;
         }
     fputc(']', out);
@@ -213,14 +213,14 @@ static void json_flags_and_races(FILE *out, const litmus_test *t, const check_re
     for (int i = 0; i < r->nraces; i++) {
         const race_report *rr = &r->races[i];
         fputs(i ? ",{\"kind\":" : "{\"kind\":", out);
-        json_string(out, cat_model_flag_name(info->cat, rr->flag));
+        report_json_string(out, cat_model_flag_name(info->cat, rr->flag));
         fputs(",\"a\":", out);
         json_instr_ref(out, t, rr->thread_a, rr->instr_a);
         fputs(",\"b\":", out);
         json_instr_ref(out, t, rr->thread_b, rr->instr_b);
         fputs(",\"location\":", out);
         if (rr->loc >= 0)
-            json_string(out, t->locs[rr->loc].name);
+            report_json_string(out, t->locs[rr->loc].name);
         else
             fputs("null", out);
         fputc('}', out);
@@ -231,11 +231,11 @@ static void json_flags_and_races(FILE *out, const litmus_test *t, const check_re
 void report_json(FILE *out, const litmus_test *t, check_result *r, const report_info *info)
 {
     fputs("{\"test\":", out);
-    json_string(out, t->name);
+    report_json_string(out, t->name);
     fputs(",\"file\":", out);
-    json_string(out, t->file);
+    report_json_string(out, t->file);
     fputs(",\"model\":", out);
-    json_string(out, info->model);
+    report_json_string(out, info->model);
     fprintf(out, ",\"condition\":\"%s\",\"verdict\":\"%s\"", quantifier_word(t->quant),
             report_verdict(t, r, info->cat));
     fprintf(out, ",\"positive\":%" PRIu64 ",\"negative\":%" PRIu64, r->positive, r->negative);

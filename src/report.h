@@ -35,6 +35,8 @@ void report_herd(FILE *out, const litmus_test *t, check_result *r, const report_
  * a JSON object {"P0:r0":1,"x":2}. */
 void report_state(FILE *out, const litmus_test *t, const lit_value *state);
 void report_json_state(FILE *out, const litmus_test *t, const lit_value *state);
+/* A JSON string literal, escaped. */
+void report_json_string(FILE *out, const char *s);
 void report_json(FILE *out, const litmus_test *t, check_result *r, const report_info *info);
 
 #endif

@@ -298,21 +298,6 @@ static void print_text(FILE *out, const verdict *v, const verify_opts *o, const 
             v->search.complete ? "" : " (search incomplete: only the states explored were checked)");
 }
 
-static void json_string(FILE *out, const char *s)
-{
-    fputc('"', out);
-    for (; s && *s; s++) {
-        unsigned char ch = (unsigned char)*s;
-        if (ch == '"' || ch == '\\')
-            fprintf(out, "\\%c", ch);
-        else if (ch < 0x20)
-            fprintf(out, "\\u%04x", ch);
-        else
-            fputc(ch, out);
-    }
-    fputc('"', out);
-}
-
 static void json_outcomes(FILE *out, const litmus_test *t, outcome_set *set)
 {
     int count = outcome_count(set);
@@ -346,7 +331,7 @@ static void json_trace(FILE *out, const verdict *v, uint32_t index)
             next = line + strlen(line);
         if (!first)
             fputc(',', out);
-        json_string(out, line);
+        report_json_string(out, line);
         first = false;
     }
     fputc(']', out);
@@ -372,7 +357,7 @@ static void json_violations(FILE *out, const verdict *v)
     }
     if (v->search.stop == BFS_VIOLATION) {
         fputs(first ? "{\"kind\":\"invariant\",\"name\":" : ",{\"kind\":\"invariant\",\"name\":", out);
-        json_string(out, v->search.violated);
+        report_json_string(out, v->search.violated);
         fputc(',', out);
         json_trace(out, v, v->search.violation_index);
         fputc('}', out);
@@ -380,11 +365,11 @@ static void json_violations(FILE *out, const verdict *v)
     }
     for (int i = 0; i < v->nunhandled && i < MAX_UNHANDLED; i++) {
         fputs(first ? "{\"kind\":\"unhandled\",\"controller\":" : ",{\"kind\":\"unhandled\",\"controller\":", out);
-        json_string(out, v->unhandled[i].controller);
+        report_json_string(out, v->unhandled[i].controller);
         fputs(",\"state\":", out);
-        json_string(out, v->unhandled[i].state);
+        report_json_string(out, v->unhandled[i].state);
         fputs(",\"event\":", out);
-        json_string(out, v->unhandled[i].event);
+        report_json_string(out, v->unhandled[i].event);
         fputc(',', out);
         json_trace(out, v, v->unhandled_at[i]);
         fputc('}', out);
@@ -396,13 +381,13 @@ static void json_violations(FILE *out, const verdict *v)
 static void print_json(FILE *out, const verdict *v, const verify_opts *o, const char *proto_name)
 {
     fputs("{\"test\":", out);
-    json_string(out, v->t->name);
+    report_json_string(out, v->t->name);
     fputs(",\"file\":", out);
-    json_string(out, v->t->file);
+    report_json_string(out, v->t->file);
     fputs(",\"protocol\":", out);
-    json_string(out, proto_name);
+    report_json_string(out, proto_name);
     fputs(",\"model\":", out);
-    json_string(out, o->model);
+    report_json_string(out, o->model);
     fprintf(out, ",\"sound\":%s,\"complete\":%s", v->unsound ? "false" : "true",
             v->search.complete ? "true" : "false");
     fputs(",\"protocol_outcomes\":", out);
