@@ -27,26 +27,50 @@ typedef struct ptok {
 ptok *ptok_split(const char *path, const char *text, FILE *errors);
 
 /* ---- declarations ------------------------------------------------------ */
-/* A bound: a configuration constant (cst >= 0) or a number. */
+/* A bound: a configuration constant plus an offset (cst >= 0: NCU-1) or
+ * a number. */
 typedef struct pbound { int cst; long num; } pbound;
 /* A range of small integers; is_value: the protocol's value range. */
 typedef struct prange { bool is_value; pbound lo, hi; } prange;
 
+/* The type of a line field or a controller variable: a scalar in a range,
+ * or a small aggregate of `len` elements in the range `r` (bits: 0..1).
+ * A fifo is a count followed by its elements, oldest first, unused ones
+ * at their lowest value (canonical). */
+enum ptype_kind { T_SCALAR, T_BITS, T_ARRAY, T_FIFO };
+typedef struct ptype { enum ptype_kind kind; prange r; pbound len; } ptype;
+
+/* The topology levels a controller or a channel is placed at, finest
+ * first: one instance per compute unit, per GPU, or one for the system. */
+enum plevel { LV_CU, LV_GPU, LV_SYS };
+
 enum pex_kind { EX_NUM, EX_CONST, EX_VAR, EX_LINEF, EX_MSGF, EX_ADDR, EX_VALUE,
-                EX_STATE, EX_BIN, EX_NOT, EX_RMW };
+                EX_STATE, EX_BIN, EX_NOT, EX_RMW, EX_NEG,
+                EX_INDEX,       /* l[r]: element r of an aggregate (l: EX_VAR / EX_LINEF) */
+                EX_LEN,         /* len(l): fifo length, bits: number set, array: size */
+                EX_HAS,         /* has(l, r): some element equals r (bits: bit r set) */
+                EX_HOME,        /* home idx of the address r */
+                EX_CU, EX_GPU,  /* the context's compute unit, GPU */
+                EX_COND };      /* if l then r else r2: written cond(c, a, b) */
 enum pex_op { OPX_ADD, OPX_SUB, OPX_EQ, OPX_NE, OPX_LT, OPX_LE, OPX_GT, OPX_GE,
-              OPX_AND, OPX_OR };
+              OPX_AND, OPX_OR, OPX_MUL, OPX_DIV, OPX_MOD };
 
 typedef struct pexpr {
     enum pex_kind kind;
     enum pex_op op;
-    int idx;            /* const, var, field index */
+    int idx;            /* const, var, field, home index */
     long num;
-    struct pexpr *l, *r;
+    struct pexpr *l, *r, *r2;
 } pexpr;
 
 enum pact_kind { A_SEND, A_LINEF, A_VAR_SET, A_VAR_ADD, A_VAR_SUB, A_REG, A_DONE,
-                 A_WAIT, A_STALL, A_INV, A_INV_ALL, A_SET };
+                 A_WAIT, A_STALL, A_INV, A_INV_ALL, A_SET,
+                 A_PUSH, A_POP, A_CLEAR };
+
+/* Where a send goes: the context's own instance of the channel's level,
+ * an instance by number, each instance whose bit is set in a bits
+ * variable or field, or every instance. */
+enum pdest { D_SELF, D_INDEX, D_EACH, D_ALL };
 
 typedef struct pact {
     enum pact_kind kind;
@@ -55,6 +79,9 @@ typedef struct pact {
     int nargs;
     pexpr **args;       /* A_SEND: one per message field */
     pexpr *e;
+    pexpr *index;       /* element assignments: the element; A_SEND: the destination */
+    enum pdest dest;    /* A_SEND */
+    bool on_line;       /* A_PUSH/A_POP/A_CLEAR/element: a line field, not a variable */
 } pact;
 
 enum pev_kind { EV_LOAD, EV_STORE, EV_RMW, EV_FENCE, EV_RECV, EV_INTERNAL };
@@ -69,6 +96,7 @@ typedef struct pevent {
 } pevent;
 
 typedef struct prow {
+    const char *path;   /* the file the row was written in (variants: base or variant) */
     uint64_t states;    /* bit s: matches line state s */
     pevent ev;
     pexpr *guard;       /* NULL: true */
@@ -83,18 +111,19 @@ typedef struct prow {
 
 typedef struct pctrl {
     const char *name;
-    bool per_cu, processor;
+    enum plevel level;
+    bool processor;
     int nstates;
     const char **states;
     int nfields;
     const char **fields;
-    prange *field_range;
+    ptype *field_type;
     bool *field_memory;     /* initialised from the litmus location */
     bool *field_keep;       /* not reset by invalidate / invalidate_all */
     bool any_keep;
     int nvars;
     const char **vars;
-    prange *var_range;
+    ptype *var_type;
     pexpr *final;           /* NULL: always */
     int ninternal;
     const char **internal;
@@ -104,7 +133,8 @@ typedef struct pctrl {
 
 typedef struct pchan {
     const char *name;
-    bool per_cu, unordered;
+    enum plevel level;
+    bool unordered;
     int from, to;
     pbound cap;
     int vnet;
@@ -115,6 +145,7 @@ typedef struct pmsg {
     int nfields;            /* field 0 is addr */
     const char **fields;
     prange *range;
+    int cu_field, gpu_field;   /* fields named `cu` / `gpu` (routing above the CU), or -1 */
 } pmsg;
 
 typedef struct pinv {
@@ -123,10 +154,15 @@ typedef struct pinv {
     pexpr *e;
 } pinv;
 
-enum { PB_NCU, PB_NADDR, PB_NTHREADS, PB_MAXOPS, PB_NBUILTIN };
+/* A named function of the address: `home NAME = EXPR` (EXPR over addr). */
+typedef struct phome { const char *name; pexpr *e; } phome;
+
+enum { PB_NCU, PB_NGPU, PB_NADDR, PB_NTHREADS, PB_MAXOPS, PB_NBUILTIN };
 
 struct protocol {
     const char *path, *name;
+    int nsources;              /* files read: the base of a variant first, this one last */
+    const char **sources;
     int nconsts;
     const char **const_names;
     long *const_values;     /* first PB_NBUILTIN are set at instantiation */
@@ -140,7 +176,10 @@ struct protocol {
     pctrl *ctrls;
     int ninvs;
     pinv *invs;
+    int nhomes;
+    phome *homes;
     int mem_ctrl, mem_field;   /* memory declaration, or -1 */
+    int mem_home;              /* the memory instance of an address: a home, or -1 (instance 0) */
     int proc_ctrl;             /* the controller with processor events */
 };
 
@@ -173,6 +212,9 @@ typedef struct pbar_info { int cu; long id; int slot; } pbar_info;
 typedef struct pctrl_info {
     int ninst, base, line_slots, inst_slots;
     int rule_base;          /* internal events */
+    int *field_off;         /* slot of field f relative to its line's first slot */
+    int *var_off;           /* slot of variable v relative to the instance's variables */
+    int *field_len, *var_len; /* elements of an aggregate (1: scalar) */
 } pctrl_info;
 
 struct proto_instance {
@@ -180,7 +222,8 @@ struct proto_instance {
     const litmus_test *t;
     long *consts;           /* resolved configuration */
     long vlo, vhi;
-    int ncu, naddr, nthreads, max_tid_per_cu;
+    int ncu, ngpu, naddr, nthreads, max_tid_per_cu;
+    int *cu_gpu;            /* cu -> its GPU */
     int **cu_threads;       /* cu -> tid -> thread */
     int *cu_size;           /* cu -> its number of threads */
     pthread_info *threads;
@@ -202,6 +245,8 @@ struct proto_instance {
 
 /* protocol_layout.c */
 long pbound_value(const proto_instance *in, pbound b);
+/* Instances of a level in this instance: NCU, NGPU or 1. */
+int proto_level_count(const proto_instance *in, enum plevel lv);
 void proto_pack(const proto_instance *in, const int32_t *v, uint8_t *out);
 void proto_unpack(const proto_instance *in, const uint8_t *s, int32_t *v);
 /* Rewrites in `out` (a copy of the packed `old`) the slots where v differs from old. */

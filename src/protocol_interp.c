@@ -18,7 +18,18 @@ typedef struct ctx {
     long value;             /* processor event operand */
     const int32_t *msg;     /* received message fields, or NULL */
     bool ok;
+    int gpu;                /* the GPU (-1: none) */
 } ctx;
+
+/* The context of controller `ctrl`'s instance `inst`, with no line,
+ * thread or message: its CU and GPU as far as its level tells them. */
+static ctx ctx_at(proto_instance *in, int32_t *v, int ctrl, int inst)
+{
+    enum plevel lv = in->p->ctrls[ctrl].level;
+    ctx c = {in, v, ctrl, inst, lv == LV_CU ? inst : -1, -1, -1, 0, NULL, 0, NULL, true, -1};
+    c.gpu = lv == LV_CU ? in->cu_gpu[inst] : lv == LV_GPU ? inst : -1;
+    return c;
+}
 
 /* ---- slot addressing ------------------------------------------------------ */
 static int line_slot(const ctx *c, int addr)
@@ -30,7 +41,25 @@ static int line_slot(const ctx *c, int addr)
 static int var_slot(const ctx *c, int var)
 {
     const pctrl_info *ci = &c->in->ctrls[c->ctrl];
-    return ci->base + c->inst * ci->inst_slots + c->in->naddr * ci->line_slots + var;
+    return ci->base + c->inst * ci->inst_slots + c->in->naddr * ci->line_slots + ci->var_off[var];
+}
+
+static int field_slot(const ctx *c, int addr, int field)
+{
+    return line_slot(c, addr) + c->in->ctrls[c->ctrl].field_off[field];
+}
+
+/* The first slot and the length of an aggregate (or scalar) variable or
+ * line field: a fifo's count is at *first, its elements after it.  False
+ * for a line field when the context has no line. */
+static bool storage_at(const ctx *c, bool on_line, int idx, int *first, int *len)
+{
+    const pctrl_info *ci = &c->in->ctrls[c->ctrl];
+    if (on_line && c->addr < 0)
+        return false;
+    *first = on_line ? field_slot(c, c->addr, idx) : var_slot(c, idx);
+    *len = on_line ? ci->field_len[idx] : ci->var_len[idx];
+    return true;
 }
 
 static int chan_slot(const proto_instance *in, int ch, int inst)
@@ -57,6 +86,12 @@ static void set_slot(ctx *c, int slot, long x)
         x = wrap(c->in, x);
     }
     c->v[slot] = (int32_t)x;
+}
+
+static bool is_fifo(const ctx *c, bool on_line, int idx)
+{
+    const pctrl *pc = &c->in->p->ctrls[c->ctrl];
+    return (on_line ? pc->field_type[idx] : pc->var_type[idx]).kind == T_FIFO;
 }
 
 /* ---- threads --------------------------------------------------------------- */
@@ -241,8 +276,67 @@ static long binop(ctx *c, const pexpr *e)
     case OPX_GE: return l >= r;
     case OPX_AND:
     case OPX_OR: return r != 0;
+    case OPX_MUL: return l * r;
+    case OPX_DIV:
+    case OPX_MOD:
+        if (r == 0) {           /* like an index out of range: the row is not enabled */
+            c->ok = false;
+            return 0;
+        }
+        return e->op == OPX_DIV ? l / r : ((l % r) + r) % r;
     }
     return 0;
+}
+
+/* Element i of an aggregate (a fifo counts from its head); an index out
+ * of range disables the row. */
+static long element(ctx *c, const pexpr *agg, long i)
+{
+    int first, len;
+    bool on_line = agg->kind == EX_LINEF;
+    if (!storage_at(c, on_line, agg->idx, &first, &len))
+        return 0;
+    if (is_fifo(c, on_line, agg->idx)) {
+        len = c->v[first];
+        first++;
+    }
+    if (i < 0 || i >= len) {
+        c->ok = false;
+        return 0;
+    }
+    return c->v[first + i];
+}
+
+/* len(X): a fifo's length, the set bits of a bits, an array's size;
+ * has(X, x): some element (bits: bit x) is x. */
+static long aggregate_query(ctx *c, const pexpr *e)
+{
+    int first, len;
+    bool on_line = e->l->kind == EX_LINEF;
+    const pctrl *pc = &c->in->p->ctrls[c->ctrl];
+    enum ptype_kind k = (on_line ? pc->field_type[e->l->idx] : pc->var_type[e->l->idx]).kind;
+    if (!storage_at(c, on_line, e->l->idx, &first, &len))
+        return 0;
+    if (k == T_FIFO) {
+        len = c->v[first];
+        first++;
+    }
+    long x = e->kind == EX_HAS ? eval(c, e->r) : 0, n = 0;
+    if (e->kind == EX_HAS && k == T_BITS)
+        return x >= 0 && x < len && c->v[first + x];
+    for (int i = 0; i < len; i++)
+        n += e->kind == EX_HAS ? c->v[first + i] == x : k == T_BITS ? c->v[first + i] : 1;
+    return e->kind == EX_HAS ? n > 0 : n;
+}
+
+/* home h of address a: the home's expression with addr bound to a. */
+static long home_of(ctx *c, int h, long a)
+{
+    ctx hc = *c;
+    hc.addr = (int)a;
+    long x = eval(&hc, c->in->p->homes[h].e);
+    c->ok &= hc.ok;
+    return x;
 }
 
 static long eval(ctx *c, const pexpr *e)
@@ -251,7 +345,7 @@ static long eval(ctx *c, const pexpr *e)
     case EX_NUM: return e->num;
     case EX_CONST: return c->in->consts[e->idx];
     case EX_VAR: return c->v[var_slot(c, e->idx)];
-    case EX_LINEF: return c->addr >= 0 ? c->v[line_slot(c, c->addr) + 1 + e->idx] : 0;
+    case EX_LINEF: return c->addr >= 0 ? c->v[field_slot(c, c->addr, e->idx)] : 0;
     case EX_MSGF: return c->msg ? c->msg[e->idx] : 0;
     case EX_ADDR: return c->addr;
     case EX_VALUE: return c->value;
@@ -259,6 +353,14 @@ static long eval(ctx *c, const pexpr *e)
     case EX_BIN: return binop(c, e);
     case EX_NOT: return !eval(c, e->l);
     case EX_RMW: return rmw_apply(c, eval(c, e->l), eval(c, e->r));
+    case EX_NEG: return -eval(c, e->l);
+    case EX_INDEX: return element(c, e->l, eval(c, e->r));
+    case EX_LEN:
+    case EX_HAS: return aggregate_query(c, e);
+    case EX_HOME: return home_of(c, e->idx, eval(c, e->r));
+    case EX_CU: return c->cu;
+    case EX_GPU: return c->gpu;
+    case EX_COND: return eval(c, e->l) ? eval(c, e->r) : eval(c, e->r2);
     }
     return 0;
 }
@@ -303,17 +405,53 @@ static void chan_remove(const proto_instance *in, int32_t *v, int ch, int inst, 
 }
 
 /* ---- actions ----------------------------------------------------------------------- */
-static void act_send(ctx *c, const pact *a)
+/* The instances of the channel a send goes to, in `out` (at most
+ * PROTO_MAX_DESTS); -1 when the send cannot be made here (no instance of
+ * the channel's level in this context, an index out of range, a set bit
+ * beyond the channel's instances). */
+#define PROTO_MAX_DESTS 64
+static int send_targets(ctx *c, const pact *a, int *out)
 {
     const proto_instance *in = c->in;
     const pchan *ch = &in->p->chans[a->idx];
-    int inst = !ch->per_cu ? 0 : in->p->ctrls[c->ctrl].per_cu ? c->inst : c->cu;
-    int32_t m[2 + PROTO_MAX_FIELDS];
-    int base = chan_slot(in, a->idx, inst < 0 ? 0 : inst) + 1;
-    if (inst < 0) {
-        c->ok = false;
-        return;
+    int n = in->chans[a->idx].ninst, first, len, k = 0;
+    long x = -1;
+    switch (a->dest) {
+    case D_SELF:
+        x = ch->level == LV_SYS ? 0 : ch->level == LV_CU ? c->cu
+          : c->gpu >= 0 ? c->gpu : c->cu >= 0 ? in->cu_gpu[c->cu] : -1;
+        break;
+    case D_INDEX:
+        x = eval(c, a->index);
+        break;
+    case D_ALL:
+        for (k = 0; k < n && k < PROTO_MAX_DESTS; k++)
+            out[k] = k;
+        return k;
+    case D_EACH:
+        if (!storage_at(c, a->index->kind == EX_LINEF, a->index->idx, &first, &len))
+            return -1;
+        for (int i = 0; i < len; i++)
+            if (c->v[first + i]) {
+                if (i >= n)
+                    return -1;
+                out[k++] = i;
+            }
+        return k;
     }
+    if (x < 0 || x >= n)
+        return -1;
+    out[0] = (int)x;
+    return 1;
+}
+
+/* The message a send builds (type, sender's thread slot, fields); false
+ * when a field is out of its range (values wrap when the file says so). */
+static bool build_msg(ctx *c, const pact *a, int32_t *m)
+{
+    const proto_instance *in = c->in;
+    int base = chan_slot(in, a->idx, 0) + 1;
+    bool ok = true;
     m[0] = a->msg + 1;
     m[1] = c->tid;
     for (int j = 0; j < in->maxfields; j++) {
@@ -321,13 +459,71 @@ static void act_send(ctx *c, const pact *a)
         const pslot *s = &in->slots[base + 2 + j];
         if (x < s->lo || x > s->hi) {
             if (!s->is_value || !in->p->value_wrap)
-                c->ok = false;
+                ok = false;
             x = wrap(in, x);
         }
         m[2 + j] = (int32_t)x;
     }
-    if (!chan_push(in, c->v, a->idx, inst, m))
+    return ok;
+}
+
+static void act_send(ctx *c, const pact *a)
+{
+    int32_t m[2 + PROTO_MAX_FIELDS];
+    int dest[PROTO_MAX_DESTS];
+    int n = send_targets(c, a, dest);
+    if (n < 0 || !build_msg(c, a, m)) {
         c->ok = false;
+        return;
+    }
+    for (int k = 0; k < n; k++)
+        if (!chan_push(c->in, c->v, a->idx, dest[k], m))
+            c->ok = false;
+}
+
+/* push X e (false when full), pop X (false when empty), clear X: every
+ * element back to its lowest value (a fifo: empty). */
+static void act_aggregate(ctx *c, const pact *a)
+{
+    int first, len;
+    if (!storage_at(c, a->on_line, a->idx, &first, &len)) {
+        c->ok = false;
+        return;
+    }
+    int32_t *v = c->v;
+    const pslot *sl = c->in->slots;
+    if (a->kind == A_CLEAR) {
+        for (int i = 0; i < len + is_fifo(c, a->on_line, a->idx); i++)
+            v[first + i] = sl[first + i].lo;
+    } else if (a->kind == A_PUSH) {
+        if (v[first] >= len) {
+            c->ok = false;
+            return;
+        }
+        set_slot(c, first + 1 + v[first], eval(c, a->e));
+        v[first]++;
+    } else {
+        if (v[first] == 0) {
+            c->ok = false;
+            return;
+        }
+        memmove(&v[first + 1], &v[first + 2], sizeof *v * (size_t)(v[first] - 1));
+        v[first + v[first]] = sl[first + v[first]].lo;
+        v[first]--;
+    }
+}
+
+/* The slot an assignment writes: a scalar, or element [index]; -1 when
+ * out of range. */
+static int target_slot(ctx *c, const pact *a)
+{
+    int first, len;
+    if (!storage_at(c, a->on_line, a->idx, &first, &len))
+        return -1;
+    if (!a->index)
+        return first;
+    long i = eval(c, a->index);
+    return i >= 0 && i < len ? first + (int)i : -1;
 }
 
 /* The line's state and its fields back to their initial values, except
@@ -340,10 +536,13 @@ static void reset_line(ctx *c, int addr)
         memcpy(&c->v[s], &c->in->init[s], sizeof *c->v * (size_t)n);
         return;
     }
+    const pctrl_info *ci = &c->in->ctrls[c->ctrl];
     c->v[s] = c->in->init[s];
-    for (int f = 0; f < pc->nfields; f++)
+    for (int f = 0; f < pc->nfields; f++) {
+        int first = s + ci->field_off[f], len = ci->field_len[f] + (pc->field_type[f].kind == T_FIFO);
         if (!pc->field_keep[f])
-            c->v[s + 1 + f] = c->in->init[s + 1 + f];
+            memcpy(&c->v[first], &c->in->init[first], sizeof *c->v * (size_t)len);
+    }
 }
 
 static void act_done(ctx *c)
@@ -371,6 +570,18 @@ static void act_thread(ctx *c, const pact *a)
         set_slot(c, base + 2 + c->ins->dst, eval(c, a->e));
 }
 
+/* target := e, or += / -= (sign); out of range disables the row. */
+static void assign(ctx *c, const pact *a, int sign)
+{
+    int s = target_slot(c, a);
+    if (s < 0) {
+        c->ok = false;
+        return;
+    }
+    long x = eval(c, a->e);
+    set_slot(c, s, sign ? c->v[s] + sign * x : x);
+}
+
 static void act_line(ctx *c, const pact *a)
 {
     if (c->addr < 0) {
@@ -383,23 +594,22 @@ static void act_line(ctx *c, const pact *a)
     else if (a->kind == A_INV)
         reset_line(c, c->addr);
     else
-        set_slot(c, s + 1 + a->idx, eval(c, a->e));
+        assign(c, a, 0);
 }
 
 static void act(ctx *c, const pact *a)
 {
-    int s;
     switch (a->kind) {
     case A_SEND: act_send(c, a); break;
     case A_LINEF:
     case A_SET:
     case A_INV: act_line(c, a); break;
-    case A_VAR_SET: set_slot(c, var_slot(c, a->idx), eval(c, a->e)); break;
+    case A_VAR_SET: assign(c, a, 0); break;
     case A_VAR_ADD:
-    case A_VAR_SUB:
-        s = var_slot(c, a->idx);
-        set_slot(c, s, c->v[s] + (a->kind == A_VAR_ADD ? 1 : -1) * eval(c, a->e));
-        break;
+    case A_VAR_SUB: assign(c, a, a->kind == A_VAR_ADD ? 1 : -1); break;
+    case A_PUSH:
+    case A_POP:
+    case A_CLEAR: act_aggregate(c, a); break;
     case A_REG:
     case A_WAIT: act_thread(c, a); break;
     case A_DONE: act_done(c); break;
@@ -535,8 +745,12 @@ static bool thread_source(proto_instance *in, const int32_t *cur, int t, ctx *c,
     if (ins->op > OP_FENCE)
         return false;
     *e = (pevent){(enum pev_kind)kind_of[ins->op], (int)ins->order, (int)ins->scope, -1, -1, -1};
-    *c = (ctx){in, (int32_t *)cur, in->p->proc_ctrl, ti->cu, ti->cu, ins->op == OP_FENCE ? -1 : ins->loc, t,
-               ti->tid, ins, proto_eval_operand(in, cur, t, ins->a), NULL, true};
+    *c = ctx_at(in, (int32_t *)cur, in->p->proc_ctrl, ti->cu);
+    c->addr = ins->op == OP_FENCE ? -1 : ins->loc;
+    c->thread = t;
+    c->tid = ti->tid;
+    c->ins = ins;
+    c->value = proto_eval_operand(in, cur, t, ins->a);
     return true;
 }
 
@@ -548,12 +762,22 @@ static void delivery_source(proto_instance *in, const int32_t *cur, int ch, int 
     const pchan *pch = &in->p->chans[ch];
     const pchan_info *ci = &in->chans[ch];
     memcpy(m, &cur[chan_slot(in, ch, inst) + 1 + k * ci->msg_slots], sizeof *m * (size_t)ci->msg_slots);
-    int cu = pch->per_cu ? inst : -1;
-    int thread = cu >= 0 && m[1] >= 0 && m[1] < in->max_tid_per_cu ? in->cu_threads[cu][m[1]] : -1;
-    const lit_instr *ins = thread >= 0 ? current_instr(in, cur, thread) : NULL;
+    const pmsg *pm = &in->p->msgs[m[0] - 1];
+    enum plevel to = in->p->ctrls[pch->to].level;
+    int cu = pch->level == LV_CU ? inst : pm->cu_field >= 0 ? m[2 + pm->cu_field] : -1;
+    cu = cu < in->ncu ? cu : -1;
+    int gpu = pch->level == LV_GPU ? inst : pm->gpu_field >= 0 ? m[2 + pm->gpu_field] : cu >= 0 ? in->cu_gpu[cu] : -1;
+    int thread = cu >= 0 && m[1] >= 0 && m[1] < in->cu_size[cu] ? in->cu_threads[cu][m[1]] : -1;
     *e = (pevent){EV_RECV, PEV_ANY, PEV_ANY, ch, m[0] - 1, -1};
-    int dst_inst = in->p->ctrls[pch->to].per_cu ? inst : 0;
-    *c = (ctx){in, (int32_t *)cur, pch->to, dst_inst, cu, m[2], thread, m[1], ins, 0, m + 2, true};
+    int dst_inst = to == LV_SYS ? 0 : to == pch->level ? inst : in->cu_gpu[inst];
+    *c = ctx_at(in, (int32_t *)cur, pch->to, dst_inst);
+    c->cu = cu;
+    c->gpu = gpu < in->ngpu ? gpu : -1;
+    c->addr = m[2];
+    c->thread = thread;
+    c->tid = m[1];
+    c->ins = thread >= 0 ? current_instr(in, cur, thread) : NULL;
+    c->msg = m + 2;
 }
 
 /* Internal event x of controller ctl's instance i on line a. */
@@ -561,7 +785,8 @@ static void internal_source(proto_instance *in, const int32_t *cur, int ctl, int
                             pevent *e)
 {
     *e = (pevent){EV_INTERNAL, PEV_ANY, PEV_ANY, -1, -1, x};
-    *c = (ctx){in, (int32_t *)cur, ctl, i, in->p->ctrls[ctl].per_cu ? i : -1, a, -1, 0, NULL, 0, NULL, true};
+    *c = ctx_at(in, (int32_t *)cur, ctl, i);
+    c->addr = a;
 }
 
 /* Thread t's arrival at a barrier, the thread's rule: no table row. */
@@ -669,7 +894,7 @@ static bool is_final(void *vctx, const uint8_t *state)
                 return false;
     for (int c = 0; c < in->p->nctrls; c++)
         for (int i = 0; i < in->ctrls[c].ninst && in->p->ctrls[c].final; i++) {
-            ctx cx = {in, v, c, i, -1, -1, -1, 0, NULL, 0, NULL, true};
+            ctx cx = ctx_at(in, v, c, i);
             if (!eval(&cx, in->p->ctrls[c].final))
                 return false;
         }
@@ -685,7 +910,8 @@ static const char *violated(void *vctx, const uint8_t *state)
         const pinv *inv = &in->p->invs[k];
         for (int i = 0; i < in->ctrls[inv->ctrl].ninst; i++)
             for (int a = 0; a < in->naddr; a++) {
-                ctx cx = {in, v, inv->ctrl, i, -1, a, -1, 0, NULL, 0, NULL, true};
+                ctx cx = ctx_at(in, v, inv->ctrl, i);
+                cx.addr = a;
                 if (!eval(&cx, inv->e))
                     return inv->name;
             }
@@ -744,41 +970,67 @@ static void print_msg(const proto_instance *in, int msg, const int32_t *fields, 
     fputc(')', out);
 }
 
+/* "send req[1] Load(x)", one per destination ("send inv[0] Inv(x); send
+ * inv[2] Inv(x)"); a channel with one instance has no index. */
+static const char *storage_name(const pctrl *pc, const pact *a)
+{
+    return a->on_line ? pc->fields[a->idx] : pc->vars[a->idx];
+}
+
+static void describe_send(ctx *c, const pact *a, FILE *out)
+{
+    const proto_instance *in = c->in;
+    const pchan *ch = &in->p->chans[a->idx];
+    int32_t m[2 + PROTO_MAX_FIELDS];
+    int dest[PROTO_MAX_DESTS];
+    ctx probe = *c;             /* evaluating may clear ok: the replay reports that */
+    int n = send_targets(&probe, a, dest);
+    build_msg(&probe, a, m);
+    if (n <= 0)
+        fprintf(out, "send %s (%s)", ch->name, n == 0 ? "no destination" : "not possible");
+    for (int k = 0; k < n; k++) {
+        fputs(k ? "; send " : "send ", out);
+        if (ch->level == LV_SYS)
+            fprintf(out, "%s ", ch->name);
+        else
+            fprintf(out, "%s[%d] ", ch->name, dest[k]);
+        print_msg(in, a->msg, m + 2, out);
+    }
+}
+
 /* Prints one action as it runs on c->v (the successor being built). */
 static void describe_act(ctx *c, const pact *a, FILE *out)
 {
     const proto_instance *in = c->in;
     const pctrl *pc = &in->p->ctrls[c->ctrl];
     if (a->kind == A_SEND) {
-        const pchan *ch = &in->p->chans[a->idx];
-        int inst = !ch->per_cu ? 0 : pc->per_cu ? c->inst : c->cu;
-        int base = chan_slot(in, a->idx, inst < 0 ? 0 : inst) + 1;
-        int32_t f[PROTO_MAX_FIELDS];
-        for (int j = 0; j < a->nargs && j < PROTO_MAX_FIELDS; j++) {
-            long x = eval(c, a->args[j]);
-            const pslot *sl = &in->slots[base + 2 + j];
-            f[j] = (int32_t)((x < sl->lo || x > sl->hi) && sl->is_value && in->p->value_wrap ? wrap(in, x) : x);
-        }
-        if (ch->per_cu)
-            fprintf(out, "send %s[%d] ", ch->name, inst);
-        else
-            fprintf(out, "send %s ", ch->name);
-        print_msg(in, a->msg, f, out);
+        describe_send(c, a, out);
         act(c, a);
         return;
     }
     long operand = a->e && a->kind != A_REG && a->kind != A_LINEF ? eval(c, a->e) : 0;
+    long index = a->index ? eval(c, a->index) : 0;
+    int slot = a->kind == A_LINEF || a->kind == A_VAR_SET || a->kind == A_VAR_ADD || a->kind == A_VAR_SUB
+             ? target_slot(c, a) : -1;
     act(c, a);
     switch (a->kind) {
     case A_LINEF:
-        fprintf(out, "%s := %d", pc->fields[a->idx], c->addr >= 0 ? c->v[line_slot(c, c->addr) + 1 + a->idx] : 0);
+    case A_VAR_SET:
+        fprintf(out, "%s", a->on_line ? pc->fields[a->idx] : pc->vars[a->idx]);
+        if (a->index)
+            fprintf(out, "[%ld]", index);
+        fprintf(out, " := %d", slot >= 0 ? c->v[slot] : 0);
         break;
-    case A_VAR_SET: fprintf(out, "%s := %d", pc->vars[a->idx], c->v[var_slot(c, a->idx)]); break;
     case A_VAR_ADD:
     case A_VAR_SUB:
-        fprintf(out, "%s %s %ld (now %d)", pc->vars[a->idx], a->kind == A_VAR_ADD ? "+=" : "-=", operand,
-                c->v[var_slot(c, a->idx)]);
+        fprintf(out, "%s", pc->vars[a->idx]);
+        if (a->index)
+            fprintf(out, "[%ld]", index);
+        fprintf(out, " %s %ld (now %d)", a->kind == A_VAR_ADD ? "+=" : "-=", operand, slot >= 0 ? c->v[slot] : 0);
         break;
+    case A_PUSH: fprintf(out, "push %s %ld", storage_name(pc, a), operand); break;
+    case A_POP: fprintf(out, "pop %s", storage_name(pc, a)); break;
+    case A_CLEAR: fprintf(out, "clear %s", storage_name(pc, a)); break;
     case A_REG:
         if (c->thread >= 0 && c->ins && c->ins->dst >= 0) {
             const lit_thread *th = in->threads[c->thread].th;
@@ -857,15 +1109,15 @@ static void describe(void *vctx, const uint8_t *state, int rule, const uint8_t *
     int st = line >= 0 ? v[line] : 0;
     if (e.kind != EV_RECV && e.kind != EV_INTERNAL)
         fprintf(out, "%s (CU %d) ", in->threads[c.thread].th->name, c.cu);
-    else if (pc->per_cu)
-        fprintf(out, "(CU %d) ", c.inst);
+    else if (pc->level != LV_SYS)
+        fprintf(out, "(%s %d) ", pc->level == LV_CU ? "CU" : "GPU", c.inst);
     fputs(pc->name, out);
     if (c.addr >= 0)
         fprintf(out, "[%s] in %s", loc_name(in, c.addr), pc->states[st]);
     fputs(": ", out);
     if (e.kind == EV_RECV) {
         const pchan *ch = &in->p->chans[e.chan];
-        if (ch->per_cu)
+        if (ch->level != LV_SYS)
             fprintf(out, "recv %s[%d].", ch->name, tk.inst);
         else
             fprintf(out, "recv %s.", ch->name);
@@ -929,6 +1181,19 @@ void proto_init_model(proto_instance *in)
 
 const nsi_model *proto_nsi(proto_instance *in) { return &in->model; }
 
+/* The instance of the memory controller that holds location a: its home,
+ * or the only one. */
+static int memory_instance(const proto_instance *in, int32_t *v, int a)
+{
+    const protocol *p = in->p;
+    if (p->mem_home < 0)
+        return 0;
+    ctx c = ctx_at((proto_instance *)in, v, p->mem_ctrl, 0);
+    c.addr = a;
+    long h = eval(&c, p->homes[p->mem_home].e);
+    return h >= 0 && h < in->ctrls[p->mem_ctrl].ninst ? (int)h : 0;
+}
+
 void proto_final_values(const proto_instance *in, const uint8_t *state, lit_value *out)
 {
     int32_t v[PROTO_MAX_SLOTS];
@@ -940,7 +1205,8 @@ void proto_final_values(const proto_instance *in, const uint8_t *state, lit_valu
         if (term->kind == TERM_REG)
             out[i] = v[in->threads[term->thread].base + 2 + term->reg];
         else if (term->kind == TERM_LOC)
-            out[i] = v[mi->base + term->loc * mi->line_slots + 1 + p->mem_field];
+            out[i] = v[mi->base + memory_instance(in, v, term->loc) * mi->inst_slots +
+                       term->loc * mi->line_slots + mi->field_off[p->mem_field]];
         else
             out[i] = term->value;
     }

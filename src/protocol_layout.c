@@ -9,7 +9,12 @@
 
 long pbound_value(const proto_instance *in, pbound b)
 {
-    return b.cst >= 0 ? in->consts[b.cst] : b.num;
+    return b.cst >= 0 ? in->consts[b.cst] + b.num : b.num;
+}
+
+int proto_level_count(const proto_instance *in, enum plevel lv)
+{
+    return lv == LV_CU ? in->ncu : lv == LV_GPU ? in->ngpu : 1;
 }
 
 static void range_of(const proto_instance *in, prange r, long *lo, long *hi)
@@ -162,6 +167,17 @@ static void place_threads(proto_instance *in)
         if (t->threads[i].ninstrs > maxops)
             maxops = t->threads[i].ninstrs;
     }
+    in->cu_gpu = GC_MALLOC_ATOMIC(sizeof *in->cu_gpu * (size_t)(in->ncu + 1));
+    int *gpu_key = GC_MALLOC_ATOMIC(sizeof *gpu_key * (size_t)(in->ncu + 1));
+    in->ngpu = 0;
+    for (int c = 0; c < in->ncu; c++) {     /* GPUs numbered in order of first use */
+        int g = 0, key = cu_key[c] / 65536;
+        while (g < in->ngpu && gpu_key[g] != key)
+            g++;
+        if (g == in->ngpu)
+            gpu_key[in->ngpu++] = key;
+        in->cu_gpu[c] = g;
+    }
     in->max_tid_per_cu = 1;
     in->cu_size = count;
     in->cu_threads = GC_MALLOC(sizeof *in->cu_threads * (size_t)in->ncu);
@@ -175,6 +191,7 @@ static void place_threads(proto_instance *in)
     in->nthreads = t->nthreads;
     in->naddr = t->nlocs;
     in->consts[PB_NCU] = in->ncu;
+    in->consts[PB_NGPU] = in->ngpu;
     in->consts[PB_NADDR] = in->naddr;
     in->consts[PB_NTHREADS] = in->nthreads;
     in->consts[PB_MAXOPS] = maxops;
@@ -277,30 +294,63 @@ static void layout_threads(proto_instance *in)
     }
 }
 
+/* Elements of a field or variable of type t: 1 for a scalar; a fifo has
+ * its count first. */
+static int type_slots(const proto_instance *in, const ptype *t, int *len)
+{
+    *len = t->kind == T_SCALAR ? 1 : (int)pbound_value(in, t->len);
+    return t->kind == T_FIFO ? 1 + *len : *len;
+}
+
+static void add_typed_slots(proto_instance *in, const ptype *t, int len)
+{
+    long lo = 0, hi = 1;
+    if (t->kind != T_BITS)
+        range_of(in, t->r, &lo, &hi);
+    if (t->kind == T_FIFO)
+        add_slot(in, 0, len);
+    for (int k = 0; k < len; k++)
+        add_slot(in, lo, hi);
+}
+
+/* Offsets of a controller's fields within a line and of its variables
+ * within an instance; the slot counts. */
+static void ctrl_offsets(proto_instance *in, const pctrl *pc, pctrl_info *ci)
+{
+    ci->field_off = GC_MALLOC_ATOMIC(sizeof(int) * (size_t)(pc->nfields + 1));
+    ci->field_len = GC_MALLOC_ATOMIC(sizeof(int) * (size_t)(pc->nfields + 1));
+    ci->var_off = GC_MALLOC_ATOMIC(sizeof(int) * (size_t)(pc->nvars + 1));
+    ci->var_len = GC_MALLOC_ATOMIC(sizeof(int) * (size_t)(pc->nvars + 1));
+    int off = 1;
+    for (int f = 0; f < pc->nfields; f++) {
+        ci->field_off[f] = off;
+        off += type_slots(in, &pc->field_type[f], &ci->field_len[f]);
+    }
+    ci->line_slots = off;
+    off = 0;
+    for (int v = 0; v < pc->nvars; v++) {
+        ci->var_off[v] = off;
+        off += type_slots(in, &pc->var_type[v], &ci->var_len[v]);
+    }
+    ci->inst_slots = ci->line_slots * in->naddr + off;
+    ci->ninst = proto_level_count(in, pc->level);
+}
+
 static void layout_ctrls(proto_instance *in)
 {
     const protocol *p = in->p;
-    in->ctrls = GC_MALLOC(sizeof *in->ctrls * (size_t)p->nctrls);
     for (int c = 0; c < p->nctrls; c++) {
         const pctrl *pc = &p->ctrls[c];
         pctrl_info *ci = &in->ctrls[c];
-        ci->ninst = pc->per_cu ? in->ncu : 1;
         ci->base = in->nslots;
-        ci->line_slots = 1 + pc->nfields;
-        ci->inst_slots = ci->line_slots * in->naddr + pc->nvars;
         for (int i = 0; i < ci->ninst; i++) {
-            long lo, hi;
             for (int a = 0; a < in->naddr; a++) {
                 add_slot(in, 0, pc->nstates - 1);
-                for (int f = 0; f < pc->nfields; f++) {
-                    range_of(in, pc->field_range[f], &lo, &hi);
-                    add_slot(in, lo, hi);
-                }
+                for (int f = 0; f < pc->nfields; f++)
+                    add_typed_slots(in, &pc->field_type[f], ci->field_len[f]);
             }
-            for (int v = 0; v < pc->nvars; v++) {
-                range_of(in, pc->var_range[v], &lo, &hi);
-                add_slot(in, lo, hi);
-            }
+            for (int v = 0; v < pc->nvars; v++)
+                add_typed_slots(in, &pc->var_type[v], ci->var_len[v]);
         }
     }
 }
@@ -330,7 +380,7 @@ static void layout_chans(proto_instance *in)
     in->chans = GC_MALLOC(sizeof *in->chans * (size_t)p->nchans);
     for (int c = 0; c < p->nchans; c++) {
         pchan_info *ch = &in->chans[c];
-        ch->ninst = p->chans[c].per_cu ? in->ncu : 1;
+        ch->ninst = proto_level_count(in, p->chans[c].level);
         ch->cap = (int)pbound_value(in, p->chans[c].cap);
         ch->msg_slots = 2 + in->maxfields;
         ch->base = in->nslots;
@@ -422,6 +472,25 @@ static void layout_barriers(proto_instance *in)
         in->bars[k].slot = add_slot(in, 0, hi[k]);
 }
 
+/* Aggregates hold 1..64 elements; their ranges must not be empty. */
+static bool sizes_ok(const proto_instance *in, const pctrl *pc, FILE *errors)
+{
+    for (int k = 0; k < pc->nfields + pc->nvars; k++) {
+        bool field = k < pc->nfields;
+        const ptype *t = field ? &pc->field_type[k] : &pc->var_type[k - pc->nfields];
+        long len = t->kind == T_SCALAR ? 1 : pbound_value(in, t->len), lo = 0, hi = 1;
+        if (t->kind != T_BITS)
+            range_of(in, t->r, &lo, &hi);
+        if (len >= 1 && len <= 64 && lo <= hi)
+            continue;
+        fprintf(errors, "%s: error: %s %s.%s: %s\n", in->p->path, field ? "field" : "variable", pc->name,
+                field ? pc->fields[k] : pc->vars[k - pc->nfields],
+                lo > hi ? "its range is empty" : "its length is not in 1..64");
+        return false;
+    }
+    return true;
+}
+
 static bool layout(proto_instance *in, FILE *errors)
 {
     long need = 0;
@@ -429,8 +498,14 @@ static bool layout(proto_instance *in, FILE *errors)
     need += in->nthreads * 2L;
     for (int i = 0; i < in->nthreads; i++)
         need += in->threads[i].th->nregs;
-    for (int c = 0; c < p->nctrls; c++)
-        need += (long)in->ncu * ((1 + p->ctrls[c].nfields) * (long)in->naddr + p->ctrls[c].nvars);
+    in->ctrls = GC_MALLOC(sizeof *in->ctrls * (size_t)p->nctrls);
+    for (int c = 0; c < p->nctrls; c++) {
+        pctrl_info *ci = &in->ctrls[c];
+        if (!sizes_ok(in, &p->ctrls[c], errors))
+            return false;
+        ctrl_offsets(in, &p->ctrls[c], ci);
+        need += (long)ci->ninst * ci->inst_slots;
+    }
     for (int c = 0; c < p->nchans; c++) {
         long cap = pbound_value(in, p->chans[c].cap);
         if (cap < 1 || cap > 64) {
@@ -438,7 +513,7 @@ static bool layout(proto_instance *in, FILE *errors)
                     p->chans[c].name, cap);
             return false;
         }
-        need += in->ncu * (1 + cap * (2 + PROTO_MAX_FIELDS));
+        need += (long)proto_level_count(in, p->chans[c].level) * (1 + cap * (2 + PROTO_MAX_FIELDS));
     }
     need += barrier_slots_needed(in);
     if (need > PROTO_MAX_SLOTS) {
@@ -471,7 +546,7 @@ static void initial_values(proto_instance *in)
             for (int a = 0; a < in->naddr; a++)
                 for (int f = 0; f < p->ctrls[c].nfields; f++)
                     if (p->ctrls[c].field_memory[f])
-                        in->init[ci->base + i * ci->inst_slots + a * ci->line_slots + 1 + f] =
+                        in->init[ci->base + i * ci->inst_slots + a * ci->line_slots + ci->field_off[f]] =
                             (int32_t)in->t->locs[a].init;
     }
 }

@@ -44,7 +44,7 @@ static size_t punct_len(const char *s)
     for (size_t i = 0; i < sizeof two_char / sizeof two_char[0]; i++)
         if (s[0] == two_char[i][0] && s[1] == two_char[i][1])
             return 2;
-    return strchr("|;:,.()=*<>!+-", s[0]) && s[0] ? 1 : 0;
+    return strchr("|;:,.()=*<>!+-[]/%", s[0]) && s[0] ? 1 : 0;
 }
 
 static bool lex_one(lexer *lx)

@@ -12,13 +12,15 @@
 #define MAXROWS 1024
 
 typedef struct parser {
-    const char *path;
+    const char *path;    /* the file being read (a variant's base, then the variant) */
     ptok *t;
     int pos;
     protocol *p;
     pctrl *cur;          /* controller being declared */
     FILE *errors;
     bool failed;
+    bool variant;        /* reading the changes of a variant to its base */
+    int depth;           /* nesting of `extends` */
 } parser;
 
 static void perr(parser *ps, const ptok *at, const char *fmt, ...)
@@ -94,6 +96,7 @@ static void end_line(parser *ps)
 }
 
 /* ---- bounds and ranges ---------------------------------------------- */
+/* NUMBER, CONST, or CONST + NUMBER / CONST - NUMBER (e.g. NCU-1). */
 static pbound bound(parser *ps)
 {
     ptok *t = next(ps);
@@ -103,7 +106,16 @@ static pbound bound(parser *ps)
         int c = find(ps->p->const_names, ps->p->nconsts, t->text);
         if (c < 0)
             perr(ps, t, "unknown constant '%s'", t->text);
-        return (pbound){c, 0};
+        pbound b = {c, 0};
+        bool plus = is_punct(peek(ps), "+");
+        if (plus || is_punct(peek(ps), "-")) {
+            next(ps);
+            ptok *n = next(ps);
+            if (n->kind != PT_NUM)
+                perr(ps, n, "expected a number, found '%s'", n->text);
+            b.num = plus ? n->num : -n->num;
+        }
+        return b;
     }
     perr(ps, t, "expected a number or a constant, found '%s'", t->text);
     return (pbound){-1, 0};
@@ -124,7 +136,33 @@ static prange range(parser *ps)
     return r;
 }
 
+/* RANGE | 'bits' N | 'array' N 'of' RANGE | 'fifo' N 'of' RANGE */
+static ptype type(parser *ps)
+{
+    ptype t = {T_SCALAR, {false, {-1, 0}, {-1, 1}}, {-1, 1}};
+    if (accept(ps, "bits")) {
+        t.kind = T_BITS;
+        t.len = bound(ps);
+        return t;
+    }
+    if (is_word(peek(ps), "array") || is_word(peek(ps), "fifo")) {
+        t.kind = is_word(next(ps), "array") ? T_ARRAY : T_FIFO;
+        t.len = bound(ps);
+        expect(ps, "of");
+    }
+    t.r = range(ps);
+    return t;
+}
+
 /* ---- expressions ------------------------------------------------------ */
+static int find_home(const protocol *p, const char *s)
+{
+    for (int i = 0; i < p->nhomes; i++)
+        if (!strcmp(p->homes[i].name, s))
+            return i;
+    return -1;
+}
+
 static pexpr *mk(enum pex_kind k)
 {
     pexpr *e = GC_MALLOC(sizeof *e);
@@ -133,6 +171,22 @@ static pexpr *mk(enum pex_kind k)
 }
 
 static pexpr *expr(parser *ps, const pmsg *msg);
+
+/* The declared type of a variable or line-field expression, else NULL. */
+static const ptype *storage_type(const parser *ps, const pexpr *e)
+{
+    if (e->kind == EX_VAR)
+        return &ps->cur->var_type[e->idx];
+    if (e->kind == EX_LINEF)
+        return &ps->cur->field_type[e->idx];
+    return NULL;
+}
+
+static bool is_aggregate(const parser *ps, const pexpr *e)
+{
+    const ptype *t = storage_type(ps, e);
+    return t && t->kind != T_SCALAR;
+}
 
 static pexpr *dotted(parser *ps, const ptok *t, const pmsg *msg)
 {
@@ -154,12 +208,84 @@ static pexpr *dotted(parser *ps, const ptok *t, const pmsg *msg)
     return e;
 }
 
+/* A variable or `line.FIELD`, for the aggregate operations. */
+static pexpr *storage(parser *ps, const char *what)
+{
+    ptok *t = peek(ps);
+    pexpr *e = NULL;
+    if (is_word(t, "line")) {
+        next(ps);
+        expect(ps, ".");
+        if (!ps->failed)
+            e = dotted(ps, t, NULL);
+    } else {
+        int v = ps->cur ? find(ps->cur->vars, ps->cur->nvars, ident(ps, "a variable")) : -1;
+        if (v < 0 && !ps->failed)
+            perr(ps, t, "unknown variable '%s'", t->text);
+        e = mk(EX_VAR);
+        e->idx = v;
+    }
+    if (!ps->failed && !is_aggregate(ps, e))
+        perr(ps, t, "%s needs a bits, array or fifo variable or field", what);
+    return e;
+}
+
+/* len(X), has(X, e), cond(c, a, b), HOME(e): NULL when t names none. */
+static pexpr *call_expr(parser *ps, const ptok *t, const pmsg *msg)
+{
+    pexpr *e;
+    int h = find_home(ps->p, t->text);
+    if (is_word(t, "len") || is_word(t, "has")) {
+        e = mk(is_word(t, "len") ? EX_LEN : EX_HAS);
+        expect(ps, "(");
+        e->l = storage(ps, t->text);
+        if (e->kind == EX_HAS) {
+            expect(ps, ",");
+            e->r = expr(ps, msg);
+        }
+    } else if (is_word(t, "cond")) {
+        e = mk(EX_COND);
+        expect(ps, "(");
+        e->l = expr(ps, msg);
+        expect(ps, ",");
+        e->r = expr(ps, msg);
+        expect(ps, ",");
+        e->r2 = expr(ps, msg);
+    } else if (h >= 0 && is_punct(peek(ps), "(")) {
+        e = mk(EX_HOME);
+        e->idx = h;
+        expect(ps, "(");
+        e->r = expr(ps, msg);
+    } else {
+        return NULL;
+    }
+    expect(ps, ")");
+    return e;
+}
+
+/* e[i] on a bits, array or fifo variable or field. */
+static pexpr *maybe_index(parser *ps, pexpr *e, const ptok *t, const pmsg *msg)
+{
+    if (!is_punct(peek(ps), "["))
+        return e;
+    if (!is_aggregate(ps, e)) {
+        perr(ps, t, "'%s' is not a bits, array or fifo variable or field", t->text);
+        return e;
+    }
+    next(ps);
+    pexpr *x = mk(EX_INDEX);
+    x->l = e;
+    x->r = expr(ps, msg);
+    expect(ps, "]");
+    return x;
+}
+
 static pexpr *name_expr(parser *ps, const ptok *t, const pmsg *msg)
 {
     pexpr *e;
     int i;
     if ((is_word(t, "line") || is_word(t, "msg")) && accept(ps, "."))
-        return dotted(ps, t, msg);
+        return maybe_index(ps, dotted(ps, t, msg), t, msg);
     if (is_word(t, "addr"))
         return mk(EX_ADDR);
     if (is_word(t, "value"))
@@ -175,13 +301,19 @@ static pexpr *name_expr(parser *ps, const ptok *t, const pmsg *msg)
         expect(ps, ")");
         return e;
     }
-    if ((i = find(ps->cur->vars, ps->cur->nvars, t->text)) >= 0) {
+    if ((e = call_expr(ps, t, msg)) != NULL)
+        return e;
+    if (ps->cur && (i = find(ps->cur->vars, ps->cur->nvars, t->text)) >= 0) {
         e = mk(EX_VAR);
-    } else if ((i = find(ps->cur->states, ps->cur->nstates, t->text)) >= 0) {
+        e->idx = i;
+        return maybe_index(ps, e, t, msg);
+    } else if (ps->cur && (i = find(ps->cur->states, ps->cur->nstates, t->text)) >= 0) {
         e = mk(EX_NUM);
         e->num = i;
     } else if ((i = find(ps->p->const_names, ps->p->nconsts, t->text)) >= 0) {
         e = mk(EX_CONST);
+    } else if (is_word(t, "cu") || is_word(t, "gpu")) {
+        return mk(is_word(t, "cu") ? EX_CU : EX_GPU);
     } else {
         perr(ps, t, "unknown name '%s'", t->text);
         return mk(EX_NUM);
@@ -205,8 +337,8 @@ static pexpr *primary(parser *ps, const pmsg *msg)
         expect(ps, ")");
         return e;
     }
-    if (is_punct(t, "!")) {
-        pexpr *e = mk(EX_NOT);
+    if (is_punct(t, "!") || is_punct(t, "-")) {
+        pexpr *e = mk(is_punct(t, "!") ? EX_NOT : EX_NEG);
         e->l = primary(ps, msg);
         return e;
     }
@@ -218,6 +350,7 @@ static const struct { const char *s; enum pex_op op; int prec; } binops[] = {
     {"||", OPX_OR, 1}, {"&&", OPX_AND, 2}, {"==", OPX_EQ, 3}, {"!=", OPX_NE, 3},
     {"<", OPX_LT, 3}, {"<=", OPX_LE, 3}, {">", OPX_GT, 3}, {">=", OPX_GE, 3},
     {"+", OPX_ADD, 4}, {"-", OPX_SUB, 4},
+    {"*", OPX_MUL, 5}, {"/", OPX_DIV, 5}, {"%", OPX_MOD, 5},
 };
 
 static int binop_at(parser *ps)
@@ -251,9 +384,10 @@ static void decl_const(parser *ps)
     protocol *p = ps->p;
     ptok *at = peek(ps);
     const char *n = ident(ps, "a constant name");
-    if (find(p->const_names, p->nconsts, n) >= 0)
+    int c = find(p->const_names, p->nconsts, n);
+    if (c >= 0 && (!ps->variant || c < PB_NBUILTIN))
         perr(ps, at, "constant '%s' declared twice", n);
-    if (p->nconsts == MAXC)
+    if (c < 0 && p->nconsts == MAXC)
         perr(ps, at, "too many constants");
     expect(ps, "=");
     ptok *v = next(ps);
@@ -261,8 +395,11 @@ static void decl_const(parser *ps)
         perr(ps, v, "expected a number, found '%s'", v->text);
     if (ps->failed)
         return;
-    p->const_names[p->nconsts] = n;
-    p->const_values[p->nconsts++] = v->num;
+    if (c < 0) {        /* a variant's new value for a base constant keeps its index */
+        c = p->nconsts++;
+        p->const_names[c] = n;
+    }
+    p->const_values[c] = v->num;
 }
 
 static void decl_message(parser *ps)
@@ -294,6 +431,8 @@ static void decl_message(parser *ps)
         m->nfields++;
     }
     expect(ps, ")");
+    m->cu_field = find(m->fields, m->nfields, "cu");
+    m->gpu_field = find(m->fields, m->nfields, "gpu");
     if (!ps->failed && p->nmsgs < MAXC)
         p->nmsgs++;
 }
@@ -309,32 +448,49 @@ static int ctrl_index(parser *ps)
     return 0;
 }
 
-static bool per_cu(parser *ps)
+static const char *const level_names[] = {"per cu", "per gpu", "shared"};
+
+/* 'per' 'cu' | 'per' 'gpu' | 'shared' */
+static enum plevel placement(parser *ps)
 {
     if (accept(ps, "shared"))
-        return false;
+        return LV_SYS;
     expect(ps, "per");
-    expect(ps, "cu");
-    return true;
+    if (accept(ps, "gpu"))
+        return LV_GPU;
+    if (!accept(ps, "cu") && !ps->failed)
+        perr(ps, peek(ps), "expected 'cu' or 'gpu', found '%s'", peek(ps)->text);
+    return LV_CU;
 }
 
+/* A variant may declare a channel again: the new declaration replaces the
+ * base's (rows refer to channels by index). */
 static void decl_channel(parser *ps)
 {
     protocol *p = ps->p;
-    pchan *c = &p->chans[p->nchans];
     ptok *at = peek(ps);
-    c->name = ident(ps, "a channel name");
+    const char *name = ident(ps, "a channel name");
+    int idx = p->nchans;
     for (int i = 0; i < p->nchans; i++)
-        if (!strcmp(p->chans[i].name, c->name))
-            perr(ps, at, "channel '%s' declared twice", c->name);
-    c->per_cu = per_cu(ps);
+        if (!strcmp(p->chans[i].name, name)) {
+            if (!ps->variant)
+                perr(ps, at, "channel '%s' declared twice", name);
+            idx = i;
+        }
+    if (idx == MAXC)
+        perr(ps, at, "too many channels");
+    if (ps->failed)
+        return;
+    pchan *c = &p->chans[idx];
+    *c = (pchan){name, placement(ps), false, 0, 0, {-1, 0}, 0};
     expect(ps, "from");
     c->from = ctrl_index(ps);
     expect(ps, "to");
     at = peek(ps);
     c->to = ctrl_index(ps);
-    if (!ps->failed && !c->per_cu && p->ctrls[c->to].per_cu)
-        perr(ps, at, "a shared channel cannot lead to a per-cu controller");
+    if (!ps->failed && p->ctrls[c->to].level < c->level)
+        perr(ps, at, "a channel %s cannot lead to a controller %s", level_names[c->level],
+             level_names[p->ctrls[c->to].level]);
     if (accept(ps, "unordered"))
         c->unordered = true;
     else
@@ -347,26 +503,48 @@ static void decl_channel(parser *ps)
             perr(ps, v, "expected a virtual network number, found '%s'", v->text);
         c->vnet = (int)v->num;
     }
-    if (!ps->failed && p->nchans < MAXC)
+    if (!ps->failed && idx == p->nchans)
         p->nchans++;
+}
+
+/* A variant may name a base controller again, with the same placement,
+ * to add states, fields and variables to it. */
+static bool reopen_controller(parser *ps, const ptok *at)
+{
+    protocol *p = ps->p;
+    for (int i = 0; i < p->nctrls; i++) {
+        if (strcmp(p->ctrls[i].name, at->text))
+            continue;
+        next(ps);
+        if (!ps->variant) {
+            perr(ps, at, "controller '%s' declared twice", at->text);
+            return true;
+        }
+        enum plevel lv = placement(ps);
+        bool proc = accept(ps, "processor");
+        if (!ps->failed && (lv != p->ctrls[i].level || proc != p->ctrls[i].processor))
+            perr(ps, at, "a variant cannot change the placement of controller %s", at->text);
+        ps->cur = &p->ctrls[i];
+        return true;
+    }
+    return false;
 }
 
 static void decl_controller(parser *ps)
 {
     protocol *p = ps->p;
     ptok *at = peek(ps);
+    if (at->kind == PT_IDENT && reopen_controller(ps, at))
+        return;
     if (p->nctrls == MAXC)
         perr(ps, at, "too many controllers");
     pctrl *c = &p->ctrls[p->nctrls];
     c->name = ident(ps, "a controller name");
-    for (int i = 0; i < p->nctrls; i++)
-        if (!strcmp(p->ctrls[i].name, c->name))
-            perr(ps, at, "controller '%s' declared twice", c->name);
-    c->per_cu = per_cu(ps);
+    c->level = placement(ps);
     if (accept(ps, "processor")) {
         if (p->proc_ctrl >= 0)
             perr(ps, at, "only one controller takes processor events");
-        if (!c->per_cu)
+        if (c->level != LV_CU)
             perr(ps, at, "the processor controller must be 'per cu'");
         p->proc_ctrl = p->nctrls;
         c->processor = true;
@@ -375,11 +553,11 @@ static void decl_controller(parser *ps)
     c->states[0] = "-";
     c->nstates = 1;
     c->fields = gc_array(PROTO_MAX_FIELDS, sizeof *c->fields);
-    c->field_range = gc_array(PROTO_MAX_FIELDS, sizeof *c->field_range);
+    c->field_type = gc_array(PROTO_MAX_FIELDS, sizeof *c->field_type);
     c->field_memory = gc_array(PROTO_MAX_FIELDS, sizeof *c->field_memory);
     c->field_keep = gc_array(PROTO_MAX_FIELDS, sizeof *c->field_keep);
     c->vars = gc_array(MAXC, sizeof *c->vars);
-    c->var_range = gc_array(MAXC, sizeof *c->var_range);
+    c->var_type = gc_array(MAXC, sizeof *c->var_type);
     c->internal = gc_array(MAXC, sizeof *c->internal);
     if (!ps->failed)
         ps->cur = &p->ctrls[p->nctrls++];
@@ -397,14 +575,19 @@ static void decl_states(parser *ps, const ptok *kw)
     pctrl *c = need_ctrl(ps, kw);
     if (!c)
         return;
-    if (c->nstates > 1 || c->nrows)
+    bool adding = ps->variant && c->nrows;    /* a variant adds states to a base controller */
+    if (!adding && (c->nstates > 1 || c->nrows))
         perr(ps, kw, "line states of %s declared twice", c->name);
-    c->nstates = 0;
+    if (!adding)
+        c->nstates = 0;
+    int first = c->nstates;
     while (!ps->failed && peek(ps)->kind == PT_IDENT) {
         ptok *at = peek(ps);
         const char *s = ident(ps, "a state name");
-        if (find(c->states, c->nstates, s) >= 0)
+        if (find(c->states, c->nstates, s) >= 0 && (!adding || find(c->states + first, c->nstates - first, s) >= 0))
             perr(ps, at, "state '%s' listed twice", s);
+        else if (find(c->states, c->nstates, s) >= 0)
+            continue;
         if (c->nstates == PROTO_MAX_STATES)
             perr(ps, at, "too many states");
         else
@@ -426,7 +609,7 @@ static void decl_field(parser *ps, const ptok *kw)
     if (c->nfields == PROTO_MAX_FIELDS)
         perr(ps, at, "too many fields");
     expect(ps, ":");
-    prange r = range(ps);
+    ptype ty = type(ps);
     bool mem = false, keep = false;
     for (;;) {
         if (!mem && accept(ps, "init")) {
@@ -438,12 +621,14 @@ static void decl_field(parser *ps, const ptok *kw)
             break;
         }
     }
+    if (mem && ty.kind != T_SCALAR)
+        perr(ps, at, "only a scalar field can be initialised from memory");
     if (ps->failed)
         return;
     c->field_memory[c->nfields] = mem;
     c->field_keep[c->nfields] = keep;
     c->any_keep |= keep;
-    c->field_range[c->nfields] = r;
+    c->field_type[c->nfields] = ty;
     c->fields[c->nfields++] = n;
 }
 
@@ -459,10 +644,10 @@ static void decl_var(parser *ps, const ptok *kw)
     if (c->nvars == MAXC)
         perr(ps, at, "too many variables");
     expect(ps, ":");
-    prange r = range(ps);
+    ptype ty = type(ps);
     if (ps->failed)
         return;
-    c->var_range[c->nvars] = r;
+    c->var_type[c->nvars] = ty;
     c->vars[c->nvars++] = n;
 }
 
@@ -488,10 +673,45 @@ static void decl_memory(parser *ps)
         return;
     pctrl *c = &p->ctrls[p->mem_ctrl];
     p->mem_field = find(c->fields, c->nfields, f);
+    p->mem_home = -1;
     if (p->mem_field < 0)
         perr(ps, at, "controller %s has no line field '%s'", c->name, f);
-    if (c->per_cu)
-        perr(ps, at, "the memory controller must be 'shared'");
+    else if (c->field_type[p->mem_field].kind != T_SCALAR)
+        perr(ps, at, "the memory field must be a scalar");
+    if (accept(ps, "at")) {
+        ptok *h = peek(ps);
+        p->mem_home = find_home(p, ident(ps, "a home name"));
+        if (p->mem_home < 0 && !ps->failed)
+            perr(ps, h, "unknown home '%s'", h->text);
+    }
+    if (!ps->failed && c->level != LV_SYS && p->mem_home < 0)
+        perr(ps, at, "memory in a controller that is not 'shared' needs 'at HOME'");
+    if (!ps->failed && c->level == LV_CU)
+        perr(ps, at, "the memory controller cannot be 'per cu'");
+}
+
+/* `home NAME = EXPR`: a function of `addr` naming an instance (a GPU, a
+ * slice); a variant may define it again. */
+static void decl_home(parser *ps)
+{
+    protocol *p = ps->p;
+    ptok *at = peek(ps);
+    const char *n = ident(ps, "a home name");
+    int h = find_home(p, n);
+    if (h >= 0 && !ps->variant)
+        perr(ps, at, "home '%s' declared twice", n);
+    if (h < 0 && p->nhomes == MAXC)
+        perr(ps, at, "too many homes");
+    expect(ps, "=");
+    pctrl *saved = ps->cur;
+    ps->cur = NULL;
+    pexpr *e = ps->failed ? NULL : expr(ps, NULL);
+    ps->cur = saved;
+    if (ps->failed)
+        return;
+    if (h < 0)
+        h = p->nhomes++;
+    p->homes[h] = (phome){n, e};
 }
 
 static void decl_invariant(parser *ps)
@@ -500,8 +720,16 @@ static void decl_invariant(parser *ps)
     ptok *at = peek(ps);
     if (p->ninvs == MAXC)
         perr(ps, at, "too many invariants");
-    pinv *v = &p->invs[p->ninvs];
-    v->name = ident(ps, "an invariant name");
+    const char *n = ident(ps, "an invariant name");
+    int k = p->ninvs;
+    for (int i = 0; i < p->ninvs; i++)
+        if (!strcmp(p->invs[i].name, n)) {
+            if (!ps->variant)
+                perr(ps, at, "invariant '%s' declared twice", n);
+            k = i;      /* a variant restates a base invariant */
+        }
+    pinv *v = &p->invs[k];
+    v->name = n;
     v->ctrl = ctrl_index(ps);
     expect(ps, ":");
     if (ps->failed)
@@ -510,11 +738,13 @@ static void decl_invariant(parser *ps)
     ps->cur = &p->ctrls[v->ctrl];
     v->e = expr(ps, NULL);
     ps->cur = saved;
-    if (!ps->failed)
+    if (!ps->failed && k == p->ninvs)
         p->ninvs++;
 }
 
 static void parse_table(parser *ps);
+static void decl_protocol(parser *ps, const ptok *kw);
+static void send_dest(parser *ps, pact *a, const pmsg *rmsg);
 
 static void declaration(parser *ps)
 {
@@ -524,7 +754,7 @@ static void declaration(parser *ps)
         return;
     }
     if (is_word(kw, "protocol"))
-        ps->p->name = ident(ps, "a protocol name");
+        decl_protocol(ps, kw);
     else if (is_word(kw, "const"))
         decl_const(ps);
     else if (is_word(kw, "value"))
@@ -548,6 +778,8 @@ static void declaration(parser *ps)
         decl_memory(ps);
     else if (is_word(kw, "invariant"))
         decl_invariant(ps);
+    else if (is_word(kw, "home"))
+        decl_home(ps);
     else if (is_word(kw, "table"))
         parse_table(ps);
     else
@@ -555,7 +787,7 @@ static void declaration(parser *ps)
     end_line(ps);
 }
 
-static const char *const builtin_consts[PB_NBUILTIN] = {"NCU", "NADDR", "NTHREADS", "MAXOPS"};
+static const char *const builtin_consts[PB_NBUILTIN] = {"NCU", "NGPU", "NADDR", "NTHREADS", "MAXOPS"};
 
 static protocol *new_protocol(const char *path)
 {
@@ -570,7 +802,8 @@ static protocol *new_protocol(const char *path)
     p->chans = gc_array(MAXC, sizeof *p->chans);
     p->ctrls = gc_array(MAXC, sizeof *p->ctrls);
     p->invs = gc_array(MAXC, sizeof *p->invs);
-    p->mem_ctrl = p->mem_field = p->proc_ctrl = -1;
+    p->homes = gc_array(MAXC, sizeof *p->homes);
+    p->mem_ctrl = p->mem_field = p->proc_ctrl = p->mem_home = -1;
     return p;
 }
 
@@ -586,24 +819,8 @@ static void check_complete(parser *ps)
         perr(ps, end, "missing 'memory CONTROLLER.FIELD' declaration");
 }
 
-protocol *protocol_parse_text(const char *path, const char *text, FILE *errors)
-{
-    ptok *toks = ptok_split(path, text, errors);
-    if (!toks)
-        return NULL;
-    parser ps = {path, toks, 0, new_protocol(path), NULL, errors, false};
-    while (!ps.failed && peek(&ps)->kind != PT_EOF) {
-        if (peek(&ps)->kind == PT_NL)
-            next(&ps);
-        else
-            declaration(&ps);
-    }
-    if (!ps.failed)
-        check_complete(&ps);
-    return ps.failed ? NULL : ps.p;
-}
-
-protocol *protocol_load(const char *path, FILE *errors)
+/* The whole file as a GC string, or NULL (with a message). */
+static char *read_text(const char *path, FILE *errors)
 {
     FILE *f = fopen(path, "rb");
     if (!f) {
@@ -628,7 +845,93 @@ protocol *protocol_load(const char *path, FILE *errors)
         fprintf(errors, "%s: error: protocol file contains a NUL byte\n", path);
         return NULL;
     }
-    return protocol_parse_text(path, buf, errors);
+    return buf;
+}
+
+/* Reads the declarations of one file into ps->p; false on error. */
+static bool parse_source(parser *ps, const char *text)
+{
+    ptok *toks = ptok_split(ps->path, text, ps->errors);
+    if (!toks)
+        return false;
+    ps->t = toks;
+    ps->pos = 0;
+    while (!ps->failed && peek(ps)->kind != PT_EOF) {
+        if (peek(ps)->kind == PT_NL)
+            next(ps);
+        else
+            declaration(ps);
+    }
+    protocol *p = ps->p;        /* after the base's, when this is a variant */
+    const char **src = gc_array((size_t)p->nsources + 1, sizeof *src);
+    memcpy(src, p->sources, sizeof *src * (size_t)p->nsources);
+    src[p->nsources++] = ps->path;
+    p->sources = src;
+    return !ps->failed;
+}
+
+/* The base of a variant: a path relative to the variant's directory. */
+static const char *base_path(const char *variant, const char *base)
+{
+    const char *slash = strrchr(variant, '/');
+    if (base[0] == '/' || !slash)
+        return base;
+    size_t d = (size_t)(slash - variant) + 1;
+    char *out = GC_MALLOC_ATOMIC(d + strlen(base) + 1);
+    memcpy(out, variant, d);
+    strcpy(out + d, base);
+    return out;
+}
+
+/* `protocol NAME [extends "BASE.proto"]`.  A variant reads its base into
+ * the same protocol first, then its own declarations as changes. */
+static void decl_protocol(parser *ps, const ptok *kw)
+{
+    const char *name = ident(ps, "a protocol name");
+    if (!accept(ps, "extends")) {
+        ps->p->name = name;
+        return;
+    }
+    ptok *b = next(ps);
+    if (b->kind != PT_STRING) {
+        perr(ps, b, "expected the base file as a string, found '%s'", b->text);
+        return;
+    }
+    if (ps->variant || ps->cur || ps->p->nctrls || ps->p->nconsts > PB_NBUILTIN || ps->p->has_value) {
+        perr(ps, kw, "'extends' must be in the first declaration");
+        return;
+    }
+    if (ps->depth >= 8) {
+        perr(ps, b, "variants nested too deep (a cycle of 'extends'?)");
+        return;
+    }
+    const char *path = base_path(ps->path, b->text);
+    char *text = read_text(path, ps->errors);
+    parser sub = {path, NULL, 0, ps->p, NULL, ps->errors, false, false, ps->depth + 1};
+    if (!text || !parse_source(&sub, text)) {
+        if (text)
+            fprintf(ps->errors, "%s:%d:%d: note: in the base of this variant\n", ps->path, b->line, b->col);
+        ps->failed = true;
+        return;
+    }
+    ps->p->name = name;
+    ps->variant = true;
+    ps->cur = NULL;
+}
+
+protocol *protocol_parse_text(const char *path, const char *text, FILE *errors)
+{
+    parser ps = {path, NULL, 0, new_protocol(path), NULL, errors, false, false, 0};
+    if (!parse_source(&ps, text))
+        return NULL;
+    check_complete(&ps);
+    return ps.failed ? NULL : ps.p;
+}
+
+protocol *protocol_load(const char *path, FILE *errors)
+{
+    char *text = read_text(path, errors);
+    return text ? protocol_parse_text(path, text, errors) : NULL;
 }
 
 const char *protocol_name(const protocol *p) { return p->name; }
@@ -751,6 +1054,8 @@ static void send_action(parser *ps, pctrl *c, pact *a, const pmsg *rmsg)
         perr(ps, at, "unknown channel '%s'", ch);
     else if (&p->ctrls[p->chans[a->idx].from] != c)
         perr(ps, at, "channel %s does not start at %s", ch, c->name);
+    if (!ps->failed && accept(ps, "["))
+        send_dest(ps, a, rmsg);
     at = peek(ps);
     const char *m = ident(ps, "a message name");
     a->msg = -1;
@@ -776,10 +1081,57 @@ static void send_action(parser *ps, pctrl *c, pact *a, const pmsg *rmsg)
     expect(ps, ")");
 }
 
+/* CH[e], CH[each BITS], CH[all]: which instances of the channel get the message. */
+static void send_dest(parser *ps, pact *a, const pmsg *rmsg)
+{
+    if (accept(ps, "all")) {
+        a->dest = D_ALL;
+    } else if (accept(ps, "each")) {
+        a->dest = D_EACH;
+        a->index = storage(ps, "'each'");
+        if (!ps->failed && storage_type(ps, a->index)->kind != T_BITS)
+            perr(ps, &ps->t[ps->pos - 1], "'each' needs a bits variable or field");
+    } else {
+        a->dest = D_INDEX;
+        a->index = expr(ps, rmsg);
+    }
+    expect(ps, "]");
+}
+
+/* push X e | pop X | clear X, on a fifo (push, pop) or any aggregate (clear). */
+static void aggregate_action(parser *ps, pact *a, const ptok *t, const pmsg *rmsg)
+{
+    a->kind = is_word(t, "push") ? A_PUSH : is_word(t, "pop") ? A_POP : A_CLEAR;
+    ptok *at = peek(ps);
+    pexpr *x = storage(ps, t->text);
+    if (ps->failed)
+        return;
+    a->idx = x->idx;
+    a->on_line = x->kind == EX_LINEF;
+    if (a->kind != A_CLEAR && storage_type(ps, x)->kind != T_FIFO)
+        perr(ps, at, "'%s' needs a fifo variable or field", t->text);
+    if (a->kind == A_PUSH)
+        a->e = expr(ps, rmsg);
+}
+
 static const struct { const char *w; enum pact_kind k; } simple_acts[] = {
     {"done", A_DONE}, {"wait", A_WAIT}, {"stall", A_STALL},
     {"invalidate", A_INV}, {"invalidate_all", A_INV_ALL},
 };
+
+/* After the target of an assignment: `[e]` selects an element of an
+ * aggregate; a whole aggregate cannot be assigned (clear it). */
+static void assign_target(parser *ps, pact *a, const ptype *ty, const ptok *t, const pmsg *rmsg)
+{
+    if (accept(ps, "[")) {
+        if (ty->kind == T_SCALAR || ty->kind == T_FIFO)
+            perr(ps, t, "'%s' is not a bits or array variable or field", t->text);
+        a->index = expr(ps, rmsg);
+        expect(ps, "]");
+    } else if (ty->kind != T_SCALAR && !ps->failed) {
+        perr(ps, t, "'%s' is not a scalar: assign an element, or clear it", t->text);
+    }
+}
 
 static void assign_action(parser *ps, pctrl *c, pact *a, const ptok *t, const pmsg *rmsg)
 {
@@ -787,9 +1139,12 @@ static void assign_action(parser *ps, pctrl *c, pact *a, const ptok *t, const pm
         expect(ps, ".");
         ptok *at = peek(ps);
         a->kind = A_LINEF;
+        a->on_line = true;
         a->idx = find(c->fields, c->nfields, ident(ps, "a field name"));
         if (a->idx < 0 && !ps->failed)
             perr(ps, at, "controller %s has no line field '%s'", c->name, at->text);
+        if (!ps->failed)
+            assign_target(ps, a, &c->field_type[a->idx], at, rmsg);
         expect(ps, ":=");
     } else if (is_word(t, "reg")) {
         a->kind = A_REG;
@@ -798,6 +1153,8 @@ static void assign_action(parser *ps, pctrl *c, pact *a, const ptok *t, const pm
         a->idx = find(c->vars, c->nvars, t->text);
         if (a->idx < 0)
             perr(ps, t, "unknown action or variable '%s'", t->text);
+        if (!ps->failed)
+            assign_target(ps, a, &c->var_type[a->idx], t, rmsg);
         a->kind = accept(ps, "+=") ? A_VAR_ADD : accept(ps, "-=") ? A_VAR_SUB : A_VAR_SET;
         if (a->kind == A_VAR_SET)
             expect(ps, ":=");
@@ -821,6 +1178,8 @@ static void action(parser *ps, pctrl *c, pact *a, const pmsg *rmsg)
     if (is_word(t, "send")) {
         a->kind = A_SEND;
         send_action(ps, c, a, rmsg);
+    } else if (is_word(t, "push") || is_word(t, "pop") || is_word(t, "clear")) {
+        aggregate_action(ps, a, t, rmsg);
     } else if (is_word(t, "set")) {
         a->kind = A_SET;
         a->idx = state_ref(ps, c);
@@ -832,6 +1191,7 @@ static void action(parser *ps, pctrl *c, pact *a, const pmsg *rmsg)
 static void row(parser *ps, pctrl *c, prow *r)
 {
     const pmsg *msg = NULL;
+    r->path = ps->path;
     r->line = peek(ps)->line;
     r->col = peek(ps)->col;
     r->states = row_states(ps, c);
@@ -858,6 +1218,73 @@ static void row(parser *ps, pctrl *c, prow *r)
     r->next = accept(ps, "-") || ps->failed ? -1 : state_ref(ps, c);
 }
 
+static bool expr_equal(const pexpr *a, const pexpr *b)
+{
+    if (!a || !b)
+        return a == b;
+    return a->kind == b->kind && a->op == b->op && a->idx == b->idx && a->num == b->num &&
+           expr_equal(a->l, b->l) && expr_equal(a->r, b->r) && expr_equal(a->r2, b->r2);
+}
+
+static bool same_event(const pevent *a, const pevent *b)
+{
+    return a->kind == b->kind && a->order == b->order && a->scope == b->scope && a->chan == b->chan &&
+           a->msg == b->msg && a->internal == b->internal;
+}
+
+/* `- STATES | EVENT [| GUARD]` in a variant: removes the rows with exactly
+ * that state column and event (and that guard, when one is given);
+ * returns the position of the first one removed. */
+static int remove_rows(parser *ps, pctrl *c)
+{
+    const pmsg *msg = NULL;
+    ptok *at = peek(ps);
+    uint64_t states = row_states(ps, c);
+    expect(ps, "|");
+    pevent ev = event(ps, c, &msg);
+    bool by_guard = accept(ps, "|");
+    pexpr *guard = by_guard && peek(ps)->kind != PT_NL ? expr(ps, msg) : NULL;
+    if (ps->failed)
+        return 0;
+    int first = -1, kept = 0;
+    for (int r = 0; r < c->nrows; r++) {
+        const prow *row = &c->rows[r];
+        if (row->states == states && same_event(&row->ev, &ev) && (!by_guard || expr_equal(row->guard, guard))) {
+            first = first < 0 ? kept : first;
+            continue;
+        }
+        c->rows[kept++] = *row;
+    }
+    if (first < 0)
+        perr(ps, at, "no row of the base table %s has this state column and event%s", c->name,
+             by_guard ? " and guard" : "");
+    c->nrows = kept;
+    return first;
+}
+
+/* One line of a variant's table: `- key` or `+ row`; *at is where the
+ * next added row goes (-1: at the end). */
+static void table_change(parser *ps, pctrl *c, int *at)
+{
+    if (accept(ps, "-")) {
+        *at = remove_rows(ps, c);
+        return;
+    }
+    if (!accept(ps, "+")) {
+        perr(ps, peek(ps), "a variant changes a table with '- STATES | EVENT' and '+ ROW' lines, found '%s'",
+             peek(ps)->text);
+        return;
+    }
+    int k = *at < 0 ? c->nrows : *at;
+    prow added = {0};
+    row(ps, c, &added);
+    memmove(&c->rows[k + 1], &c->rows[k], sizeof *c->rows * (size_t)(c->nrows - k));
+    c->rows[k] = added;
+    c->nrows++;
+    if (*at >= 0)
+        (*at)++;
+}
+
 static void parse_table(parser *ps)
 {
     protocol *p = ps->p;
@@ -871,12 +1298,14 @@ static void parse_table(parser *ps)
         perr(ps, at, "unknown controller '%s'", n);
     if (ps->failed)
         return;
-    if (c->nrows)
+    if (c->nrows && !ps->variant)
         perr(ps, at, "second table for controller %s", c->name);
-    c->rows = gc_array(MAXROWS, sizeof *c->rows);
+    if (!c->rows)
+        c->rows = gc_array(MAXROWS, sizeof *c->rows);
     pctrl *saved = ps->cur;
     ps->cur = c;
     end_line(ps);
+    int insert_at = -1;
     while (!ps->failed && !is_word(peek(ps), "end")) {
         if (peek(ps)->kind == PT_EOF) {
             perr(ps, peek(ps), "table %s has no 'end'", c->name);
@@ -884,6 +1313,9 @@ static void parse_table(parser *ps)
             next(ps);
         } else if (c->nrows == MAXROWS) {
             perr(ps, peek(ps), "too many rows");
+        } else if (ps->variant) {
+            table_change(ps, c, &insert_at);
+            end_line(ps);
         } else {
             row(ps, c, &c->rows[c->nrows++]);
             end_line(ps);
