@@ -178,7 +178,17 @@ static void write_decls(FILE *out, const src_lines *src, const int *owner, int w
         fputs("</pre>\n", out);
 }
 
-static void write_table(FILE *out, const pctrl *c, const src_lines *src)
+/* The source lines of the file a row was written in (a variant's rows
+ * come from its base or from itself). */
+static const src_lines *row_source(const protocol *p, const src_lines *srcs, const prow *row)
+{
+    for (int k = 0; k < p->nsources; k++)
+        if (row->path && strcmp(p->sources[k], row->path) == 0)
+            return &srcs[k];
+    return &srcs[p->nsources - 1];
+}
+
+static void write_table(FILE *out, const protocol *p, const pctrl *c, const src_lines *srcs)
 {
     static const char *const head[5] = {"state", "event", "guard", "actions", "next"};
     fprintf(out, "<table>\n<tr>");
@@ -187,7 +197,10 @@ static void write_table(FILE *out, const pctrl *c, const src_lines *src)
     fputs("<th>line</th></tr>\n", out);
     for (int r = 0; r < c->nrows; r++) {
         const prow *row = &c->rows[r];
+        const src_lines *src = row_source(p, srcs, row);
         const char *text = row->line >= 1 && row->line <= src->n ? src->line[row->line - 1] : "";
+        if (text[0] == '+')     /* a row a variant adds */
+            text++;
         const char *cell[5];
         size_t len[5];
         int n = split_row(text, cell, len, 5);
@@ -203,17 +216,26 @@ static void write_table(FILE *out, const pctrl *c, const src_lines *src)
             put_escaped(out, text);
             fputs("</code></td>", out);
         }
-        fprintf(out, "<td class=\"ln\">%d</td></tr>\n", row->line);
+        fputs("<td class=\"ln\">", out);
+        if (row->path && strcmp(row->path, p->path) != 0) {     /* inherited from the base */
+            const char *slash = strrchr(row->path, '/');
+            put_escaped(out, slash ? slash + 1 : row->path);
+            fputc(':', out);
+        }
+        fprintf(out, "%d</td></tr>\n", row->line);
     }
     fputs("</table>\n", out);
 }
 
 bool proto_html_write(const protocol *p, FILE *out, FILE *err)
 {
-    src_lines src;
-    if (!read_lines(p->path, &src, err))
-        return false;
-    int *owner = classify(p, &src);
+    src_lines *src = GC_MALLOC(sizeof *src * (size_t)p->nsources);
+    int **owner = GC_MALLOC(sizeof *owner * (size_t)p->nsources);
+    for (int k = 0; k < p->nsources; k++) {
+        if (!read_lines(p->sources[k], &src[k], err))
+            return false;
+        owner[k] = classify(p, &src[k]);
+    }
     fputs("<!DOCTYPE html>\n<html>\n<head>\n<meta charset=\"utf-8\">\n<title>", out);
     put_escaped(out, p->name);
     fputs(" transition tables</title>\n<style>\n"
@@ -228,9 +250,13 @@ bool proto_html_write(const protocol *p, FILE *out, FILE *err)
           out);
     put_escaped(out, p->name);
     fputs("</h1>\n<p>Source: <code>", out);
-    put_escaped(out, p->path);
+    for (int k = p->nsources - 1; k >= 0; k--) {    /* a variant, then what it extends */
+        put_escaped(out, p->sources[k]);
+        fputs(k ? "</code>, extending <code>" : "", out);
+    }
     fputs("</code></p>\n<h2>Declarations</h2>\n", out);
-    write_decls(out, &src, owner, -1);
+    for (int k = 0; k < p->nsources; k++)
+        write_decls(out, &src[k], owner[k], -1);
     for (int c = 0; c < p->nctrls; c++) {
         const pctrl *pc = &p->ctrls[c];
         fputs("<h2 id=\"", out);
@@ -238,8 +264,9 @@ bool proto_html_write(const protocol *p, FILE *out, FILE *err)
         fputs("\">controller ", out);
         put_escaped(out, pc->name);
         fputs("</h2>\n", out);
-        write_decls(out, &src, owner, c);
-        write_table(out, pc, &src);
+        for (int k = 0; k < p->nsources; k++)
+            write_decls(out, &src[k], owner[k], c);
+        write_table(out, p, pc, src);
     }
     fputs("</body>\n</html>\n", out);
     return !ferror(out);
