@@ -211,9 +211,11 @@ static bool has_row(const pctrl *c, int kind, const lit_instr *ins)
     return false;
 }
 
+/* An immediate operand must be a value of the range even when arithmetic
+ * wraps: wrapping a stored constant would check a different test. */
 static bool value_ok(const proto_instance *in, lit_operand o)
 {
-    return o.kind != OPND_IMM || (o.imm >= in->vlo && o.imm <= in->vhi) || in->p->value_wrap;
+    return o.kind != OPND_IMM || (o.imm >= in->vlo && o.imm <= in->vhi);
 }
 
 /* A CTA barrier: its id and count need no protocol row (the interpreter

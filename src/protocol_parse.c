@@ -1145,6 +1145,22 @@ static void assign_action(parser *ps, pctrl *c, pact *a, const ptok *t, const pm
             perr(ps, at, "controller %s has no line field '%s'", c->name, at->text);
         if (!ps->failed)
             assign_target(ps, a, &c->field_type[a->idx], at, rmsg);
+        if (is_punct(peek(ps), "+=") || is_punct(peek(ps), "-=")) {
+            /* line.f += e is line.f := line.f + e */
+            pexpr *self = mk(EX_LINEF), *sum = mk(EX_BIN);
+            self->idx = a->idx;
+            if (a->index) {
+                pexpr *el = mk(EX_INDEX);
+                el->l = self;
+                el->r = a->index;
+                self = el;
+            }
+            sum->op = is_punct(next(ps), "+=") ? OPX_ADD : OPX_SUB;
+            sum->l = self;
+            sum->r = expr(ps, rmsg);
+            a->e = sum;
+            return;
+        }
         expect(ps, ":=");
     } else if (is_word(t, "reg")) {
         a->kind = A_REG;
