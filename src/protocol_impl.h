@@ -135,6 +135,7 @@ typedef struct pchan {
     const char *name;
     enum plevel level;
     bool unordered;
+    bool per_source;        /* `from each X`: one channel per (sender, destination) pair */
     int from, to;
     pbound cap;
     int vnet;
@@ -197,6 +198,7 @@ typedef struct pthread_info {
 
 typedef struct pchan_info {
     int ninst, base, cap, msg_slots;  /* msg_slots: kind, tid, fields */
+    int ndest;              /* destinations; ninst = senders * ndest with `from each` */
     bool unordered;
     int rule_base;
 } pchan_info;

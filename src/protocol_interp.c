@@ -414,7 +414,7 @@ static int send_targets(ctx *c, const pact *a, int *out)
 {
     const proto_instance *in = c->in;
     const pchan *ch = &in->p->chans[a->idx];
-    int n = in->chans[a->idx].ninst, first, len, k = 0;
+    int n = in->chans[a->idx].ndest, first, len, k = 0;
     long x = -1;
     switch (a->dest) {
     case D_SELF:
@@ -443,6 +443,14 @@ static int send_targets(ctx *c, const pact *a, int *out)
         return -1;
     out[0] = (int)x;
     return 1;
+}
+
+/* The channel instance of destination d for a send from this context:
+ * d itself, or with `from each` the (sender, d) pair. */
+static int chan_instance(const ctx *c, int ch, int d)
+{
+    const pchan_info *ci = &c->in->chans[ch];
+    return c->in->p->chans[ch].per_source ? c->inst * ci->ndest + d : d;
 }
 
 /* The message a send builds (type, sender's thread slot, fields); false
@@ -477,7 +485,7 @@ static void act_send(ctx *c, const pact *a)
         return;
     }
     for (int k = 0; k < n; k++)
-        if (!chan_push(c->in, c->v, a->idx, dest[k], m))
+        if (!chan_push(c->in, c->v, a->idx, chan_instance(c, a->idx, dest[k]), m))
             c->ok = false;
 }
 
@@ -764,6 +772,7 @@ static void delivery_source(proto_instance *in, const int32_t *cur, int ch, int 
     memcpy(m, &cur[chan_slot(in, ch, inst) + 1 + k * ci->msg_slots], sizeof *m * (size_t)ci->msg_slots);
     const pmsg *pm = &in->p->msgs[m[0] - 1];
     enum plevel to = in->p->ctrls[pch->to].level;
+    inst %= ci->ndest;      /* with `from each`: the destination of the pair */
     int cu = pch->level == LV_CU ? inst : pm->cu_field >= 0 ? m[2 + pm->cu_field] : -1;
     cu = cu < in->ncu ? cu : -1;
     int gpu = pch->level == LV_GPU ? inst : pm->gpu_field >= 0 ? m[2 + pm->gpu_field] : cu >= 0 ? in->cu_gpu[cu] : -1;
@@ -777,6 +786,7 @@ static void delivery_source(proto_instance *in, const int32_t *cur, int ch, int 
     c->thread = thread;
     c->tid = m[1];
     c->ins = thread >= 0 ? current_instr(in, cur, thread) : NULL;
+    c->value = c->ins ? proto_eval_operand(in, cur, thread, c->ins->a) : 0;
     c->msg = m + 2;
 }
 
@@ -990,7 +1000,9 @@ static void describe_send(ctx *c, const pact *a, FILE *out)
         fprintf(out, "send %s (%s)", ch->name, n == 0 ? "no destination" : "not possible");
     for (int k = 0; k < n; k++) {
         fputs(k ? "; send " : "send ", out);
-        if (ch->level == LV_SYS)
+        if (ch->per_source)
+            fprintf(out, "%s[%d->%d] ", ch->name, c->inst, dest[k]);
+        else if (ch->level == LV_SYS)
             fprintf(out, "%s ", ch->name);
         else
             fprintf(out, "%s[%d] ", ch->name, dest[k]);
@@ -1117,7 +1129,10 @@ static void describe(void *vctx, const uint8_t *state, int rule, const uint8_t *
     fputs(": ", out);
     if (e.kind == EV_RECV) {
         const pchan *ch = &in->p->chans[e.chan];
-        if (ch->level != LV_SYS)
+        int nd = in->chans[e.chan].ndest;
+        if (ch->per_source)
+            fprintf(out, "recv %s[%d->%d].", ch->name, tk.inst / nd, tk.inst % nd);
+        else if (ch->level != LV_SYS)
             fprintf(out, "recv %s[%d].", ch->name, tk.inst);
         else
             fprintf(out, "recv %s.", ch->name);

@@ -382,7 +382,8 @@ static void layout_chans(proto_instance *in)
     in->chans = GC_MALLOC(sizeof *in->chans * (size_t)p->nchans);
     for (int c = 0; c < p->nchans; c++) {
         pchan_info *ch = &in->chans[c];
-        ch->ninst = proto_level_count(in, p->chans[c].level);
+        ch->ndest = proto_level_count(in, p->chans[c].level);
+        ch->ninst = ch->ndest * (p->chans[c].per_source ? proto_level_count(in, p->ctrls[p->chans[c].from].level) : 1);
         ch->cap = (int)pbound_value(in, p->chans[c].cap);
         ch->msg_slots = 2 + in->maxfields;
         ch->base = in->nslots;
@@ -515,7 +516,8 @@ static bool layout(proto_instance *in, FILE *errors)
                     p->chans[c].name, cap);
             return false;
         }
-        need += (long)proto_level_count(in, p->chans[c].level) * (1 + cap * (2 + PROTO_MAX_FIELDS));
+        long senders = p->chans[c].per_source ? proto_level_count(in, p->ctrls[p->chans[c].from].level) : 1;
+        need += senders * proto_level_count(in, p->chans[c].level) * (1 + cap * (2 + PROTO_MAX_FIELDS));
     }
     need += barrier_slots_needed(in);
     if (need > PROTO_MAX_SLOTS) {

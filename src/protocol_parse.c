@@ -482,8 +482,9 @@ static void decl_channel(parser *ps)
     if (ps->failed)
         return;
     pchan *c = &p->chans[idx];
-    *c = (pchan){name, placement(ps), false, 0, 0, {-1, 0}, 0};
+    *c = (pchan){name, placement(ps), false, false, 0, 0, {-1, 0}, 0};
     expect(ps, "from");
+    c->per_source = accept(ps, "each");
     c->from = ctrl_index(ps);
     expect(ps, "to");
     at = peek(ps);
@@ -745,6 +746,7 @@ static void decl_invariant(parser *ps)
 static void parse_table(parser *ps);
 static void decl_protocol(parser *ps, const ptok *kw);
 static void send_dest(parser *ps, pact *a, const pmsg *rmsg);
+static bool same_event(const pevent *a, const pevent *b);
 
 static void declaration(parser *ps)
 {
@@ -919,12 +921,50 @@ static void decl_protocol(parser *ps, const ptok *kw)
     ps->cur = NULL;
 }
 
+/* Two event patterns some event matches both of. */
+static bool events_overlap(const pevent *a, const pevent *b)
+{
+    if (a->kind != b->kind)
+        return false;
+    if (a->kind == EV_RECV)
+        return a->chan == b->chan && a->msg == b->msg;
+    if (a->kind == EV_INTERNAL)
+        return a->internal == b->internal;
+    return (a->order == PEV_ANY || b->order == PEV_ANY || a->order == b->order) &&
+           (a->scope == PEV_ANY || b->scope == PEV_ANY || a->scope == b->scope);
+}
+
+/* A guarded row followed by a different, overlapping pattern: when the
+ * guard is false the event is taken by the later row instead of waiting,
+ * which is rarely what the writer meant (a release falling through to a
+ * catch-all store row does not wait).  Rows with the same event pattern
+ * are a deliberate case split (by state or guard) and are not reported. */
+static void warn_fall_through(const protocol *p, FILE *errors)
+{
+    for (int c = 0; c < p->nctrls; c++) {
+        const pctrl *pc = &p->ctrls[c];
+        for (int r = 0; r < pc->nrows; r++) {
+            const prow *g = &pc->rows[r];
+            for (int k = r + 1; g->guard && k < pc->nrows; k++) {
+                const prow *l = &pc->rows[k];
+                if (!(g->states & l->states) || !events_overlap(&g->ev, &l->ev) || same_event(&g->ev, &l->ev))
+                    continue;
+                fprintf(errors, "%s:%d:%d: warning: when this row's guard is false, its events are taken by the row at %s:%d instead of waiting\n",
+                        g->path, g->line, g->col, l->path, l->line);
+                break;
+            }
+        }
+    }
+}
+
 protocol *protocol_parse_text(const char *path, const char *text, FILE *errors)
 {
     parser ps = {path, NULL, 0, new_protocol(path), NULL, errors, false, false, 0};
     if (!parse_source(&ps, text))
         return NULL;
     check_complete(&ps);
+    if (!ps.failed)
+        warn_fall_through(ps.p, errors);
     return ps.failed ? NULL : ps.p;
 }
 
