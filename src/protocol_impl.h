@@ -251,6 +251,10 @@ long pbound_value(const proto_instance *in, pbound b);
 int proto_level_count(const proto_instance *in, enum plevel lv);
 void proto_pack(const proto_instance *in, const int32_t *v, uint8_t *out);
 void proto_unpack(const proto_instance *in, const uint8_t *s, int32_t *v);
+/* One slot, and the slots first..last-1 only (the predicates that look at
+ * a few slots do not unpack the whole state). */
+int32_t proto_slot(const proto_instance *in, const uint8_t *s, int i);
+void proto_unpack_range(const proto_instance *in, const uint8_t *s, int32_t *v, int first, int last);
 /* Rewrites in `out` (a copy of the packed `old`) the slots where v differs from old. */
 void proto_repack(const proto_instance *in, const int32_t *old, const int32_t *v, uint8_t *out);
 

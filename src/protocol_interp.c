@@ -890,18 +890,32 @@ static void initial(void *vctx, uint8_t *state)
     proto_pack(in, in->init, state);
 }
 
+/* Unpacks only controller c's slots (its lines and variables): what its
+ * final expression and its invariants read. */
+static void unpack_ctrl(const proto_instance *in, const uint8_t *state, int32_t *v, int c)
+{
+    const pctrl_info *ci = &in->ctrls[c];
+    proto_unpack_range(in, state, v, ci->base, ci->base + ci->ninst * ci->inst_slots);
+}
+
+/* Most states fail on a thread or a channel: those slots are read one by
+ * one before any controller is unpacked. */
 static bool is_final(void *vctx, const uint8_t *state)
 {
     proto_instance *in = vctx;
     int32_t v[PROTO_MAX_SLOTS];
-    proto_unpack(in, state, v);
-    for (int t = 0; t < in->nthreads; t++)
-        if (v[in->threads[t].base] < in->threads[t].th->ninstrs || v[in->threads[t].base + 1])
+    for (int t = 0; t < in->nthreads; t++) {
+        int base = in->threads[t].base;
+        if (proto_slot(in, state, base) < in->threads[t].th->ninstrs || proto_slot(in, state, base + 1))
             return false;
+    }
     for (int ch = 0; ch < in->p->nchans; ch++)
         for (int i = 0; i < in->chans[ch].ninst; i++)
-            if (v[chan_slot(in, ch, i)])
+            if (proto_slot(in, state, chan_slot(in, ch, i)))
                 return false;
+    for (int c = 0; c < in->p->nctrls; c++)
+        if (in->p->ctrls[c].final)
+            unpack_ctrl(in, state, v, c);
     for (int c = 0; c < in->p->nctrls; c++)
         for (int i = 0; i < in->ctrls[c].ninst && in->p->ctrls[c].final; i++) {
             ctx cx = ctx_at(in, v, c, i);
@@ -915,9 +929,12 @@ static const char *violated(void *vctx, const uint8_t *state)
 {
     proto_instance *in = vctx;
     int32_t v[PROTO_MAX_SLOTS];
-    proto_unpack(in, state, v);
+    uint64_t unpacked = 0;      /* controllers (up to 64) whose slots are in v */
     for (int k = 0; k < in->p->ninvs; k++) {
         const pinv *inv = &in->p->invs[k];
+        if (!(unpacked >> inv->ctrl & 1))
+            unpack_ctrl(in, state, v, inv->ctrl);
+        unpacked |= 1ull << inv->ctrl;
         for (int i = 0; i < in->ctrls[inv->ctrl].ninst; i++)
             for (int a = 0; a < in->naddr; a++) {
                 ctx cx = ctx_at(in, v, inv->ctrl, i);

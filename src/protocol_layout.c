@@ -106,20 +106,38 @@ void proto_repack(const proto_instance *in, const int32_t *old, const int32_t *v
             put_slot(in, v, i, out);
 }
 
+/* Slot i of the packed state s, read on its own (near the end of the
+ * state only the bytes that exist are loaded). */
+int32_t proto_slot(const proto_instance *in, const uint8_t *s, int i)
+{
+    const pslot *sl = &in->slots[i];
+    size_t byte = sl->off >> 3, n = in->model.state_bytes - byte;
+    uint64_t word = 0;
+    memcpy(&word, s + byte, n < sizeof word ? n : sizeof word);
+    return (int32_t)((word >> (sl->off & 7)) & ((1ull << sl->bits) - 1)) + sl->lo;
+}
+
+void proto_unpack_range(const proto_instance *in, const uint8_t *s, int32_t *v, int first, int last)
+{
+    for (int i = first; i < last; i++)
+        v[i] = proto_slot(in, s, i);
+}
+
+/* Each slot is read with one unaligned 64-bit load from a padded copy of
+ * the state (a slot is at most 32 bits, so its bits lie within the 8
+ * bytes from its first byte): no per-byte loop, no branch per slot. */
 void proto_unpack(const proto_instance *in, const uint8_t *s, int32_t *v)
 {
-    uint64_t acc = 0;
-    int nacc = 0;
-    size_t o = 0;
+    uint8_t buf[PROTO_MAX_SLOTS * 4 + 8];
+    size_t n = in->model.state_bytes;
+    memcpy(buf, s, n);
+    memset(buf + n, 0, 8);
     for (int i = 0; i < in->nslots; i++) {
-        int b = in->slots[i].bits;
-        while (nacc < b) {
-            acc |= (uint64_t)s[o++] << nacc;
-            nacc += 8;
-        }
-        v[i] = (int32_t)(acc & ((1ull << b) - 1)) + in->slots[i].lo;
-        acc >>= b;
-        nacc -= b;
+        const pslot *sl = &in->slots[i];
+        uint64_t word;
+        memcpy(&word, buf + (sl->off >> 3), sizeof word);
+        uint64_t mask = (1ull << sl->bits) - 1;
+        v[i] = (int32_t)((word >> (sl->off & 7)) & mask) + sl->lo;
     }
 }
 

@@ -20,6 +20,7 @@ typedef struct parser {
     FILE *errors;
     bool failed;
     bool variant;        /* reading the changes of a variant to its base */
+    int ndecls;          /* declarations read so far from this file */
     int depth;           /* nesting of `extends` */
 } parser;
 
@@ -750,6 +751,7 @@ static bool same_event(const pevent *a, const pevent *b);
 
 static void declaration(parser *ps)
 {
+    ps->ndecls++;
     ptok *kw = next(ps);
     if (kw->kind != PT_IDENT) {
         perr(ps, kw, "expected a declaration, found '%s'", kw->text);
@@ -899,7 +901,7 @@ static void decl_protocol(parser *ps, const ptok *kw)
         perr(ps, b, "expected the base file as a string, found '%s'", b->text);
         return;
     }
-    if (ps->variant || ps->cur || ps->p->nctrls || ps->p->nconsts > PB_NBUILTIN || ps->p->has_value) {
+    if (ps->ndecls > 1) {
         perr(ps, kw, "'extends' must be in the first declaration");
         return;
     }
@@ -909,7 +911,7 @@ static void decl_protocol(parser *ps, const ptok *kw)
     }
     const char *path = base_path(ps->path, b->text);
     char *text = read_text(path, ps->errors);
-    parser sub = {path, NULL, 0, ps->p, NULL, ps->errors, false, false, ps->depth + 1};
+    parser sub = {.path = path, .p = ps->p, .errors = ps->errors, .depth = ps->depth + 1};
     if (!text || !parse_source(&sub, text)) {
         if (text)
             fprintf(ps->errors, "%s:%d:%d: note: in the base of this variant\n", ps->path, b->line, b->col);
@@ -959,7 +961,7 @@ static void warn_fall_through(const protocol *p, FILE *errors)
 
 protocol *protocol_parse_text(const char *path, const char *text, FILE *errors)
 {
-    parser ps = {path, NULL, 0, new_protocol(path), NULL, errors, false, false, 0};
+    parser ps = {.path = path, .p = new_protocol(path), .errors = errors};
     if (!parse_source(&ps, text))
         return NULL;
     check_complete(&ps);
@@ -992,15 +994,14 @@ static int name_or_any(parser *ps, const char *const *names, int n, const char *
     return i;
 }
 
-static uint64_t row_states_all(const pctrl *c)
-{
-    return c->nstates >= 64 ? ~0ull : (1ull << c->nstates) - 1;
-}
+/* '*': every state, including states a variant adds to the controller
+ * after this row was read. */
+static uint64_t row_states_all(void) { return ~0ull; }
 
 static uint64_t row_states(parser *ps, pctrl *c)
 {
     if (accept(ps, "*"))
-        return row_states_all(c);
+        return row_states_all();
     uint64_t m = 0;
     do {
         ptok *at = peek(ps);
@@ -1254,7 +1255,7 @@ static void row(parser *ps, pctrl *c, prow *r)
     expect(ps, "|");
     ptok *ev_at = peek(ps);
     r->ev = event(ps, c, &msg);
-    if (!ps->failed && r->ev.kind == EV_FENCE && r->states != row_states_all(c))
+    if (!ps->failed && r->ev.kind == EV_FENCE && r->states != row_states_all())
         perr(ps, ev_at, "fences act on no line: their state column must be '*'");
     expect(ps, "|");
     if (!ps->failed && !is_punct(peek(ps), "|"))

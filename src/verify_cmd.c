@@ -294,6 +294,7 @@ static void print_text(FILE *out, const verdict *v, const verify_opts *o, const 
         print_trace(out, v, v->unhandled_at[i]);
     }
     bfs_print_stats(&v->search, out);
+    fprintf(out, "state bits: %d (%d bytes)\n", proto_state_bits(v->inst), (proto_state_bits(v->inst) + 7) / 8);
     fprintf(out, "Result %s%s\n\n", has_violation(v) ? "Fail" : "Pass",
             v->search.complete ? "" : " (search incomplete: only the states explored were checked)");
 }
@@ -406,9 +407,9 @@ static void print_json(FILE *out, const verdict *v, const verify_opts *o, const 
     fprintf(out,
             ",\"stats\":{\"stop\":\"%s\",\"states\":%" PRIu64 ",\"transitions\":%" PRIu64
             ",\"depth\":%u,\"seconds\":%.4f,\"states_per_s\":%.0f,\"bytes_per_state\":%.1f"
-            ",\"peak_rss\":%zu,\"deadlock_states\":%" PRIu64 "}}\n",
+            ",\"peak_rss\":%zu,\"deadlock_states\":%" PRIu64 ",\"state_bits\":%d}}\n",
             bfs_stop_name(s->stop), s->states, s->transitions, s->depth, s->seconds, s->states_per_s,
-            s->bytes_per_state, s->peak_rss, s->deadlocks);
+            s->bytes_per_state, s->peak_rss, s->deadlocks, proto_state_bits(v->inst));
 }
 
 /* ---- one test ------------------------------------------------------------- */
