@@ -84,3 +84,10 @@ for f in models/*.proto models/mutants/*.proto; do
     "$bin" verify --protocol "$f" litmus/protocol/MP-stale-seed.litmus >/dev/null 2>"$tmp/w"
     check "no warning for $(basename "$f")" test ! -s "$tmp/w"
 done
+
+# A variant's tables render the combined protocol: inherited rows marked
+# with their file, the variant's own rows without the '+'.
+"$bin" graph --protocol models/mutants/hmg_lite_split_inv.proto --tables -o "$tmp/v.html" >/dev/null
+check "variant tables: inherited rows name the base file" grep -q 'class="ln">hmg_lite.proto:[0-9]' "$tmp/v.html"
+check "variant tables: the changed row is the variant's, without '+'" grep -q '<td><code>recv hinv.Inv</code></td>' "$tmp/v.html"
+check "variant tables: the source line names both files" grep -q 'hmg_lite_split_inv.proto</code>, extending <code>.*hmg_lite.proto' "$tmp/v.html"
