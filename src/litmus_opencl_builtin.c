@@ -361,10 +361,9 @@ static bool gen_cas(oparser *p, node *e, const call *c, int dst)
     return true;
 }
 
-/* Compile a call; `dst` is the register that receives its value, -1 if the
- * value is unused, -2 if a value is needed and a temporary should be made
- * (its register is returned in *made). */
-bool ocl_gen_call(oparser *p, node *e, int dst, int *made)
+/* Compile a call; `dst` is the register that receives its value, or -1
+ * when the value is unused (a call statement). */
+bool ocl_gen_call(oparser *p, node *e, int dst)
 {
     call c;
     if (!classify(p, e, &c) || !check_arity(p, e, &c))
@@ -372,14 +371,6 @@ bool ocl_gen_call(oparser *p, node *e, int dst, int *made)
     const char *fn = c.fn;
     enum fn_kind kind = c.kind;
     bool has_value = kind == F_LOAD || kind == F_RMW || kind == F_CAS;
-    if (dst == -2) {
-        if (!has_value) {
-            lex_error(LX, e->line, e->col, "'%s' has no value", fn);
-            return false;
-        }
-        dst = ocl_new_temp(p);
-        *made = dst;
-    }
     if (dst >= 0 && !has_value) {
         lex_error(LX, e->line, e->col, "'%s' has no value", fn);
         return false;

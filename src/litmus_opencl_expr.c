@@ -230,8 +230,7 @@ bool ocl_gen_into(oparser *p, node *e, int dst)
     }
     bool ok = true;
     if (e->kind == N_CALL) {
-        int made = -1;
-        ok = ocl_gen_call(p, e, dst, &made);
+        ok = ocl_gen_call(p, e, dst);
     } else if (e->kind == N_DEREF) {
         int loc = ocl_local_index(p, e->name) >= 0 ? -1 : ocl_param_loc(p, e->name);
         if (loc < 0) {

@@ -151,10 +151,9 @@ bool ocl_gen_cond(oparser *p, node *e, bool jump_if, int label);
 
 /* ---- builtins (litmus_opencl_builtin.c) ---------------------------------- */
 
-/* Compile a call; `dst` is the register that receives its value, -1 if the
- * value is unused, -2 if a value is needed and a temporary should be made
- * (its register is returned in *made). */
-bool ocl_gen_call(oparser *p, node *e, int dst, int *made);
+/* Compile a call; `dst` is the register that receives its value, or -1
+ * when the value is unused (a call statement). */
+bool ocl_gen_call(oparser *p, node *e, int dst);
 
 /* ---- statements (litmus_opencl_stmt.c) ----------------------------------- */
 

@@ -427,8 +427,7 @@ static bool parse_stmt(oparser *p)
                 lex_error(LX, e->line, e->col, "expected a statement, got an expression");
                 ok = false;
             } else {
-                int made = -1;
-                ok = ocl_gen_call(p, e, -1, &made) && end_stmt(p);
+                ok = ocl_gen_call(p, e, -1) && end_stmt(p);
                 if (ok)
                     ocl_stamp(p, from, start.text, prev_end(p), start.line, start.col);
             }
