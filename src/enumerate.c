@@ -38,6 +38,22 @@ typedef struct loc_writes {
     uint8_t must[MAX_TOTAL_K]; /* thread coherence: w[i] co-before these */
 } loc_writes;
 
+#define NSCOPES (SCOPE_WI + 1)
+
+/* Threads as bits: the CTA, GPU and scope instances each thread shares. */
+typedef struct thread_peers {
+    uint32_t cta[MAX_THREADS];
+    uint32_t gpu[MAX_THREADS];
+    uint32_t scope[MAX_THREADS][NSCOPES]; /* inside the instance of scope s of the thread */
+} thread_peers;
+
+/* The events of one combination by thread, and by thread and scope. */
+typedef struct combo_masks {
+    evset thread[MAX_THREADS];
+    evset threads;                        /* every event of a thread */
+    evset scoped[MAX_THREADS][NSCOPES];
+} combo_masks;
+
 typedef struct enum_ctx {
     const litmus_test *t;
     const cat_model *model;
@@ -50,6 +66,8 @@ typedef struct enum_ctx {
     int n;
     ev_info ev[REL_MAX_EVENTS];
     exec x;
+    thread_peers peers;
+    evset *loc_events, *vloc_events; /* per location: its memory events (physical, as addressed) */
     /* reads-from */
     int nreads;
     int read_ev[REL_MAX_EVENTS];
@@ -67,7 +85,7 @@ typedef struct enum_ctx {
     /* barriers */
     int ngroups;
     int nalts[MAX_GROUPS];
-    relation alts[MAX_GROUPS][MAX_ALTS];
+    relation *alts[MAX_GROUPS]; /* per group: MAX_ALTS relations, allocated on first use */
     int bar_choice[MAX_GROUPS];
     /* final states */
     lit_value *state;
@@ -242,33 +260,94 @@ static bool in_scope(const litmus_test *t, int a, int b, int scope)
     }
 }
 
-static void fill_pair_relations(enum_ctx *c, int i, int j)
+/* Which threads each thread shares a CTA, a GPU or a scope instance with,
+ * as bits over threads: fixed for the test, so computed once. */
+static void find_peers(const litmus_test *t, thread_peers *p)
+{
+    memset(p, 0, sizeof *p);
+    for (int a = 0; a < t->nthreads; a++)
+        for (int b = 0; b < t->nthreads; b++) {
+            uint32_t bit = (uint32_t)1 << b;
+            if (in_scope(t, a, b, SCOPE_CTA))
+                p->cta[a] |= bit;
+            if (in_scope(t, a, b, SCOPE_GPU))
+                p->gpu[a] |= bit;
+            for (int s = SCOPE_NONE + 1; s < NSCOPES; s++)
+                if (in_scope(t, a, b, s))
+                    p->scope[a][s] |= bit;
+        }
+}
+
+/* The events of the threads in `threads`. */
+static evset events_of(const combo_masks *cm, uint32_t threads)
+{
+    evset e = 0;
+    for (; threads; threads &= threads - 1)
+        e |= cm->thread[__builtin_ctz(threads)];
+    return e;
+}
+
+/* Events grouped by thread, location and scope, from which each row of a
+ * static relation is one word: O(n) instead of a test per pair. */
+static void group_events(enum_ctx *c, combo_masks *cm)
+{
+    memset(cm, 0, sizeof *cm);
+    for (int l = 0; l < c->t->nlocs; l++)
+        c->loc_events[l] = c->vloc_events[l] = 0;
+    for (int i = 0; i < c->n; i++) {
+        const ev_info *e = &c->ev[i];
+        if (e->phys >= 0) {
+            c->loc_events[e->phys] |= evset_of(i);
+            c->vloc_events[e->vloc] |= evset_of(i);
+        }
+        if (e->thread < 0)
+            continue;
+        cm->thread[e->thread] |= evset_of(i);
+        if (e->ev->scope != SCOPE_NONE)
+            cm->scoped[e->thread][e->ev->scope] |= evset_of(i);
+    }
+    for (int th = 0; th < c->t->nthreads; th++)
+        cm->threads |= cm->thread[th];
+}
+
+/* sr from an event of thread a with scope s: the scoped events of threads
+ * inside its scope instance whose own scope instance holds thread a. */
+static evset scope_partners(const enum_ctx *c, const combo_masks *cm, int a, int s)
+{
+    evset partners = 0;
+    for (uint32_t bs = c->peers.scope[a][s]; bs; bs &= bs - 1) {
+        int b = __builtin_ctz(bs);
+        for (int sb = SCOPE_NONE + 1; sb < NSCOPES; sb++)
+            if (c->peers.scope[b][sb] & ((uint32_t)1 << a))
+                partners |= cm->scoped[b][sb];
+    }
+    return partners;
+}
+
+/* loc, vloc, int, ext, po, scta, sgpu and sr, one row per event. */
+static void fill_pair_relations(enum_ctx *c)
 {
     exec *x = &c->x;
-    const ev_info *a = &c->ev[i], *b = &c->ev[j];
-    const litmus_test *t = c->t;
-    if (a->phys >= 0 && a->phys == b->phys) {
-        rel_add(&x->rel[XR_LOC], i, j);
-        if (a->vloc == b->vloc)
-            rel_add(&x->rel[XR_VLOC], i, j);
+    combo_masks cm;
+    group_events(c, &cm);
+    for (int i = 0; i < c->n; i++) {
+        const ev_info *e = &c->ev[i];
+        x->rel[XR_LOC].row[i] = e->phys >= 0 ? c->loc_events[e->phys] : 0;
+        x->rel[XR_VLOC].row[i] = e->phys >= 0 ? c->vloc_events[e->vloc] : 0;
+        if (e->thread < 0) {
+            static const int thread_rels[] = {XR_INT, XR_EXT, XR_PO, XR_SCTA, XR_SGPU, XR_SR};
+            for (size_t r = 0; r < sizeof thread_rels / sizeof *thread_rels; r++)
+                x->rel[thread_rels[r]].row[i] = 0;
+            continue;
+        }
+        evset own = cm.thread[e->thread];
+        x->rel[XR_INT].row[i] = own;
+        x->rel[XR_EXT].row[i] = cm.threads & ~own;
+        x->rel[XR_PO].row[i] = own & ~evset_universe(i + 1);
+        x->rel[XR_SCTA].row[i] = events_of(&cm, c->peers.cta[e->thread]);
+        x->rel[XR_SGPU].row[i] = events_of(&cm, c->peers.gpu[e->thread]);
+        x->rel[XR_SR].row[i] = e->ev->scope != SCOPE_NONE ? scope_partners(c, &cm, e->thread, e->ev->scope) : 0;
     }
-    if (a->thread < 0 || b->thread < 0)
-        return;
-    if (a->thread == b->thread) {
-        rel_add(&x->rel[XR_INT], i, j);
-        if (i < j)
-            rel_add(&x->rel[XR_PO], i, j);
-    } else {
-        rel_add(&x->rel[XR_EXT], i, j);
-    }
-    const lit_thread *ta = &t->threads[a->thread], *tb = &t->threads[b->thread];
-    if (ta->cta == tb->cta && ta->gpu == tb->gpu)
-        rel_add(&x->rel[XR_SCTA], i, j);
-    if (ta->gpu == tb->gpu)
-        rel_add(&x->rel[XR_SGPU], i, j);
-    if (a->ev->scope != SCOPE_NONE && b->ev->scope != SCOPE_NONE &&
-        in_scope(t, a->thread, b->thread, a->ev->scope) && in_scope(t, b->thread, a->thread, b->ev->scope))
-        rel_add(&x->rel[XR_SR], i, j);
 }
 
 static void fill_dependencies(enum_ctx *c, const int *first)
@@ -294,12 +373,13 @@ static void fill_static_relations(enum_ctx *c, const int *first)
 {
     exec *x = &c->x;
     x->n = c->n;
-    for (int r = 0; r < XR_COUNT; r++)
-        rel_clear(&x->rel[r], c->n);
+    /* the relations built by adding pairs; fill_pair_relations writes
+     * whole rows of the others */
+    static const int added[] = {XR_RF, XR_CO, XR_FR, XR_RMW, XR_SYNCBAR, XR_ADDR, XR_DATA, XR_CTRL};
+    for (size_t r = 0; r < sizeof added / sizeof *added; r++)
+        rel_clear(&x->rel[added[r]], c->n);
     fill_sets(c);
-    for (int i = 0; i < c->n; i++)
-        for (int j = 0; j < c->n; j++)
-            fill_pair_relations(c, i, j);
+    fill_pair_relations(c);
     fill_dependencies(c, first);
     rel_inter(&x->rel[XR_PO_LOC], &x->rel[XR_PO], &x->rel[XR_LOC], c->n);
 }
@@ -455,6 +535,8 @@ static bool collect_barriers(enum_ctx *c)
     for (int g = 0; g < c->ngroups; g++) {
         bar_group *bg = &groups[g];
         c->nalts[g] = 0;
+        if (!c->alts[g])
+            c->alts[g] = GC_MALLOC_ATOMIC(sizeof(relation) * MAX_ALTS);
         if (bg->count > bg->m) {
             c->r->hang = true;
             return false;
@@ -754,8 +836,10 @@ static void choose_rf(enum_ctx *c, int r)
 
 /* ---- choosing one trace per thread ---------------------------------------- */
 
-/* A (location, value) pair that a trace reads or writes, as a bit; reads
- * that no chosen trace (nor an initial value) writes rule a combination out
+/* A (location, value) pair that a trace reads or writes, as a bit.  A read
+ * needs its pair written by its own thread earlier in program order, by
+ * another thread, or by the initial state (collect_rf_options); combinations
+ * in which some read cannot be served are ruled out here, thread by thread,
  * before any relation is built. */
 #define PAIR_WORDS 8
 #define MAX_PAIRS (64 * PAIR_WORDS)
@@ -772,6 +856,7 @@ typedef struct pair_index {
 
 typedef struct trace_pairs {
     pairset reads, writes;
+    pairset needs;         /* reads that no write of the trace itself may serve */
 } trace_pairs;
 
 static int pair_of(pair_index *px, int phys, lit_value v)
@@ -787,26 +872,80 @@ static int pair_of(pair_index *px, int phys, lit_value v)
 }
 
 static void pairset_add(pairset *s, int i) { s->w[i / 64] |= (uint64_t)1 << (i % 64); }
+static bool pairset_has(const pairset *s, int i) { return (s->w[i / 64] >> (i % 64)) & 1u; }
 
-static void pairset_or(pairset *out, const pairset *a, const pairset *b)
+/* Set operations over the first `words` words: the pairs in use. */
+static void pairset_or(pairset *out, const pairset *a, const pairset *b, int words)
 {
-    for (int i = 0; i < PAIR_WORDS; i++)
+    for (int i = 0; i < words; i++)
         out->w[i] = a->w[i] | b->w[i];
 }
 
-static bool pairset_within(const pairset *a, const pairset *b)
+static bool pairset_within(const pairset *a, const pairset *b, int words)
 {
-    for (int i = 0; i < PAIR_WORDS; i++)
+    for (int i = 0; i < words; i++)
         if (a->w[i] & ~b->w[i])
             return false;
     return true;
 }
 
 typedef struct trace_filter {
+    int words;             /* pairset words in use */
     trace_pairs **pairs;   /* per thread, per trace */
     pairset *later;        /* per thread: what threads from it on may write */
     pairset init;
+    /* Some combination may exceed REL_MAX_EVENTS.  Such a combination is
+     * reported (too_big) when every read's pair is written by some thread
+     * or the initial state, as before this filter knew about threads; so
+     * the recursion then prunes by that weaker test only. */
+    bool may_overflow;
 } trace_filter;
+
+/* The pairs one choice so far writes and reads, and the pairs some chosen
+ * thread needs that no other chosen thread writes and the initial state
+ * does not hold. */
+typedef struct chosen_pairs {
+    pairset written, read, unmet;
+} chosen_pairs;
+
+/* The pairs of trace tr of a thread: `needs` are the reads that no write of
+ * the trace may serve (with thread coherence: none earlier in program order;
+ * without: none at all). */
+static bool trace_pairs_of(const litmus_test *t, pair_index *px, const tp_trace *tr, bool coherent,
+                           trace_pairs *out)
+{
+    memset(out, 0, sizeof *out);
+    int pair[TP_MAX_EVENTS];
+    for (int e = 0; e < tr->nevents; e++) {
+        const tp_event *te = &tr->events[e];
+        pair[e] = -1;
+        if (te->kind != EV_READ && te->kind != EV_WRITE)
+            continue;
+        pair[e] = pair_of(px, t->locs[te->loc].physical, te->value);
+        if (pair[e] < 0)
+            return false;
+        pairset_add(te->kind == EV_READ ? &out->reads : &out->writes, pair[e]);
+    }
+    pairset own;
+    memset(&own, 0, sizeof own);
+    for (int e = 0; e < tr->nevents; e++) {
+        const tp_event *te = &tr->events[e];
+        if (te->kind == EV_WRITE)
+            pairset_add(&own, pair[e]);
+        else if (te->kind == EV_READ && !pairset_has(coherent ? &own : &out->writes, pair[e]))
+            pairset_add(&out->needs, pair[e]);
+    }
+    return true;
+}
+
+static int max_trace_events(const tp_thread *tt)
+{
+    int most = 0;
+    for (int i = 0; i < tt->ntraces; i++)
+        if (tt->traces[i].nevents > most)
+            most = tt->traces[i].nevents;
+    return most;
+}
 
 /* false when there are too many pairs to index: then nothing is filtered */
 static bool build_filter(enum_ctx *c, trace_filter *f)
@@ -815,56 +954,91 @@ static bool build_filter(enum_ctx *c, trace_filter *f)
     pair_index *px = GC_MALLOC_ATOMIC(sizeof *px);
     px->count = 0;
     memset(&f->init, 0, sizeof f->init);
+    int events = 0;
     for (int l = 0; l < t->nlocs; l++)
-        if (t->locs[l].physical == l)
+        if (t->locs[l].physical == l) {
             pairset_add(&f->init, pair_of(px, l, t->locs[l].init));
+            events++;
+        }
     f->pairs = GC_MALLOC(sizeof *f->pairs * (size_t)t->nthreads);
     f->later = GC_MALLOC_ATOMIC(sizeof *f->later * (size_t)(t->nthreads + 1));
     for (int th = 0; th < t->nthreads; th++) {
         const tp_thread *tt = &c->paths.threads[th];
         f->pairs[th] = GC_MALLOC_ATOMIC(sizeof(trace_pairs) * (size_t)tt->ntraces);
-        memset(f->pairs[th], 0, sizeof(trace_pairs) * (size_t)tt->ntraces);
-        for (int i = 0; i < tt->ntraces; i++) {
-            const tp_trace *tr = &tt->traces[i];
-            for (int e = 0; e < tr->nevents; e++) {
-                const tp_event *te = &tr->events[e];
-                if (te->kind != EV_READ && te->kind != EV_WRITE)
-                    continue;
-                int p = pair_of(px, t->locs[te->loc].physical, te->value);
-                if (p < 0)
-                    return false;
-                pairset_add(te->kind == EV_READ ? &f->pairs[th][i].reads : &f->pairs[th][i].writes, p);
-            }
-        }
+        for (int i = 0; i < tt->ntraces; i++)
+            if (!trace_pairs_of(t, px, &tt->traces[i], c->thread_coherent, &f->pairs[th][i]))
+                return false;
+        events += max_trace_events(tt);
     }
+    f->words = (px->count + 63) / 64;
+    f->may_overflow = events > REL_MAX_EVENTS;
     memset(&f->later[t->nthreads], 0, sizeof(pairset));
     for (int th = t->nthreads - 1; th >= 0; th--) {
         f->later[th] = f->later[th + 1];
         for (int i = 0; i < c->paths.threads[th].ntraces; i++)
-            pairset_or(&f->later[th], &f->later[th], &f->pairs[th][i].writes);
+            pairset_or(&f->later[th], &f->later[th], &f->pairs[th][i].writes, f->words);
     }
     return true;
 }
 
+/* Adds trace tp of thread th to the choice so far; false when the pairs
+ * that must still be written exceed what the threads after th may write. */
+static bool extend_choice(const trace_filter *f, int th, const trace_pairs *tp, const chosen_pairs *so_far,
+                          chosen_pairs *out)
+{
+    const pairset *later = &f->later[th + 1];
+    for (int i = 0; i < f->words; i++) {
+        out->written.w[i] = so_far->written.w[i] | tp->writes.w[i];
+        out->read.w[i] = so_far->read.w[i] | tp->reads.w[i];
+        /* the threads chosen before th are other threads to th, and th is
+         * another thread to each of them */
+        out->unmet.w[i] = (so_far->unmet.w[i] & ~tp->writes.w[i]) |
+                          (tp->needs.w[i] & ~(f->init.w[i] | so_far->written.w[i]));
+    }
+    if (f->may_overflow) {
+        pairset reachable;
+        pairset_or(&reachable, &out->written, later, f->words);
+        pairset_or(&reachable, &reachable, &f->init, f->words);
+        return pairset_within(&out->read, &reachable, f->words);
+    }
+    return pairset_within(&out->unmet, later, f->words);
+}
+
+static bool pairset_is_empty(const pairset *s, int words)
+{
+    for (int i = 0; i < words; i++)
+        if (s->w[i])
+            return false;
+    return true;
+}
+
+static int combination_events(const enum_ctx *c)
+{
+    int n = 0;
+    for (int l = 0; l < c->t->nlocs; l++)
+        n += c->t->locs[l].physical == l;
+    for (int th = 0; th < c->t->nthreads; th++)
+        n += c->paths.threads[th].traces[c->choice[th]].nevents;
+    return n;
+}
+
 static void run_combination(enum_ctx *c);
 
-static void choose_traces(enum_ctx *c, const trace_filter *f, int th, const pairset *written,
-                          const pairset *read)
+static void choose_traces(enum_ctx *c, const trace_filter *f, int th, const chosen_pairs *so_far)
 {
     if (th == c->t->nthreads) {
-        if (pairset_within(read, written))
+        if (f->may_overflow && combination_events(c) > REL_MAX_EVENTS)
+            c->r->too_big = true;
+        else if (pairset_is_empty(&so_far->unmet, f->words))
             run_combination(c);
         return;
     }
     for (int i = 0; i < c->paths.threads[th].ntraces && !c->failed; i++) {
-        pairset w, r, reachable;
-        pairset_or(&w, written, &f->pairs[th][i].writes);
-        pairset_or(&r, read, &f->pairs[th][i].reads);
-        pairset_or(&reachable, &w, &f->later[th + 1]);
-        if (!pairset_within(&r, &reachable))
+        chosen_pairs next;
+        if (!extend_choice(f, th, &f->pairs[th][i], so_far, &next))
             continue;
         c->choice[th] = i;
-        choose_traces(c, f, th + 1, &w, &r);
+        choose_traces(c, f, th + 1, &next);
     }
 }
 
@@ -918,6 +1092,9 @@ bool enumerate_check(const litmus_test *t, const cat_model *m, cat_workspace *ws
     c->co_tried = GC_MALLOC_ATOMIC(MAX_STAGED_CO / 8 + 1);
     c->co_seen = GC_MALLOC_ATOMIC(MAX_STAGED_CO / 8 + 1);
     c->locw = GC_MALLOC_ATOMIC(sizeof(loc_writes) * (size_t)(t->nlocs ? t->nlocs : 1));
+    c->loc_events = GC_MALLOC_ATOMIC(sizeof(evset) * (size_t)(t->nlocs ? t->nlocs : 1));
+    c->vloc_events = GC_MALLOC_ATOMIC(sizeof(evset) * (size_t)(t->nlocs ? t->nlocs : 1));
+    find_peers(t, &c->peers);
     c->state = GC_MALLOC_ATOMIC(sizeof(lit_value) * (size_t)(t->nobserved ? t->nobserved : 1));
     tp_limits lim = {.unroll = o->unroll, .max_traces = o->max_traces};
     if (cat_model_thin_air(m)) {
@@ -934,9 +1111,9 @@ bool enumerate_check(const litmus_test *t, const cat_model *m, cat_workspace *ws
             return true;
     trace_filter *f = GC_MALLOC(sizeof *f);
     if (build_filter(c, f)) {
-        pairset none;
+        chosen_pairs none;
         memset(&none, 0, sizeof none);
-        choose_traces(c, f, 0, &f->init, &none);
+        choose_traces(c, f, 0, &none);
         return !c->failed;
     }
     do
