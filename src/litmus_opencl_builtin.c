@@ -69,31 +69,15 @@ static bool arg_flags(oparser *p, node *e, uint8_t *regions)
 /* The location an atomic's object argument names. */
 static int arg_loc(oparser *p, node *e, const char *fn)
 {
-    node *x = e;                    /* x or &x: the location x */
-    if ((x->kind == N_VAR || x->kind == N_ADDR) && ocl_local_index(p, x->name) < 0) {
-        int l = ocl_param_loc(p, x->name);
-        if (l >= 0)
-            return l;
-        lex_error(LX, x->line, x->col, "undeclared location '%s' (not a parameter of thread %s)",
-                  x->name, p->th->name);
-        return -1;
-    }
+    /* x or &x: the location x */
+    if ((e->kind == N_VAR || e->kind == N_ADDR) && ocl_local_index(p, e->name) < 0)
+        return ocl_deref_loc(p, e->name, e->line, e->col);
     lex_error(LX, e->line, e->col, "the first argument of '%s' must be a location (a pointer parameter)",
               fn);
     return -1;
 }
 
 enum fn_kind { F_LOAD, F_STORE, F_RMW, F_CAS, F_INIT, F_FENCE, F_BARRIER };
-
-static bool ends_with(const char *s, size_t *n, const char *suffix)
-{
-    size_t k = strlen(suffix);
-    if (*n > k && memcmp(s + *n - k, suffix, k) == 0) {
-        *n -= k;
-        return true;
-    }
-    return false;
-}
 
 /* A builtin call, classified: its name, kind and form, and once its
  * arguments are read the location, memory order and scope it uses. */
@@ -108,54 +92,81 @@ typedef struct call {
     enum lit_scope scope;
 } call;
 
-/* The kind of the call by its name ("unknown function" if none). */
-static bool classify(oparser *p, node *e, call *c)
-{
-    const char *fn = e->name;
-    size_t n = strlen(fn);
-    bool remote = ends_with(fn, &n, "_remote");
-    bool explicit = ends_with(fn, &n, "_explicit");
-    char base[64];
-    if (n >= sizeof base)
-        n = sizeof base - 1;
-    memcpy(base, fn, n);
-    base[n] = '\0';
+/* ---- classifying a call ---------------------------------------------------------- */
 
-    enum fn_kind kind;
-    enum lit_rmw_op rop = RMW_ADD;
+/* Take `suffix` off the first *n characters of s, if they end with it. */
+static bool ends_with(const char *s, size_t *n, const char *suffix)
+{
+    size_t k = strlen(suffix);
+    if (*n > k && memcmp(s + *n - k, suffix, k) == 0) {
+        *n -= k;
+        return true;
+    }
+    return false;
+}
+
+/* The first n characters of fn are `name`. */
+static bool base_is(const char *fn, size_t n, const char *name)
+{
+    return strlen(name) == n && memcmp(fn, name, n) == 0;
+}
+
+/* Fences and barriers, which have no _explicit or _remote forms. */
+static bool classify_sync(call *c)
+{
+    if (strcmp(c->fn, "atomic_init") == 0)
+        c->kind = F_INIT;
+    else if (strcmp(c->fn, "atomic_work_item_fence") == 0)
+        c->kind = F_FENCE;
+    else if (strcmp(c->fn, "barrier") == 0 || strcmp(c->fn, "work_group_barrier") == 0)
+        c->kind = F_BARRIER;
+    else
+        return false;
+    return true;
+}
+
+/* atomic_load, atomic_store, the read-modify-writes and compare-exchanges,
+ * each with optional _explicit (orders and scope as arguments) and _remote
+ * (remote-scope promotion) suffixes, in that order. */
+static bool classify_atomic(call *c)
+{
     static const struct { const char *n; enum lit_rmw_op op; } rmws[] = {
         { "atomic_exchange", RMW_EXCH }, { "atomic_fetch_add", RMW_ADD },
         { "atomic_fetch_sub", RMW_SUB }, { "atomic_fetch_and", RMW_AND },
         { "atomic_fetch_or", RMW_OR }, { "atomic_fetch_xor", RMW_XOR },
         { "atomic_fetch_min", RMW_MIN }, { "atomic_fetch_max", RMW_MAX },
     };
-    int k = -1;
+    const char *fn = c->fn;
+    size_t n = strlen(fn);
+    c->remote = ends_with(fn, &n, "_remote");
+    c->explicit = ends_with(fn, &n, "_explicit");
     for (size_t i = 0; i < sizeof rmws / sizeof rmws[0]; i++)
-        if (strcmp(base, rmws[i].n) == 0)
-            k = (int)i;
-    if (k >= 0) { kind = F_RMW; rop = rmws[k].op; }
-    else if (strcmp(base, "atomic_load") == 0) kind = F_LOAD;
-    else if (strcmp(base, "atomic_store") == 0) kind = F_STORE;
-    else if (strcmp(base, "atomic_compare_exchange_strong") == 0 ||
-             strcmp(base, "atomic_compare_exchange_weak") == 0) kind = F_CAS;
-    else if (strcmp(fn, "atomic_init") == 0) kind = F_INIT;
-    else if (strcmp(fn, "atomic_work_item_fence") == 0) kind = F_FENCE;
-    else if (strcmp(fn, "barrier") == 0 || strcmp(fn, "work_group_barrier") == 0) kind = F_BARRIER;
-    else {
-        lex_error(LX, e->line, e->col, "unknown function '%s'", fn);
+        if (base_is(fn, n, rmws[i].n)) {
+            c->kind = F_RMW;
+            c->rop = rmws[i].op;
+            return true;
+        }
+    if (base_is(fn, n, "atomic_load"))
+        c->kind = F_LOAD;
+    else if (base_is(fn, n, "atomic_store"))
+        c->kind = F_STORE;
+    else if (base_is(fn, n, "atomic_compare_exchange_strong") || base_is(fn, n, "atomic_compare_exchange_weak"))
+        c->kind = F_CAS;
+    else
         return false;
-    }
-    if ((remote || explicit) && (kind == F_INIT || kind == F_FENCE || kind == F_BARRIER)) {
-        lex_error(LX, e->line, e->col, "unknown function '%s'", fn);
-        return false;
-    }
-
-    c->fn = fn;
-    c->kind = kind;
-    c->rop = rop;
-    c->remote = remote;
-    c->explicit = explicit;
     return true;
+}
+
+/* The kind of the call by its name ("unknown function" if none). */
+static bool classify(oparser *p, node *e, call *c)
+{
+    c->fn = e->name;
+    c->rop = RMW_ADD;
+    c->remote = c->explicit = false;
+    if (classify_sync(c) || classify_atomic(c))
+        return true;
+    lex_error(LX, e->line, e->col, "unknown function '%s'", c->fn);
+    return false;
 }
 
 /* The number of arguments, which depends on the kind and form. */
@@ -163,12 +174,11 @@ static bool check_arity(oparser *p, node *e, call *c)
 {
     const char *fn = c->fn;
     enum fn_kind kind = c->kind;
-    bool explicit = c->explicit;
     /* argument counts: values before the order arguments */
     int nvals = kind == F_LOAD ? 1 : kind == F_CAS ? 3 : kind == F_FENCE ? 3 : 2;
     int lo = nvals, hi = nvals;
     if (kind == F_BARRIER) { lo = 1; hi = strcmp(fn, "barrier") == 0 ? 1 : 2; }
-    else if (explicit) { lo = nvals + (kind == F_CAS ? 2 : 1); hi = lo + 1; }
+    else if (c->explicit) { lo = nvals + (kind == F_CAS ? 2 : 1); hi = lo + 1; }
     if (e->nargs < lo || e->nargs > hi) {
         if (lo == hi)
             lex_error(LX, e->line, e->col, "'%s' takes %d argument%s, not %d", fn, lo, lo == 1 ? "" : "s",
@@ -181,39 +191,14 @@ static bool check_arity(oparser *p, node *e, call *c)
     return true;
 }
 
-/* atomic_work_item_fence(flags, order, scope), barrier(flags),
- * work_group_barrier(flags[, scope]) */
-static bool gen_fence_barrier(oparser *p, node *e, enum fn_kind kind)
+/* A call whose value is used must have one. */
+static bool check_value_use(oparser *p, node *e, const call *c, int dst)
 {
-    uint8_t regions = 0;
-    if (!arg_flags(p, e->args[0], &regions))
+    bool has_value = c->kind == F_LOAD || c->kind == F_RMW || c->kind == F_CAS;
+    if (dst >= 0 && !has_value) {
+        lex_error(LX, e->line, e->col, "'%s' has no value", c->fn);
         return false;
-    if (kind == F_BARRIER) {
-        enum lit_scope s = SCOPE_CTA;
-        if (e->nargs == 2 && !arg_scope(p, e->args[1], &s))
-            return false;
-        lit_instr *in = ocl_emit(p, OP_BARRIER, e->line, e->col);
-        if (!in)
-            return false;
-        in->barrier_waits = true;
-        in->scope = SCOPE_CTA;
-        /* the k-th barrier of the thread's text meets the k-th of
-         * the other work-items of its work group */
-        in->a = imm(p->nbarriers++);
-        in->b.kind = OPND_NONE;
-        in->regions = regions;
-        return true;
     }
-    enum lit_order o;
-    enum lit_scope s;
-    if (!arg_order(p, e->args[1], &o) || !arg_scope(p, e->args[2], &s))
-        return false;
-    lit_instr *in = ocl_emit(p, OP_FENCE, e->line, e->col);
-    if (!in)
-        return false;
-    in->order = o;
-    in->scope = s;
-    in->regions = regions;
     return true;
 }
 
@@ -256,109 +241,175 @@ static bool order_and_scope(oparser *p, node *e, call *c)
     return true;
 }
 
+/* ---- compiling a call ------------------------------------------------------------- */
+
+/* atomic_work_item_fence(flags, order, scope), barrier(flags),
+ * work_group_barrier(flags[, scope]) */
+static bool gen_fence_barrier(oparser *p, node *e, enum fn_kind kind)
+{
+    uint8_t regions = 0;
+    if (!arg_flags(p, e->args[0], &regions))
+        return false;
+    if (kind == F_BARRIER) {
+        enum lit_scope s = SCOPE_CTA;
+        if (e->nargs == 2 && !arg_scope(p, e->args[1], &s))
+            return false;
+        lit_instr *in = ocl_emit(p, OP_BARRIER, e->line, e->col);
+        if (!in)
+            return false;
+        in->barrier_waits = true;
+        in->scope = SCOPE_CTA;
+        /* the k-th barrier of the thread's text meets the k-th of
+         * the other work-items of its work group */
+        in->a = imm(p->nbarriers++);
+        in->b.kind = OPND_NONE;
+        in->regions = regions;
+        return true;
+    }
+    enum lit_order o;
+    enum lit_scope s;
+    if (!arg_order(p, e->args[1], &o) || !arg_scope(p, e->args[2], &s))
+        return false;
+    lit_instr *in = ocl_emit(p, OP_FENCE, e->line, e->col);
+    if (!in)
+        return false;
+    in->order = o;
+    in->scope = s;
+    in->regions = regions;
+    return true;
+}
+
+/* An instruction that accesses the call's location with its order, scope
+ * and form (NULL after reporting). */
+static lit_instr *emit_access(oparser *p, enum lit_opcode op, const node *e, const call *c)
+{
+    lit_instr *in = ocl_emit(p, op, e->line, e->col);
+    if (in) {
+        in->loc = c->loc;
+        in->order = c->order;
+        in->scope = c->scope;
+        in->remote = c->remote;
+    }
+    return in;
+}
+
+/* atomic_load(object): a statement's load still needs a register. */
+static bool gen_load(oparser *p, node *e, const call *c, int dst)
+{
+    if (dst < 0)
+        dst = ocl_new_temp(p);
+    lit_instr *in = emit_access(p, OP_LOAD, e, c);
+    if (!in)
+        return false;
+    in->dst = dst;
+    return true;
+}
+
+/* atomic_store(object, v), atomic_init(object, v) and the
+ * read-modify-writes atomic_fetch_OP(object, v), atomic_exchange(object, v). */
+static bool gen_store_or_rmw(oparser *p, node *e, const call *c, int dst)
+{
+    lit_operand v;
+    if (!ocl_gen_value(p, e->args[1], &v))
+        return false;
+    lit_instr *in = emit_access(p, c->kind == F_RMW ? OP_RMW : OP_STORE, e, c);
+    if (!in)
+        return false;
+    in->a = v;
+    if (c->kind == F_RMW) {
+        in->rmw_op = c->rop;
+        in->dst = dst;
+    }
+    return true;
+}
+
+/* ---- compare-exchange ------------------------------------------------------------- */
+
+/* The expected argument of a compare-exchange: a location (x or &x, for a
+ * pointer parameter x) or a variable (&v); the compare-exchange reads it
+ * and, when it fails, writes the value it found there. */
+typedef struct cas_expected {
+    node *arg;
+    int loc;                 /* the location, or -1 */
+    int reg;                 /* the variable's register, or -1 */
+} cas_expected;
+
+static bool cas_expected_arg(oparser *p, node *ex, const char *fn, cas_expected *x)
+{
+    x->arg = ex;
+    x->loc = x->reg = -1;
+    if (ex->kind == N_ADDR && ocl_local_index(p, ex->name) >= 0) {
+        x->reg = ocl_local_index(p, ex->name);
+        return true;
+    }
+    if ((ex->kind == N_VAR || ex->kind == N_ADDR) && ocl_local_index(p, ex->name) < 0 &&
+        ocl_param_loc(p, ex->name) >= 0) {
+        x->loc = ocl_param_loc(p, ex->name);
+        return true;
+    }
+    lex_error(LX, ex->line, ex->col, "the expected argument of '%s' must be a location "
+              "(a pointer parameter) or &variable", fn);
+    return false;
+}
+
+/* The expected value, in a fresh temporary: a copy even of a variable, so
+ * that writing the variable back on failure cannot disturb the comparison. */
+static bool read_expected(oparser *p, const cas_expected *x, lit_operand *out)
+{
+    int t = ocl_new_temp(p);
+    *out = regop(t);
+    if (x->loc >= 0)
+        return ocl_emit_plain_load(p, t, x->loc, x->arg->line, x->arg->col) != NULL;
+    return ocl_emit_mov(p, t, regop(x->reg), x->arg->line, x->arg->col) != NULL;
+}
+
+/* On failure the value found (in register old) goes to the expected object. */
+static bool write_back_expected(oparser *p, const cas_expected *x, int old)
+{
+    if (x->loc >= 0)
+        return ocl_emit_plain_store(p, x->loc, regop(old), x->arg->line, x->arg->col) != NULL;
+    return ocl_emit_mov(p, x->reg, regop(old), x->arg->line, x->arg->col) != NULL;
+}
+
+/* dst = v, when the call's value is used (dst >= 0). */
+static bool set_result(oparser *p, const node *e, int dst, lit_value v)
+{
+    return dst < 0 || ocl_emit_mov(p, dst, imm(v), e->line, e->col) != NULL;
+}
+
+/* if (old != expected) goto fail; dst = 1; goto end;
+ * fail: expected object = old; dst = 0; end: */
+static bool cas_outcome(oparser *p, node *e, const cas_expected *x, lit_operand expv, int old, int dst)
+{
+    int lfail = ocl_new_label(p), lend = ocl_new_label(p);
+    if (lfail < 0 || lend < 0 || !ocl_emit_branch(p, CMP_NE, regop(old), expv, lfail, e->line, e->col) ||
+        !set_result(p, e, dst, 1) || !ocl_emit_goto(p, lend, e->line, e->col))
+        return false;
+    ocl_place_label(p, lfail);
+    if (!write_back_expected(p, x, old) || !set_result(p, e, dst, 0))
+        return false;
+    ocl_place_label(p, lend);
+    return true;
+}
+
 /* compare-exchange(object, expected, desired, ...): C semantics over the
  * expected object; dst (if >= 0) receives 1 on success, 0 on failure. */
 static bool gen_cas(oparser *p, node *e, const call *c, int dst)
 {
-    const char *fn = c->fn;
-    int loc = c->loc;
-    enum lit_order order = c->order;
-    enum lit_scope scope = c->scope;
-    bool remote = c->remote;
-    node *ex = e->args[1];
-    int exp_loc = -1, exp_reg = -1;
-    if (ex->kind == N_ADDR && ocl_local_index(p, ex->name) >= 0) {
-        exp_reg = ocl_local_index(p, ex->name);
-    } else if ((ex->kind == N_VAR || ex->kind == N_ADDR) && ocl_local_index(p, ex->name) < 0 &&
-               ocl_param_loc(p, ex->name) >= 0) {
-        exp_loc = ocl_param_loc(p, ex->name);
-    } else {
-        lex_error(LX, ex->line, ex->col, "the expected argument of '%s' must be a location "
-                  "(a pointer parameter) or &variable", fn);
-        return false;
-    }
-    lit_operand expv;
-    if (exp_loc >= 0) {
-        int t = ocl_new_temp(p);
-        lit_instr *ld = ocl_emit(p, OP_LOAD, ex->line, ex->col);
-        if (!ld)
-            return false;
-        ld->dst = t;
-        ld->loc = exp_loc;
-        ld->order = ORD_WEAK;
-        ld->scope = SCOPE_NONE;
-        expv = regop(t);
-    } else {
-        /* copy, so that writing the variable back cannot disturb the comparison */
-        int t = ocl_new_temp(p);
-        lit_instr *mv = ocl_emit(p, OP_MOV, ex->line, ex->col);
-        if (!mv)
-            return false;
-        mv->dst = t;
-        mv->a = regop(exp_reg);
-        expv = regop(t);
-    }
-    lit_operand des;
-    if (!ocl_gen_value(p, e->args[2], &des))
+    cas_expected x;
+    lit_operand expv, des;
+    if (!cas_expected_arg(p, e->args[1], c->fn, &x) || !read_expected(p, &x, &expv) ||
+        !ocl_gen_value(p, e->args[2], &des))
         return false;
     int old = ocl_new_temp(p);
-    lit_instr *in = ocl_emit(p, OP_RMW, e->line, e->col);
+    lit_instr *in = emit_access(p, OP_RMW, e, c);
     if (!in)
         return false;
     in->rmw_op = RMW_CAS;
-    in->loc = loc;
     in->dst = old;
     in->a = expv;
     in->b = des;
-    in->order = order;
-    in->scope = scope;
-    in->remote = remote;
-    int lfail = ocl_new_label(p), lend = ocl_new_label(p);
-    if (lfail < 0 || lend < 0)
-        return false;
-    lit_instr *br = ocl_emit(p, OP_BRANCH, e->line, e->col);
-    if (!br)
-        return false;
-    br->cmp = CMP_NE;
-    br->a = regop(old);
-    br->b = expv;
-    br->target = lfail;
-    if (dst >= 0) {
-        lit_instr *one = ocl_emit(p, OP_MOV, e->line, e->col);
-        if (!one)
-            return false;
-        one->dst = dst;
-        one->a = imm(1);
-    }
-    lit_instr *go = ocl_emit(p, OP_GOTO, e->line, e->col);
-    if (!go)
-        return false;
-    go->target = lend;
-    ocl_place_label(p, lfail);
-    if (exp_loc >= 0) {
-        lit_instr *st = ocl_emit(p, OP_STORE, ex->line, ex->col);
-        if (!st)
-            return false;
-        st->loc = exp_loc;
-        st->a = regop(old);
-        st->order = ORD_WEAK;
-        st->scope = SCOPE_NONE;
-    } else {
-        lit_instr *mv = ocl_emit(p, OP_MOV, ex->line, ex->col);
-        if (!mv)
-            return false;
-        mv->dst = exp_reg;
-        mv->a = regop(old);
-    }
-    if (dst >= 0) {
-        lit_instr *zero = ocl_emit(p, OP_MOV, e->line, e->col);
-        if (!zero)
-            return false;
-        zero->dst = dst;
-        zero->a = imm(0);
-    }
-    ocl_place_label(p, lend);
-    return true;
+    return cas_outcome(p, e, &x, expv, old, dst);
 }
 
 /* Compile a call; `dst` is the register that receives its value, or -1
@@ -366,59 +417,16 @@ static bool gen_cas(oparser *p, node *e, const call *c, int dst)
 bool ocl_gen_call(oparser *p, node *e, int dst)
 {
     call c;
-    if (!classify(p, e, &c) || !check_arity(p, e, &c))
+    if (!classify(p, e, &c) || !check_arity(p, e, &c) || !check_value_use(p, e, &c, dst))
         return false;
-    const char *fn = c.fn;
-    enum fn_kind kind = c.kind;
-    bool has_value = kind == F_LOAD || kind == F_RMW || kind == F_CAS;
-    if (dst >= 0 && !has_value) {
-        lex_error(LX, e->line, e->col, "'%s' has no value", fn);
-        return false;
-    }
-
-    if (kind == F_FENCE || kind == F_BARRIER)
-        return gen_fence_barrier(p, e, kind);
-
-    c.loc = arg_loc(p, e->args[0], fn);
+    if (c.kind == F_FENCE || c.kind == F_BARRIER)
+        return gen_fence_barrier(p, e, c.kind);
+    c.loc = arg_loc(p, e->args[0], c.fn);
     if (c.loc < 0 || !order_and_scope(p, e, &c))
         return false;
-    int loc = c.loc;
-    enum lit_order order = c.order;
-    enum lit_scope scope = c.scope;
-    bool remote = c.remote;
-
-    if (kind == F_LOAD) {
-        if (dst < 0)
-            dst = ocl_new_temp(p);
-        lit_instr *in = ocl_emit(p, OP_LOAD, e->line, e->col);
-        if (!in)
-            return false;
-        in->dst = dst;
-        in->loc = loc;
-        in->order = order;
-        in->scope = scope;
-        in->remote = remote;
-        return true;
-    }
-    if (kind == F_STORE || kind == F_INIT || kind == F_RMW) {
-        lit_operand v;
-        if (!ocl_gen_value(p, e->args[1], &v))
-            return false;
-        lit_instr *in = ocl_emit(p, kind == F_RMW ? OP_RMW : OP_STORE, e->line, e->col);
-        if (!in)
-            return false;
-        in->loc = loc;
-        in->a = v;
-        in->order = order;
-        in->scope = scope;
-        in->remote = remote;
-        if (kind == F_RMW) {
-            in->rmw_op = c.rop;
-            in->dst = dst;
-        }
-        return true;
-    }
-
-    return gen_cas(p, e, &c, dst);
+    if (c.kind == F_LOAD)
+        return gen_load(p, e, &c, dst);
+    if (c.kind == F_CAS)
+        return gen_cas(p, e, &c, dst);
+    return gen_store_or_rmw(p, e, &c, dst);
 }
-

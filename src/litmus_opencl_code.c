@@ -48,6 +48,77 @@ lit_instr *ocl_emit(oparser *p, enum lit_opcode op, int line, int col)
     return in;
 }
 
+/* ---- instructions of one shape ---------------------------------------------- */
+
+lit_instr *ocl_emit_mov(oparser *p, int dst, lit_operand a, int line, int col)
+{
+    lit_instr *in = ocl_emit(p, OP_MOV, line, col);
+    if (in) {
+        in->dst = dst;
+        in->a = a;
+    }
+    return in;
+}
+
+lit_instr *ocl_emit_alu(oparser *p, enum lit_alu_op op, int dst, lit_operand a, lit_operand b, int line,
+                        int col)
+{
+    lit_instr *in = ocl_emit(p, OP_ALU, line, col);
+    if (in) {
+        in->alu_op = op;
+        in->dst = dst;
+        in->a = a;
+        in->b = b;
+    }
+    return in;
+}
+
+lit_instr *ocl_emit_goto(oparser *p, int label, int line, int col)
+{
+    lit_instr *in = ocl_emit(p, OP_GOTO, line, col);
+    if (in)
+        in->target = label;
+    return in;
+}
+
+lit_instr *ocl_emit_branch(oparser *p, enum lit_cmp cmp, lit_operand a, lit_operand b, int label, int line,
+                           int col)
+{
+    lit_instr *in = ocl_emit(p, OP_BRANCH, line, col);
+    if (in) {
+        in->cmp = cmp;
+        in->a = a;
+        in->b = b;
+        in->target = label;
+    }
+    return in;
+}
+
+/* Plain accesses are OpenCL's non-atomic ones: weak, with no scope. */
+lit_instr *ocl_emit_plain_load(oparser *p, int dst, int loc, int line, int col)
+{
+    lit_instr *in = ocl_emit(p, OP_LOAD, line, col);
+    if (in) {
+        in->dst = dst;
+        in->loc = loc;
+        in->order = ORD_WEAK;
+        in->scope = SCOPE_NONE;
+    }
+    return in;
+}
+
+lit_instr *ocl_emit_plain_store(oparser *p, int loc, lit_operand a, int line, int col)
+{
+    lit_instr *in = ocl_emit(p, OP_STORE, line, col);
+    if (in) {
+        in->loc = loc;
+        in->a = a;
+        in->order = ORD_WEAK;
+        in->scope = SCOPE_NONE;
+    }
+    return in;
+}
+
 /* Give instructions from `from` on that have no text yet the source slice
  * [s, e) and its position. */
 void ocl_stamp(oparser *p, int from, const char *s, const char *e, int line, int col)
@@ -91,5 +162,15 @@ int ocl_param_loc(oparser *p, const char *name)
         if (strcmp(p->params[i].name, name) == 0)
             return p->params[i].loc;
     return -1;
+}
+
+/* A variable of the same name hides the parameter, as in C. */
+int ocl_deref_loc(oparser *p, const char *name, int line, int col)
+{
+    int loc = ocl_local_index(p, name) >= 0 ? -1 : ocl_param_loc(p, name);
+    if (loc < 0)
+        lex_error(LX, line, col, "undeclared location '%s' (not a parameter of thread %s)", name,
+                  p->th->name);
+    return loc;
 }
 

@@ -130,6 +130,16 @@ int ocl_new_label(oparser *p);
 void ocl_place_label(oparser *p, int l);
 /* Append an instruction with no operands (NULL after reporting). */
 lit_instr *ocl_emit(oparser *p, enum lit_opcode op, int line, int col);
+/* Instructions of one shape, their fields filled in (NULL after reporting). */
+lit_instr *ocl_emit_mov(oparser *p, int dst, lit_operand a, int line, int col);
+lit_instr *ocl_emit_alu(oparser *p, enum lit_alu_op op, int dst, lit_operand a, lit_operand b, int line,
+                        int col);
+lit_instr *ocl_emit_goto(oparser *p, int label, int line, int col);
+lit_instr *ocl_emit_branch(oparser *p, enum lit_cmp cmp, lit_operand a, lit_operand b, int label, int line,
+                           int col);
+/* A non-atomic load or store (weak, no scope): C's *x. */
+lit_instr *ocl_emit_plain_load(oparser *p, int dst, int loc, int line, int col);
+lit_instr *ocl_emit_plain_store(oparser *p, int loc, lit_operand a, int line, int col);
 /* Give instructions from `from` on that have no text yet the source slice
  * [s, e) and its position. */
 void ocl_stamp(oparser *p, int from, const char *s, const char *e, int line, int col);
@@ -138,6 +148,9 @@ int ocl_new_temp(oparser *p);
 /* The register of a declared variable, the location of a parameter, or -1. */
 int ocl_local_index(oparser *p, const char *name);
 int ocl_param_loc(oparser *p, const char *name);
+/* The location *name reads or writes: that of the pointer parameter `name`
+ * unless a variable hides it; -1 (reported at line:col) if there is none. */
+int ocl_deref_loc(oparser *p, const char *name, int line, int col);
 
 /* ---- expressions (litmus_opencl_expr.c) ---------------------------------- */
 
