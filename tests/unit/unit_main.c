@@ -16,6 +16,7 @@ int main(void)
     register_enumerate_tests();
     register_ptx_model_tests();
     register_protocol_tests();
+    register_protocol_lang_tests();
     register_search_tests();
     CU_basic_set_mode(CU_BRM_NORMAL);
     CU_basic_run_tests();

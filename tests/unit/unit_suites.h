@@ -9,6 +9,7 @@ void register_litmus_opencl_tests(void);
 void register_enumerate_tests(void);
 void register_ptx_model_tests(void);
 void register_protocol_tests(void);
+void register_protocol_lang_tests(void);
 void register_search_tests(void);
 
 #endif
