@@ -46,6 +46,17 @@ bool ocl_expect_punct(oparser *p, const char *punct, const char *what)
     return true;
 }
 
+/* The depth bounds the recursion of the parser and of the compiler, which a
+ * hostile input could otherwise drive into a stack overflow. */
+bool ocl_enter(oparser *p, int line, int col, const char *what)
+{
+    if (++p->depth > MAX_DEPTH) {
+        lex_error(LX, line, col, "%s nested too deeply", what);
+        return false;
+    }
+    return true;
+}
+
 bool ocl_grow(void **v, int n, int *cap, size_t elem)
 {
     if (n < *cap)

@@ -22,6 +22,7 @@ static node *new_node(enum node_kind k, int line, int col)
 }
 
 static node *parse_expr_prec(oparser *p, int minprec);
+static node *parse_primary(oparser *p);
 
 /* The binary operator at the current token: its precedence (0 if none) and
  * how many tokens it spans. */
@@ -55,87 +56,127 @@ static int peek_binop(oparser *p, enum binop *op, int *ntoks)
     return 0;
 }
 
-static node *parse_primary(oparser *p)
+/* A number. */
+static node *parse_number(oparser *p)
 {
-    if (++p->depth > MAX_DEPTH) {
-        lex_error(LX, TOK.line, TOK.col, "expression nested too deeply");
+    node *n = new_node(N_NUM, TOK.line, TOK.col);
+    n->num = TOK.num;
+    lex_advance(LX);
+    return n;
+}
+
+/* ( e ) */
+static node *parse_paren(oparser *p)
+{
+    lex_token open = TOK;
+    lex_advance(LX);
+    node *n = parse_expr_prec(p, 1);
+    if (!n)
+        return NULL;
+    if (!lex_is_punct(&TOK, ")")) {
+        if (TOK.kind != TOK_ERROR)
+            lex_error(LX, TOK.line, TOK.col, "expected ')' to close '(' at %d:%d, got %s",
+                      open.line, open.col, lex_describe(&TOK));
         return NULL;
     }
-    lex_token tok = TOK;
-    node *n = NULL;
-    if (tok.kind == TOK_NUMBER) {
-        n = new_node(N_NUM, tok.line, tok.col);
-        n->num = tok.num;
+    lex_advance(LX);
+    return n;
+}
+
+/* !e, -e, +e.  A minus before a number folds into it, so that a negative
+ * constant stays one immediate operand. */
+static node *parse_unary(oparser *p)
+{
+    lex_token op = TOK;
+    lex_advance(LX);
+    node *inner = parse_primary(p);
+    if (!inner || lex_is_punct(&op, "+"))
+        return inner;
+    if (lex_is_punct(&op, "-") && inner->kind == N_NUM) {
+        inner->num = -inner->num;
+        inner->line = op.line;
+        inner->col = op.col;
+        return inner;
+    }
+    node *n = new_node(lex_is_punct(&op, "!") ? N_NOT : N_NEG, op.line, op.col);
+    n->l = inner;
+    return n;
+}
+
+/* *x (a location) or &v (a variable, for a compare-exchange). */
+static node *parse_deref_or_addr(oparser *p)
+{
+    lex_token op = TOK;
+    bool deref = lex_is_punct(&op, "*");
+    lex_advance(LX);
+    if (TOK.kind != TOK_IDENT) {
+        ocl_expected(p, deref ? "a location name after '*'" : "a variable name after '&'");
+        return NULL;
+    }
+    node *n = new_node(deref ? N_DEREF : N_ADDR, op.line, op.col);
+    n->name = lex_tok_str(&TOK);
+    lex_advance(LX);
+    return n;
+}
+
+/* "(a, b, ...)" after the name of a call, into its arguments. */
+static bool parse_args(oparser *p, node *call)
+{
+    lex_advance(LX);                /* ( */
+    if (lex_is_punct(&TOK, ")")) {
         lex_advance(LX);
-    } else if (lex_is_punct(&tok, "(")) {
-        lex_advance(LX);
-        n = parse_expr_prec(p, 1);
-        if (n && !lex_is_punct(&TOK, ")")) {
-            if (TOK.kind != TOK_ERROR)
-                lex_error(LX, TOK.line, TOK.col, "expected ')' to close '(' at %d:%d, got %s",
-                          tok.line, tok.col, lex_describe(&TOK));
-            n = NULL;
+        return true;
+    }
+    for (;;) {
+        if (call->nargs == MAX_ARGS) {
+            lex_error(LX, TOK.line, TOK.col, "too many arguments to '%s'", call->name);
+            return false;
         }
-        if (n)
+        node *a = parse_expr_prec(p, 1);
+        if (!a)
+            return false;
+        call->args[call->nargs++] = a;
+        if (lex_is_punct(&TOK, ")")) {
             lex_advance(LX);
-    } else if (lex_is_punct(&tok, "!") || lex_is_punct(&tok, "-") || lex_is_punct(&tok, "+")) {
-        lex_advance(LX);
-        node *inner = parse_primary(p);
-        if (inner) {
-            if (lex_is_punct(&tok, "+")) {
-                n = inner;
-            } else if (lex_is_punct(&tok, "-") && inner->kind == N_NUM) {
-                n = inner;
-                n->num = -n->num;
-                n->line = tok.line;
-                n->col = tok.col;
-            } else {
-                n = new_node(lex_is_punct(&tok, "!") ? N_NOT : N_NEG, tok.line, tok.col);
-                n->l = inner;
-            }
+            return true;
         }
-    } else if (lex_is_punct(&tok, "*") || lex_is_punct(&tok, "&")) {
-        lex_advance(LX);
-        if (TOK.kind != TOK_IDENT) {
-            ocl_expected(p, lex_is_punct(&tok, "*") ? "a location name after '*'"
-                                                : "a variable name after '&'");
-            return NULL;
-        }
-        n = new_node(lex_is_punct(&tok, "*") ? N_DEREF : N_ADDR, tok.line, tok.col);
-        n->name = lex_tok_str(&TOK);
-        lex_advance(LX);
-    } else if (tok.kind == TOK_IDENT) {
-        lex_advance(LX);
-        if (lex_is_punct(&TOK, "(")) {
-            n = new_node(N_CALL, tok.line, tok.col);
-            n->name = lex_tok_str(&tok);
-            lex_advance(LX);
-            if (!lex_is_punct(&TOK, ")")) {
-                for (;;) {
-                    if (n->nargs == MAX_ARGS) {
-                        lex_error(LX, TOK.line, TOK.col, "too many arguments to '%s'", n->name);
-                        return NULL;
-                    }
-                    node *a = parse_expr_prec(p, 1);
-                    if (!a)
-                        return NULL;
-                    n->args[n->nargs++] = a;
-                    if (lex_is_punct(&TOK, ")"))
-                        break;
-                    if (!lex_is_punct(&TOK, ",")) {
-                        ocl_expected(p, "',' or ')' in the argument list");
-                        return NULL;
-                    }
-                    lex_advance(LX);
-                }
-            }
-            lex_advance(LX);
-        } else {
-            n = new_node(N_VAR, tok.line, tok.col);
-            n->name = lex_tok_str(&tok);
-        }
-    } else {
+        if (!ocl_expect_punct(p, ",", "',' or ')' in the argument list"))
+            return false;
+    }
+}
+
+/* A name: a call when '(' follows, else a variable (or a location, which
+ * the compiler refuses as a value). */
+static node *parse_name(oparser *p)
+{
+    lex_token name = TOK;
+    lex_advance(LX);
+    bool call = lex_is_punct(&TOK, "(");
+    node *n = new_node(call ? N_CALL : N_VAR, name.line, name.col);
+    n->name = lex_tok_str(&name);
+    return !call || parse_args(p, n) ? n : NULL;
+}
+
+/* A number, ( e ), a unary operator and its operand, *x, &v, a call or a
+ * name. */
+static node *parse_primary(oparser *p)
+{
+    if (!ocl_enter(p, TOK.line, TOK.col, "expression"))
+        return NULL;
+    node *n;
+    if (TOK.kind == TOK_NUMBER)
+        n = parse_number(p);
+    else if (lex_is_punct(&TOK, "("))
+        n = parse_paren(p);
+    else if (lex_is_punct(&TOK, "!") || lex_is_punct(&TOK, "-") || lex_is_punct(&TOK, "+"))
+        n = parse_unary(p);
+    else if (lex_is_punct(&TOK, "*") || lex_is_punct(&TOK, "&"))
+        n = parse_deref_or_addr(p);
+    else if (TOK.kind == TOK_IDENT)
+        n = parse_name(p);
+    else {
         ocl_expected(p, "an expression");
+        n = NULL;
     }
     p->depth--;
     return n;
@@ -173,190 +214,181 @@ node *ocl_parse_expr(oparser *p)
 
 /* ---- compiling expressions --------------------------------------------------- */
 
+static bool is_ordered_compare(enum binop op)
+{
+    return op == B_LT || op == B_GT || op == B_LE || op == B_GE;
+}
+
+/* The operators whose value is a truth (0 or 1), compiled through jumps. */
 static bool is_compare(const node *e)
 {
     return e->kind == N_NOT ||
-           (e->kind == N_BIN && (e->op == B_EQ || e->op == B_NE || e->op == B_LT || e->op == B_GT ||
-                                 e->op == B_LE || e->op == B_GE || e->op == B_LAND || e->op == B_LOR));
+           (e->kind == N_BIN && (e->op == B_EQ || e->op == B_NE || is_ordered_compare(e->op) ||
+                                 e->op == B_LAND || e->op == B_LOR));
+}
+
+/* A variable's register; a location or an unknown name is an error. */
+static bool gen_var_value(oparser *p, node *e, lit_operand *out)
+{
+    int r = ocl_local_index(p, e->name);
+    if (r >= 0) {
+        *out = regop(r);
+        return true;
+    }
+    if (ocl_param_loc(p, e->name) >= 0)
+        lex_error(LX, e->line, e->col, "location '%s' used as a value (read it with *%s or atomic_load)",
+                  e->name, e->name);
+    else
+        lex_error(LX, e->line, e->col, "undeclared variable '%s' in thread %s", e->name, p->th->name);
+    return false;
 }
 
 bool ocl_gen_value(oparser *p, node *e, lit_operand *out)
 {
-    if (++p->depth > MAX_DEPTH) {
-        lex_error(LX, e->line, e->col, "expression nested too deeply");
+    if (!ocl_enter(p, e->line, e->col, "expression"))
         return false;
-    }
-    bool ok = true;
-    switch (e->kind) {
-    case N_NUM:
+    bool ok;
+    if (e->kind == N_NUM) {
         *out = imm(e->num);
-        break;
-    case N_VAR: {
-        int r = ocl_local_index(p, e->name);
-        if (r >= 0) {
-            *out = regop(r);
-        } else if (ocl_param_loc(p, e->name) >= 0) {
-            lex_error(LX, e->line, e->col, "location '%s' used as a value (read it with *%s or atomic_load)",
-                      e->name, e->name);
-            ok = false;
-        } else {
-            lex_error(LX, e->line, e->col, "undeclared variable '%s' in thread %s", e->name, p->th->name);
-            ok = false;
-        }
-        break;
-    }
-    case N_ADDR:
+        ok = true;
+    } else if (e->kind == N_VAR) {
+        ok = gen_var_value(p, e, out);
+    } else if (e->kind == N_ADDR) {
         lex_error(LX, e->line, e->col, "'&%s' is only allowed as the expected argument of a "
                   "compare-exchange", e->name);
         ok = false;
-        break;
-    default: {
+    } else {
         int t = ocl_new_temp(p);
         ok = ocl_gen_into(p, e, t);
         *out = regop(t);
-        break;
-    }
     }
     p->depth--;
     return ok;
+}
+
+/* dst = *x: a plain load. */
+static bool gen_deref_into(oparser *p, node *e, int dst)
+{
+    int loc = ocl_deref_loc(p, e->name, e->line, e->col);
+    return loc >= 0 && ocl_emit_plain_load(p, dst, loc, e->line, e->col);
+}
+
+/* dst = the truth of e: t = 1; if (e) goto end; t = 0; end: dst = t.
+ * Through a temporary t, because e may read dst. */
+static bool gen_truth_into(oparser *p, node *e, int dst)
+{
+    int end = ocl_new_label(p);
+    int t = ocl_new_temp(p);
+    if (end < 0 || !ocl_emit_mov(p, t, imm(1), e->line, e->col) || !ocl_gen_cond(p, e, true, end) ||
+        !ocl_emit_mov(p, t, imm(0), e->line, e->col))
+        return false;
+    ocl_place_label(p, end);
+    return ocl_emit_mov(p, dst, regop(t), e->line, e->col) != NULL;
+}
+
+/* The ALU operation of an arithmetic or bitwise operator. */
+static enum lit_alu_op alu_op(enum binop op)
+{
+    switch (op) {
+    case B_ADD: return ALU_ADD;
+    case B_SUB: return ALU_SUB;
+    case B_MUL: return ALU_MUL;
+    case B_AND: return ALU_AND;
+    default: return ALU_OR;
+    }
+}
+
+/* dst = l OP r, or dst = 0 - l for a negation. */
+static bool gen_alu_into(oparser *p, node *e, int dst)
+{
+    lit_operand a, b;
+    if (e->kind == N_NEG) {
+        a = imm(0);
+        if (!ocl_gen_value(p, e->l, &b))
+            return false;
+    } else if (!ocl_gen_value(p, e->l, &a) || !ocl_gen_value(p, e->r, &b)) {
+        return false;
+    }
+    enum lit_alu_op op = e->kind == N_NEG ? ALU_SUB : alu_op(e->op);
+    return ocl_emit_alu(p, op, dst, a, b, e->line, e->col) != NULL;
+}
+
+/* dst = a number or a variable. */
+static bool gen_copy_into(oparser *p, node *e, int dst)
+{
+    lit_operand v;
+    return ocl_gen_value(p, e, &v) && ocl_emit_mov(p, dst, v, e->line, e->col);
 }
 
 /* Compile e so that its value ends up in register dst. */
 bool ocl_gen_into(oparser *p, node *e, int dst)
 {
-    if (++p->depth > MAX_DEPTH) {
-        lex_error(LX, e->line, e->col, "expression nested too deeply");
+    if (!ocl_enter(p, e->line, e->col, "expression"))
         return false;
-    }
-    bool ok = true;
-    if (e->kind == N_CALL) {
+    bool ok;
+    if (e->kind == N_CALL)
         ok = ocl_gen_call(p, e, dst);
-    } else if (e->kind == N_DEREF) {
-        int loc = ocl_local_index(p, e->name) >= 0 ? -1 : ocl_param_loc(p, e->name);
-        if (loc < 0) {
-            lex_error(LX, e->line, e->col, "undeclared location '%s' (not a parameter of thread %s)",
-                      e->name, p->th->name);
-            ok = false;
-        } else {
-            lit_instr *in = ocl_emit(p, OP_LOAD, e->line, e->col);
-            ok = in != NULL;
-            if (in) {
-                in->dst = dst;
-                in->loc = loc;
-                in->order = ORD_WEAK;
-                in->scope = SCOPE_NONE;
-            }
-        }
-    } else if (is_compare(e)) {
-        /* dst = 1; if (e) goto end; dst = 0; end: */
-        int end = ocl_new_label(p);
-        lit_instr *one = ocl_emit(p, OP_MOV, e->line, e->col);
-        ok = end >= 0 && one;
-        if (ok) {
-            one->dst = dst;
-            one->a = imm(1);
-            int tmp = ocl_new_temp(p);
-            /* compute into a temporary first: e may read dst */
-            one->dst = tmp;
-            ok = ocl_gen_cond(p, e, true, end);
-            lit_instr *zero = ok ? ocl_emit(p, OP_MOV, e->line, e->col) : NULL;
-            ok = ok && zero;
-            if (ok) {
-                zero->dst = tmp;
-                zero->a = imm(0);
-                ocl_place_label(p, end);
-                lit_instr *mv = ocl_emit(p, OP_MOV, e->line, e->col);
-                ok = mv != NULL;
-                if (mv) {
-                    mv->dst = dst;
-                    mv->a = regop(tmp);
-                }
-            }
-        }
-    } else if (e->kind == N_BIN || e->kind == N_NEG) {
-        lit_operand a, b;
-        enum lit_alu_op aop = ALU_ADD;
-        if (e->kind == N_NEG) {
-            a = imm(0);
-            ok = ocl_gen_value(p, e->l, &b);
-            aop = ALU_SUB;
-        } else {
-            switch (e->op) {
-            case B_ADD: aop = ALU_ADD; break;
-            case B_SUB: aop = ALU_SUB; break;
-            case B_MUL: aop = ALU_MUL; break;
-            case B_AND: aop = ALU_AND; break;
-            default: aop = ALU_OR; break;
-            }
-            ok = ocl_gen_value(p, e->l, &a) && ocl_gen_value(p, e->r, &b);
-        }
-        lit_instr *in = ok ? ocl_emit(p, OP_ALU, e->line, e->col) : NULL;
-        ok = ok && in;
-        if (ok) {
-            in->alu_op = aop;
-            in->dst = dst;
-            in->a = a;
-            in->b = b;
-        }
-    } else {
-        lit_operand v;
-        ok = ocl_gen_value(p, e, &v);
-        lit_instr *in = ok ? ocl_emit(p, OP_MOV, e->line, e->col) : NULL;
-        ok = ok && in;
-        if (ok) {
-            in->dst = dst;
-            in->a = v;
-        }
-    }
+    else if (e->kind == N_DEREF)
+        ok = gen_deref_into(p, e, dst);
+    else if (is_compare(e))
+        ok = gen_truth_into(p, e, dst);
+    else if (e->kind == N_BIN || e->kind == N_NEG)
+        ok = gen_alu_into(p, e, dst);
+    else
+        ok = gen_copy_into(p, e, dst);
     p->depth--;
     return ok;
+}
+
+/* a && b, a || b.  When the whole jumps as soon as one side does (&& on
+ * false, || on true) each side jumps straight to `label`; otherwise the
+ * first side skips the second when it alone decides the other way. */
+static bool gen_logical_cond(oparser *p, node *e, bool jump_if, int label)
+{
+    bool and = e->op == B_LAND;
+    if (and != jump_if)
+        return ocl_gen_cond(p, e->l, jump_if, label) && ocl_gen_cond(p, e->r, jump_if, label);
+    int skip = ocl_new_label(p);
+    bool ok = skip >= 0 && ocl_gen_cond(p, e->l, !jump_if, skip) && ocl_gen_cond(p, e->r, jump_if, label);
+    ocl_place_label(p, skip);
+    return ok;
+}
+
+/* One branch: a == b, a != b, or any other value against 0. */
+static bool gen_compare_branch(oparser *p, node *e, bool jump_if, int label)
+{
+    lit_operand a, b;
+    enum lit_cmp cmp;
+    if (e->kind == N_BIN && (e->op == B_EQ || e->op == B_NE)) {
+        if (!ocl_gen_value(p, e->l, &a) || !ocl_gen_value(p, e->r, &b))
+            return false;
+        cmp = (e->op == B_EQ) == jump_if ? CMP_EQ : CMP_NE;
+    } else {
+        if (!ocl_gen_value(p, e, &a))
+            return false;
+        b = imm(0);
+        cmp = jump_if ? CMP_NE : CMP_EQ;
+    }
+    return ocl_emit_branch(p, cmp, a, b, label, e->line, e->col) != NULL;
 }
 
 /* Jump to `label` when the truth of e equals jump_if; fall through otherwise. */
 bool ocl_gen_cond(oparser *p, node *e, bool jump_if, int label)
 {
-    if (++p->depth > MAX_DEPTH) {
-        lex_error(LX, e->line, e->col, "condition nested too deeply");
+    if (!ocl_enter(p, e->line, e->col, "condition"))
         return false;
-    }
-    bool ok = true;
+    bool ok;
     if (e->kind == N_NOT) {
         ok = ocl_gen_cond(p, e->l, !jump_if, label);
     } else if (e->kind == N_BIN && (e->op == B_LAND || e->op == B_LOR)) {
-        bool and = e->op == B_LAND;
-        if (and == jump_if) {
-            /* and, jump if true / or, jump if false: both must agree */
-            int skip = ocl_new_label(p);
-            ok = skip >= 0 && ocl_gen_cond(p, e->l, !jump_if, skip) && ocl_gen_cond(p, e->r, jump_if, label);
-            ocl_place_label(p, skip);
-        } else {
-            ok = ocl_gen_cond(p, e->l, jump_if, label) && ocl_gen_cond(p, e->r, jump_if, label);
-        }
-    } else if (e->kind == N_BIN && (e->op == B_LT || e->op == B_GT || e->op == B_LE || e->op == B_GE)) {
+        ok = gen_logical_cond(p, e, jump_if, label);
+    } else if (e->kind == N_BIN && is_ordered_compare(e->op)) {
         lex_error(LX, e->line, e->col, "ordered comparisons (<, >, <=, >=) are not supported; "
                   "use == or !=");
         ok = false;
     } else {
-        lit_operand a, b;
-        enum lit_cmp cmp;
-        if (e->kind == N_BIN && (e->op == B_EQ || e->op == B_NE)) {
-            ok = ocl_gen_value(p, e->l, &a) && ocl_gen_value(p, e->r, &b);
-            cmp = (e->op == B_EQ) == jump_if ? CMP_EQ : CMP_NE;
-        } else {
-            ok = ocl_gen_value(p, e, &a);
-            b = imm(0);
-            cmp = jump_if ? CMP_NE : CMP_EQ;
-        }
-        lit_instr *in = ok ? ocl_emit(p, OP_BRANCH, e->line, e->col) : NULL;
-        ok = ok && in;
-        if (ok) {
-            in->cmp = cmp;
-            in->a = a;
-            in->b = b;
-            in->target = label;
-        }
+        ok = gen_compare_branch(p, e, jump_if, label);
     }
     p->depth--;
     return ok;
 }
-

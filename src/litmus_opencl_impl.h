@@ -120,6 +120,10 @@ static inline lit_operand regop(int r)
 void ocl_expected(oparser *p, const char *what);
 /* Consume the punctuation `punct`, or report "expected WHAT". */
 bool ocl_expect_punct(oparser *p, const char *punct, const char *what);
+/* One level deeper into a nested construct, `what` ("expression", ...);
+ * past MAX_DEPTH it reports "WHAT nested too deeply" at line:col and returns
+ * false.  The caller steps out with p->depth--. */
+bool ocl_enter(oparser *p, int line, int col, const char *what);
 /* Make room for element n of the GC array *v (capacity *cap). */
 bool ocl_grow(void **v, int n, int *cap, size_t elem);
 
