@@ -189,6 +189,8 @@ struct protocol {
 #define PROTO_MAX_UNHANDLED 64
 
 typedef struct pslot { int32_t lo, hi; uint32_t off; uint8_t bits; bool is_value; } pslot;
+/* A message field's declared range, resolved. */
+typedef struct pfield_range { long lo, hi; bool is_value; } pfield_range;
 
 typedef struct pthread_info {
     int cu, tid;            /* compute unit, slot within it */
@@ -226,6 +228,7 @@ struct proto_instance {
     long vlo, vhi;
     int ncu, ngpu, naddr, nthreads, max_tid_per_cu;
     int *cu_gpu;            /* cu -> its GPU */
+    pfield_range *msg_range; /* [message * PROTO_MAX_FIELDS + field] */
     int **cu_threads;       /* cu -> tid -> thread */
     int *cu_size;           /* cu -> its number of threads */
     pthread_info *threads;

@@ -463,16 +463,20 @@ static bool build_msg(ctx *c, const pact *a, int32_t *m)
     m[0] = a->msg + 1;
     m[1] = c->tid;
     for (int j = 0; j < in->maxfields; j++) {
-        long x = j < a->nargs ? eval(c, a->args[j]) : in->slots[base + 2 + j].lo;
-        const pslot *s = &in->slots[base + 2 + j];
-        if (x < s->lo || x > s->hi) {
-            if (!s->is_value || !in->p->value_wrap)
+        if (j >= a->nargs) {        /* unused by this message type: canonical lowest value */
+            m[2 + j] = in->slots[base + 2 + j].lo;
+            continue;
+        }
+        long x = eval(c, a->args[j]);
+        const pfield_range *r = &in->msg_range[a->msg * PROTO_MAX_FIELDS + j];
+        if (x < r->lo || x > r->hi) {
+            if (!r->is_value || !in->p->value_wrap)
                 ok = false;
             x = wrap(in, x);
         }
         m[2 + j] = (int32_t)x;
     }
-    return ok;
+    return ok && c->ok;
 }
 
 static void act_send(ctx *c, const pact *a)
@@ -666,7 +670,8 @@ static const prow *select_row(ctx *c, const pevent *e, int state, bool *matched)
         if (!(row->states >> state & 1) || !event_matches(&row->ev, e))
             continue;
         *matched = true;
-        if (!row->guard || eval(c, row->guard))
+        c->ok = true;       /* a guard reading out of range, or dividing by 0, is false */
+        if (!row->guard || (eval(c, row->guard) && c->ok))
             return row;
     }
     return NULL;

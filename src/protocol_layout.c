@@ -38,17 +38,22 @@ static int bits_for(long span)
     return b;
 }
 
-static int add_slot(proto_instance *in, long lo, long hi)
+/* A slot of lo..hi; is_value: it holds a data value, and so wraps when
+ * the protocol says `wrap` (a counter that happens to have the same bounds
+ * does not). */
+static int add_value_slot(proto_instance *in, long lo, long hi, bool is_value)
 {
     pslot *s = &in->slots[in->nslots];
     s->lo = (int32_t)lo;
     s->hi = (int32_t)(hi > lo ? hi : lo);
-    s->is_value = lo == in->vlo && hi == in->vhi;
+    s->is_value = is_value;
     s->off = (uint32_t)in->state_bits;
     s->bits = (uint8_t)bits_for(hi > lo ? hi - lo : 0);
     in->state_bits += s->bits;
     return in->nslots++;
 }
+
+static int add_slot(proto_instance *in, long lo, long hi) { return add_value_slot(in, lo, hi, false); }
 
 void proto_pack(const proto_instance *in, const int32_t *v, uint8_t *out)
 {
@@ -310,7 +315,7 @@ static void layout_threads(proto_instance *in)
         in->threads[i].base = add_slot(in, 0, th->ninstrs);
         add_slot(in, 0, 1);
         for (int r = 0; r < th->nregs; r++)
-            add_slot(in, in->vlo, in->vhi);
+            add_value_slot(in, in->vlo, in->vhi, true);
     }
 }
 
@@ -330,7 +335,7 @@ static void add_typed_slots(proto_instance *in, const ptype *t, int len)
     if (t->kind == T_FIFO)
         add_slot(in, 0, len);
     for (int k = 0; k < len; k++)
-        add_slot(in, lo, hi);
+        add_value_slot(in, lo, hi, t->kind != T_BITS && t->r.is_value);
 }
 
 /* Offsets of a controller's fields within a line and of its variables
@@ -390,9 +395,28 @@ static void msg_field_range(const proto_instance *in, int j, long *lo, long *hi)
     }
 }
 
+/* Each message field's own range (the slots hold the union over message
+ * types), so that a send checks and wraps a field by its declaration. */
+static void msg_ranges(proto_instance *in)
+{
+    const protocol *p = in->p;
+    in->msg_range = GC_MALLOC_ATOMIC(sizeof *in->msg_range * (size_t)(p->nmsgs * PROTO_MAX_FIELDS + 1));
+    for (int m = 0; m < p->nmsgs; m++)
+        for (int j = 0; j < p->msgs[m].nfields; j++) {
+            pfield_range *r = &in->msg_range[m * PROTO_MAX_FIELDS + j];
+            if (j == 0) {
+                *r = (pfield_range){0, in->naddr - 1, false};
+                continue;
+            }
+            range_of(in, p->msgs[m].range[j], &r->lo, &r->hi);
+            r->is_value = p->msgs[m].range[j].is_value;
+        }
+}
+
 static void layout_chans(proto_instance *in)
 {
     const protocol *p = in->p;
+    msg_ranges(in);
     in->maxfields = 1;
     for (int m = 0; m < p->nmsgs; m++)
         if (p->msgs[m].nfields > in->maxfields)

@@ -176,6 +176,8 @@ static pexpr *expr(parser *ps, const pmsg *msg);
 /* The declared type of a variable or line-field expression, else NULL. */
 static const ptype *storage_type(const parser *ps, const pexpr *e)
 {
+    if (!ps->cur || e->idx < 0)
+        return NULL;
     if (e->kind == EX_VAR)
         return &ps->cur->var_type[e->idx];
     if (e->kind == EX_LINEF)
@@ -193,6 +195,10 @@ static pexpr *dotted(parser *ps, const ptok *t, const pmsg *msg)
 {
     const char *f = ident(ps, "a field name");
     pexpr *e;
+    if (!strcmp(t->text, "line") && !ps->cur) {
+        perr(ps, t, "'line' is only defined in a controller's rows, final and invariants");
+        return mk(EX_NUM);
+    }
     if (!strcmp(t->text, "line")) {
         e = mk(EX_LINEF);
         e->idx = find(ps->cur->fields, ps->cur->nfields, f);
@@ -868,7 +874,8 @@ static bool parse_source(parser *ps, const char *text)
     }
     protocol *p = ps->p;        /* after the base's, when this is a variant */
     const char **src = gc_array((size_t)p->nsources + 1, sizeof *src);
-    memcpy(src, p->sources, sizeof *src * (size_t)p->nsources);
+    if (p->nsources)
+        memcpy(src, p->sources, sizeof *src * (size_t)p->nsources);
     src[p->nsources++] = ps->path;
     p->sources = src;
     return !ps->failed;

@@ -1414,9 +1414,8 @@ static void test_multi_final_from_home(void)
     bfs_free(&b);
 }
 
-/* ---- known bugs: the correct behaviour, disabled until fixed ------------------------------- */
-#if 0
-/* BUG (protocol_layout.c add_slot / protocol_interp.c set_slot): a slot
+/* ---- regressions: bugs these tests found, fixed ---------------------------------------------- */
+/* Fixed (protocol_layout.c add_slot / protocol_interp.c set_slot): a slot
  * wraps whenever its bounds happen to equal the value range, not only
  * when it was declared `value`.  With `value 0..1 wrap`, `b[0] := 2` on
  * `var b : bits 2` and `n := 2` on `var n : 0..1` store 0 and the row
@@ -1439,7 +1438,7 @@ static void test_wrap_only_values(void)
     CU_ASSERT_EQUAL(first_r0(instance_text(text, ONE_LOC_LOAD)), 1);
 }
 
-/* BUG (protocol_interp.c fire): a guard that reads an element out of
+/* Fixed (protocol_interp.c fire): a guard that reads an element out of
  * range or divides by zero is taken as 0 and the row fires (fire() sets
  * ctx.ok back to true after select_row evaluated the guard).  Like the
  * same read in an action, it should leave the row not enabled. */
@@ -1458,7 +1457,7 @@ static void test_guard_out_of_range(void)
     }
 }
 
-/* BUG (protocol_parse.c dotted and storage, called from decl_home with
+/* Fixed (protocol_parse.c dotted and storage, called from decl_home with
  * ps->cur == NULL): `line.FIELD` in a home expression dereferences a
  * NULL controller and the parser crashes (SIGSEGV), as does len(line.q).
  * A home is a function of the address alone: it should be an error at
@@ -1477,7 +1476,6 @@ static void test_home_names_no_line(void)
         CU_ASSERT_EQUAL(strncmp(buf, want, strlen(want)), 0);
     }
 }
-#endif
 
 void register_protocol_lang_tests(void)
 {
@@ -1520,9 +1518,7 @@ void register_protocol_lang_tests(void)
     CU_add_test(s, "variant: extends after a message or protocol line", test_variant_extends_not_first);
     CU_add_test(s, "variant: '- *' after added states", test_variant_star_removes_base_rows);
     CU_add_test(s, "variant: base '*' rows in an added state", test_variant_star_matches_added_state);
-#if 0   /* known bugs, see above */
     CU_add_test(s, "only value slots wrap", test_wrap_only_values);
     CU_add_test(s, "a guard out of range does not hold", test_guard_out_of_range);
     CU_add_test(s, "a home cannot name a line", test_home_names_no_line);
-#endif
 }
