@@ -71,6 +71,16 @@ bool ocl_grow(void **v, int n, int *cap, size_t elem)
     *cap = nc;
     return true;
 }
+
+/* The arrays this serves (init items, placements, parameters, variables)
+ * stay small, so they keep no spare room: each append copies. */
+void *ocl_append(void *arr, int n, size_t elem)
+{
+    int cap = n;
+    return ocl_grow(&arr, n, &cap, elem) ? arr : NULL;
+}
+
+/* "P12" -> 12, or -1 if the identifier is not a thread name. */
 static int thread_number(const lex_token *tok)
 {
     if (tok->kind != TOK_IDENT || tok->len < 2 || tok->len > 6 || tok->text[0] != 'P')
@@ -107,68 +117,12 @@ static bool parse_header(oparser *p)
     return litmus_lex_header(LX, p->t);
 }
 
-static bool parse_init_item(oparser *p)
+/* "= v" after the location `name` of the init block. */
+static bool parse_loc_init_value(oparser *p, const lex_token *name)
 {
-    litmus_test *t = p->t;
-    lex_token first = TOK;
-    bool bracket = lex_is_punct(&TOK, "[");
-    if (bracket) {
-        lex_advance(LX);
-        first = TOK;
-        if (TOK.kind != TOK_IDENT) {
-            ocl_expected(p, "a location name after '['");
-            return false;
-        }
-        lex_advance(LX);
-        if (!ocl_expect_punct(p, "]", "']'"))
-            return false;
-    } else {
-        if (first.kind != TOK_IDENT && first.kind != TOK_NUMBER) {
-            ocl_expected(p, "a location ([x] = v) or register (1:r = v) initialisation");
-            return false;
-        }
-        lex_advance(LX);
-        if (lex_is_punct(&TOK, ":")) {
-            int th = first.kind == TOK_NUMBER ? (first.num > 100000 ? 100000 : (int)first.num)
-                                              : thread_number(&first);
-            if (th < 0) {
-                lex_error(LX, first.line, first.col, "bad thread name %s (expected P0 or 0, ...)",
-                          lex_describe(&first));
-                return false;
-            }
-            lex_advance(LX);
-            if (TOK.kind != TOK_IDENT) {
-                ocl_expected(p, "a register name");
-                return false;
-            }
-            lex_token reg = TOK;
-            lex_advance(LX);
-            if (!ocl_expect_punct(p, "=", "'='"))
-                return false;
-            lit_value v;
-            if (!parse_int(p, &v, "an integer value"))
-                return false;
-            void *v0 = p->rinit;
-            int cap = p->nrinit;
-            if (!ocl_grow(&v0, p->nrinit, &cap, sizeof *p->rinit))
-                return false;
-            p->rinit = v0;
-            p->rinit[p->nrinit].thread = th;
-            p->rinit[p->nrinit].name = lex_tok_str(&reg);
-            p->rinit[p->nrinit].v = v;
-            p->rinit[p->nrinit].line = first.line;
-            p->rinit[p->nrinit].col = first.col;
-            p->nrinit++;
-            return true;
-        }
-        if (first.kind != TOK_IDENT) {
-            lex_error(LX, first.line, first.col, "bad location name %s", lex_describe(&first));
-            return false;
-        }
-    }
-    char *name = lex_tok_str(&first);
-    if (litmus_loc_index(t, name) >= 0) {
-        lex_error(LX, first.line, first.col, "location '%s' is initialised twice", name);
+    char *s = lex_tok_str(name);
+    if (litmus_loc_index(p->t, s) >= 0) {
+        lex_error(LX, name->line, name->col, "location '%s' is initialised twice", s);
         return false;
     }
     if (!ocl_expect_punct(p, "=", "'=' after the location"))
@@ -176,10 +130,88 @@ static bool parse_init_item(oparser *p)
     lit_value v;
     if (!parse_int(p, &v, "an integer value"))
         return false;
-    litmus_add_loc(t, name, v);
+    litmus_add_loc(p->t, s, v);
     return true;
 }
 
+/* "[x] = v" */
+static bool parse_bracket_init(oparser *p)
+{
+    lex_advance(LX);                /* [ */
+    lex_token name = TOK;
+    if (TOK.kind != TOK_IDENT) {
+        ocl_expected(p, "a location name after '['");
+        return false;
+    }
+    lex_advance(LX);
+    return ocl_expect_punct(p, "]", "']'") && parse_loc_init_value(p, &name);
+}
+
+/* The thread of "T:r = v": a number (capped, so that an absurd one is
+ * reported as an unknown thread, not overflowed) or a name P<n>. */
+static int init_thread(const lex_token *t)
+{
+    if (t->kind == TOK_NUMBER)
+        return t->num > 100000 ? 100000 : (int)t->num;
+    return thread_number(t);
+}
+
+/* ":r = v" after the thread `thread`.  The thread may not exist yet: the
+ * initialisation is kept until its thread is read (thread_reg_inits) and
+ * checked against the test's threads at the end (place_threads). */
+static bool parse_reg_init(oparser *p, const lex_token *thread)
+{
+    int th = init_thread(thread);
+    if (th < 0) {
+        lex_error(LX, thread->line, thread->col, "bad thread name %s (expected P0 or 0, ...)",
+                  lex_describe(thread));
+        return false;
+    }
+    lex_advance(LX);                /* : */
+    if (TOK.kind != TOK_IDENT) {
+        ocl_expected(p, "a register name");
+        return false;
+    }
+    lex_token reg = TOK;
+    lex_advance(LX);
+    lit_value v;
+    if (!ocl_expect_punct(p, "=", "'='") || !parse_int(p, &v, "an integer value"))
+        return false;
+    void *ri = ocl_append(p->rinit, p->nrinit, sizeof *p->rinit);
+    if (!ri)
+        return false;
+    p->rinit = ri;
+    p->rinit[p->nrinit].thread = th;
+    p->rinit[p->nrinit].name = lex_tok_str(&reg);
+    p->rinit[p->nrinit].v = v;
+    p->rinit[p->nrinit].line = thread->line;
+    p->rinit[p->nrinit].col = thread->col;
+    p->nrinit++;
+    return true;
+}
+
+/* One item of the init block: "[x] = v", "x = v" or a register's "T:r = v". */
+static bool parse_init_item(oparser *p)
+{
+    if (lex_is_punct(&TOK, "["))
+        return parse_bracket_init(p);
+    lex_token first = TOK;
+    if (first.kind != TOK_IDENT && first.kind != TOK_NUMBER) {
+        ocl_expected(p, "a location ([x] = v) or register (1:r = v) initialisation");
+        return false;
+    }
+    lex_advance(LX);
+    if (lex_is_punct(&TOK, ":"))
+        return parse_reg_init(p, &first);
+    if (first.kind != TOK_IDENT) {
+        lex_error(LX, first.line, first.col, "bad location name %s", lex_describe(&first));
+        return false;
+    }
+    return parse_loc_init_value(p, &first);
+}
+
+/* "{ item; item; ... }": a missing ';' at the end of the file is reported
+ * as the missing '}' it also is. */
 static bool parse_init(oparser *p)
 {
     if (!ocl_expect_punct(p, "{", "'{' to open the init block"))
@@ -197,11 +229,8 @@ static bool parse_init(oparser *p)
         }
         if (!parse_init_item(p))
             return false;
-        if (!lex_is_punct(&TOK, ";") && !lex_is_punct(&TOK, "}")) {
-            if (TOK.kind == TOK_EOF)
-                lex_error(LX, TOK.line, TOK.col, "unexpected end of file in the init block (missing '}')");
-            else
-                ocl_expected(p, "';' in the init block");
+        if (!lex_is_punct(&TOK, ";") && !lex_is_punct(&TOK, "}") && TOK.kind != TOK_EOF) {
+            ocl_expected(p, "';' in the init block");
             return false;
         }
     }
@@ -209,97 +238,149 @@ static bool parse_init(oparser *p)
     return !failed(p);
 }
 
+/* ---- scope tree ----------------------------------------------------------------- */
+
+/* Thread `TOK` runs in work group wg of device dev. */
+static bool add_placement(oparser *p, int wg, int dev)
+{
+    int th = thread_number(&TOK);
+    if (th < 0) {
+        ocl_expected(p, "a thread name (P0, P1, ...) or ')' in the scope tree");
+        return false;
+    }
+    placement *pl = ocl_append(p->places, p->nplaces, sizeof *p->places);
+    if (!pl)
+        return false;
+    p->places = pl;
+    p->places[p->nplaces++] = (placement){ th, wg, dev, TOK.line, TOK.col };
+    lex_advance(LX);
+    return true;
+}
+
+/* "(sub_group" or "(work_item": a finer level, within the same work group. */
+static bool open_finer_level(oparser *p, int *depth)
+{
+    lex_advance(LX);                /* ( */
+    if (!lex_is_ident(&TOK, "sub_group") && !lex_is_ident(&TOK, "work_item")) {
+        ocl_expected(p, "'sub_group' or 'work_item' in the scope tree");
+        return false;
+    }
+    lex_advance(LX);
+    if (++*depth > 4) {
+        lex_error(LX, TOK.line, TOK.col, "scope tree nested too deeply");
+        return false;
+    }
+    return true;
+}
+
+/* "(work_group P0 (sub_group P1 P2) ...)": every thread in it, at any
+ * level, is in work group wg of device dev. */
+static bool parse_work_group(oparser *p, int wg, int dev)
+{
+    lex_advance(LX);                /* ( */
+    if (!lex_is_ident(&TOK, "work_group")) {
+        ocl_expected(p, "'work_group' in the scope tree");
+        return false;
+    }
+    lex_advance(LX);
+    int depth = 0;
+    for (;;) {
+        if (lex_is_punct(&TOK, "(")) {
+            if (!open_finer_level(p, &depth))
+                return false;
+        } else if (lex_is_punct(&TOK, ")")) {
+            lex_advance(LX);
+            if (depth-- == 0)
+                return true;
+        } else if (!add_placement(p, wg, dev)) {
+            return false;
+        }
+    }
+}
+
+/* "(device (work_group ...) ...)"; work groups are numbered across the
+ * whole tree, from *nwg on. */
+static bool parse_device(oparser *p, int dev, int *nwg)
+{
+    lex_advance(LX);                /* ( */
+    if (!lex_is_ident(&TOK, "device")) {
+        ocl_expected(p, "'device' in the scope tree");
+        return false;
+    }
+    lex_advance(LX);
+    while (lex_is_punct(&TOK, "("))
+        if (!parse_work_group(p, (*nwg)++, dev))
+            return false;
+    return ocl_expect_punct(p, ")", "'(' or ')' in the scope tree");
+}
+
 /* scopeTree (device (work_group P0 P1) (work_group P2)) ... */
 static bool parse_scope_tree(oparser *p)
 {
     lex_advance(LX);                /* scopeTree */
-    int ndev = 0, nwg = 0;
     if (!lex_is_punct(&TOK, "(")) {
         ocl_expected(p, "'(' after 'scopeTree'");
         return false;
     }
-    while (lex_is_punct(&TOK, "(")) {
-        lex_advance(LX);
-        if (!lex_is_ident(&TOK, "device")) {
-            ocl_expected(p, "'device' in the scope tree");
+    int ndev = 0, nwg = 0;
+    while (lex_is_punct(&TOK, "("))
+        if (!parse_device(p, ndev++, &nwg))
             return false;
-        }
-        lex_advance(LX);
-        while (lex_is_punct(&TOK, "(")) {
-            lex_advance(LX);
-            if (!lex_is_ident(&TOK, "work_group")) {
-                ocl_expected(p, "'work_group' in the scope tree");
-                return false;
-            }
-            lex_advance(LX);
-            int depth = 0;
-            for (;;) {
-                if (lex_is_punct(&TOK, "(")) {
-                    /* (sub_group P0 P1): a finer level, same work group */
-                    lex_advance(LX);
-                    if (!lex_is_ident(&TOK, "sub_group") && !lex_is_ident(&TOK, "work_item")) {
-                        ocl_expected(p, "'sub_group' or 'work_item' in the scope tree");
-                        return false;
-                    }
-                    lex_advance(LX);
-                    if (++depth > 4) {
-                        lex_error(LX, TOK.line, TOK.col, "scope tree nested too deeply");
-                        return false;
-                    }
-                    continue;
-                }
-                if (lex_is_punct(&TOK, ")")) {
-                    lex_advance(LX);
-                    if (depth-- == 0)
-                        break;
-                    continue;
-                }
-                int th = thread_number(&TOK);
-                if (th < 0) {
-                    ocl_expected(p, "a thread name (P0, P1, ...) or ')' in the scope tree");
-                    return false;
-                }
-                void *v0 = p->places;
-                int cap = p->nplaces;
-                if (!ocl_grow(&v0, p->nplaces, &cap, sizeof *p->places))
-                    return false;
-                p->places = v0;
-                p->places[p->nplaces++] = (placement){ th, nwg, ndev, TOK.line, TOK.col };
-                lex_advance(LX);
-            }
-            nwg++;
-        }
-        if (!ocl_expect_punct(p, ")", "'(' or ')' in the scope tree"))
-            return false;
-        ndev++;
-    }
     return true;
 }
+
 /* ---- threads ------------------------------------------------------------------- */
 
-static bool parse_param(oparser *p)
+/* What the words before a parameter's '*' say. */
+typedef struct param_decl {
+    bool local, global, atomic, type;
+} param_decl;
+
+static bool is_qualifier(const lex_token *t)
 {
-    bool local = false, global = false, atomic = false, type = false;
+    return lex_is_ident(t, "volatile") || lex_is_ident(t, "const") || lex_is_ident(t, "restrict");
+}
+
+static bool is_atomic_type(const lex_token *t)
+{
+    return lex_is_ident(t, "atomic_int") || lex_is_ident(t, "atomic_uint") || lex_is_ident(t, "atomic_long") ||
+           lex_is_ident(t, "atomic_ulong");
+}
+
+/* The address space, qualifiers and type words of a parameter, up to the
+ * first word that cannot continue them: a second type, except that "int"
+ * may follow a C type word ("unsigned int", "long int"). */
+static void read_param_decl(oparser *p, param_decl *d)
+{
     for (;;) {
-        if (lex_is_ident(&TOK, "global") || lex_is_ident(&TOK, "__global")) global = true;
-        else if (lex_is_ident(&TOK, "local") || lex_is_ident(&TOK, "__local")) local = true;
-        else if (lex_is_ident(&TOK, "volatile") || lex_is_ident(&TOK, "const") ||
-                 lex_is_ident(&TOK, "restrict")) ;
-        else if (lex_is_ident(&TOK, "atomic_int") || lex_is_ident(&TOK, "atomic_uint") ||
-                 lex_is_ident(&TOK, "atomic_long") || lex_is_ident(&TOK, "atomic_ulong")) {
-            if (type) break;
-            atomic = type = true;
+        if (lex_is_ident(&TOK, "global") || lex_is_ident(&TOK, "__global")) {
+            d->global = true;
+        } else if (lex_is_ident(&TOK, "local") || lex_is_ident(&TOK, "__local")) {
+            d->local = true;
+        } else if (is_atomic_type(&TOK)) {
+            if (d->type)
+                return;
+            d->atomic = d->type = true;
         } else if (ocl_is_type_word(&TOK)) {
-            if (type && !lex_is_ident(&TOK, "int")) break;
-            type = true;
-        } else break;
+            if (d->type && !lex_is_ident(&TOK, "int"))
+                return;
+            d->type = true;
+        } else if (!is_qualifier(&TOK)) {   /* qualifiers have no bearing on the model */
+            return;
+        }
         lex_advance(LX);
     }
-    if (global && local) {
+}
+
+/* One address space at most, a type, and a '*' (with its qualifiers):
+ * parameters are pointers to locations. */
+static bool check_param_decl(oparser *p, const param_decl *d)
+{
+    if (d->global && d->local) {
         lex_error(LX, LX->prev.line, LX->prev.col, "a parameter cannot be both global and local");
         return false;
     }
-    if (!type) {
+    if (!d->type) {
         ocl_expected(p, "a parameter type (int, atomic_int, ...)");
         return false;
     }
@@ -308,8 +389,38 @@ static bool parse_param(oparser *p)
         return false;
     }
     lex_advance(LX);
-    while (lex_is_ident(&TOK, "restrict") || lex_is_ident(&TOK, "const") || lex_is_ident(&TOK, "volatile"))
+    while (is_qualifier(&TOK))
         lex_advance(LX);
+    return true;
+}
+
+/* The location parameter `name` points to: the init block's, or a new one
+ * holding 0.  The declaration gives its region (global unless local) and
+ * whether it is atomic. */
+static int param_location(oparser *p, const char *name, const param_decl *d)
+{
+    litmus_test *t = p->t;
+    int l = litmus_loc_index(t, name);
+    if (l < 0) {
+        l = litmus_add_loc(t, name, 0);
+        t->locs[l].region = REGION_GLOBAL;
+    }
+    if (d->local)
+        t->locs[l].region = REGION_LOCAL;
+    else if (t->locs[l].region == 0)
+        t->locs[l].region = REGION_GLOBAL;
+    if (d->atomic)
+        t->locs[l].atomic_type = true;
+    return l;
+}
+
+/* "global atomic_int* x" */
+static bool parse_param(oparser *p)
+{
+    param_decl d = { false, false, false, false };
+    read_param_decl(p, &d);
+    if (!check_param_decl(p, &d))
+        return false;
     if (TOK.kind != TOK_IDENT) {
         ocl_expected(p, "a parameter name");
         return false;
@@ -319,23 +430,11 @@ static bool parse_param(oparser *p)
         lex_error(LX, TOK.line, TOK.col, "parameter '%s' is declared twice", name);
         return false;
     }
-    litmus_test *t = p->t;
-    int l = litmus_loc_index(t, name);
-    if (l < 0) {
-        l = litmus_add_loc(t, name, 0);
-        t->locs[l].region = REGION_GLOBAL;
-    }
-    if (local)
-        t->locs[l].region = REGION_LOCAL;
-    else if (t->locs[l].region == 0)
-        t->locs[l].region = REGION_GLOBAL;
-    if (atomic)
-        t->locs[l].atomic_type = true;
-    void *v = p->params;
-    int cap = p->nparams;
-    if (!ocl_grow(&v, p->nparams, &cap, sizeof *p->params))
+    int l = param_location(p, name, &d);
+    param *np = ocl_append(p->params, p->nparams, sizeof *p->params);
+    if (!np)
         return false;
-    p->params = v;
+    p->params = np;
     p->params[p->nparams++] = (param){ name, l };
     lex_advance(LX);
     return true;
@@ -409,14 +508,9 @@ static bool begin_thread(oparser *p, lit_thread *th)
     p->nbarriers = 0;
     p->nloops = 0;
     /* initialised registers are variables of the thread */
-    for (int i = 0; i < th->nregs; i++) {
-        void *v = p->decl;
-        int cap = p->ndecl;
-        if (!ocl_grow(&v, p->ndecl, &cap, sizeof *p->decl))
+    for (int i = 0; i < th->nregs; i++)
+        if (!ocl_declare(p, th->reg_names[i]))
             return false;
-        p->decl = v;
-        p->decl[p->ndecl++] = th->reg_names[i];
-    }
     return true;
 }
 
@@ -526,6 +620,56 @@ static void parameter_addresses(oparser *p, const int *nregs)
     }
 }
 
+/* Threads and scope trees, in any order, up to the final condition. */
+static bool parse_threads(oparser *p)
+{
+    litmus_test *t = p->t;
+    for (;;) {
+        if (lex_is_ident(&TOK, "scopeTree")) {
+            if (!parse_scope_tree(p))
+                return false;
+            continue;
+        }
+        if (TOK.kind == TOK_EOF) {
+            lex_error(LX, TOK.line, TOK.col, "unexpected end of file: expected %s",
+                      t->nthreads ? "the final condition" : "a thread (P0 ...)");
+            return false;
+        }
+        if (TOK.kind == TOK_ERROR)
+            return false;
+        if (litmus_final_starts(&TOK))
+            break;
+        if (!parse_thread(p))
+            return false;
+    }
+    if (t->nthreads == 0) {
+        lex_error(LX, TOK.line, TOK.col, "expected a thread (P0 ...) before the final condition");
+        return false;
+    }
+    return true;
+}
+
+/* The final condition.  The registers it names that no thread has are
+ * added (see parameter_addresses); a location it names must exist. */
+static bool parse_final(oparser *p)
+{
+    litmus_test *t = p->t;
+    lex_token fin = TOK;
+    int nlocs = t->nlocs;
+    int *nregs = GC_MALLOC_ATOMIC(sizeof *nregs * (size_t)t->nthreads);
+    for (int i = 0; i < t->nthreads; i++)
+        nregs[i] = t->threads[i].nregs;
+    if (!litmus_parse_final(LX, t))
+        return false;
+    parameter_addresses(p, nregs);
+    if (t->nlocs > nlocs) {
+        lex_error(LX, fin.line, fin.col, "unknown location '%s' in the final condition",
+                  t->locs[nlocs].name);
+        return false;
+    }
+    return true;
+}
+
 litmus_test *litmus_parse_opencl(const char *path, const char *text, size_t len, FILE *errors)
 {
     oparser pp;
@@ -537,44 +681,7 @@ litmus_test *litmus_parse_opencl(const char *path, const char *text, size_t len,
         return NULL;
     t->file = path;
     p->t = t;
-    if (!parse_header(p) || !parse_init(p))
+    if (!parse_header(p) || !parse_init(p) || !parse_threads(p) || !place_threads(p) || !parse_final(p))
         return NULL;
-    for (;;) {
-        if (lex_is_ident(&TOK, "scopeTree")) {
-            if (!parse_scope_tree(p))
-                return NULL;
-            continue;
-        }
-        if (TOK.kind == TOK_EOF) {
-            lex_error(LX, TOK.line, TOK.col, "unexpected end of file: expected %s",
-                      t->nthreads ? "the final condition" : "a thread (P0 ...)");
-            return NULL;
-        }
-        if (TOK.kind == TOK_ERROR)
-            return NULL;
-        if (litmus_final_starts(&TOK))
-            break;
-        if (!parse_thread(p))
-            return NULL;
-    }
-    if (t->nthreads == 0) {
-        lex_error(LX, TOK.line, TOK.col, "expected a thread (P0 ...) before the final condition");
-        return NULL;
-    }
-    if (!place_threads(p))
-        return NULL;
-    lex_token fin = TOK;
-    int nlocs = t->nlocs;
-    int *nregs = GC_MALLOC_ATOMIC(sizeof *nregs * (size_t)t->nthreads);
-    for (int i = 0; i < t->nthreads; i++)
-        nregs[i] = t->threads[i].nregs;
-    if (!litmus_parse_final(LX, t))
-        return NULL;
-    parameter_addresses(p, nregs);
-    if (t->nlocs > nlocs) {
-        lex_error(LX, fin.line, fin.col, "unknown location '%s' in the final condition",
-                  t->locs[nlocs].name);
-        return NULL;
-    }
     return t;
 }

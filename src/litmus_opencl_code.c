@@ -148,6 +148,16 @@ int ocl_new_temp(oparser *p)
     return litmus_add_reg(p->th, lex_strndup(buf, strlen(buf)), 0);
 }
 
+bool ocl_declare(oparser *p, const char *name)
+{
+    const char **d = ocl_append(p->decl, p->ndecl, sizeof *p->decl);
+    if (!d)
+        return false;
+    p->decl = d;
+    p->decl[p->ndecl++] = name;
+    return true;
+}
+
 int ocl_local_index(oparser *p, const char *name)
 {
     for (int i = 0; i < p->ndecl; i++)

@@ -126,6 +126,9 @@ bool ocl_expect_punct(oparser *p, const char *punct, const char *what);
 bool ocl_enter(oparser *p, int line, int col, const char *what);
 /* Make room for element n of the GC array *v (capacity *cap). */
 bool ocl_grow(void **v, int n, int *cap, size_t elem);
+/* The GC array arr of n elements copied into one with room for element n
+ * (NULL when out of memory); the caller stores it back. */
+void *ocl_append(void *arr, int n, size_t elem);
 
 /* ---- code buffer (litmus_opencl_code.c) ---------------------------------- */
 
@@ -149,6 +152,9 @@ lit_instr *ocl_emit_plain_store(oparser *p, int loc, lit_operand a, int line, in
 void ocl_stamp(oparser *p, int from, const char *s, const char *e, int line, int col);
 /* A fresh temporary register "t.N". */
 int ocl_new_temp(oparser *p);
+/* Declare the variable `name` (its register already exists) in the thread
+ * being compiled; false when out of memory. */
+bool ocl_declare(oparser *p, const char *name);
 /* The register of a declared variable, the location of a parameter, or -1. */
 int ocl_local_index(oparser *p, const char *name);
 int ocl_param_loc(oparser *p, const char *name);
