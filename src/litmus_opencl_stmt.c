@@ -42,44 +42,74 @@ static bool end_stmt(oparser *p)
     return false;
 }
 
-static bool parse_decl(oparser *p)
+static const char *prev_end(oparser *p)
 {
+    return LX->prev.text + LX->prev.len;
+}
+
+/* The instructions from `from` on that have no text yet get the source from
+ * `start` to the last token read, for traces. */
+static void stamp_stmt(oparser *p, int from, const lex_token *start)
+{
+    ocl_stamp(p, from, start->text, prev_end(p), start->line, start->col);
+}
+
+/* The ';' of a simple statement that began at `start`, then its text. */
+static bool finish_stmt(oparser *p, int from, const lex_token *start)
+{
+    if (!end_stmt(p))
+        return false;
+    stamp_stmt(p, from, start);
+    return true;
+}
+
+/* "= e" into register r (an assignment or an initialiser). */
+static bool assign_expr(oparser *p, int r)
+{
+    lex_advance(LX);                /* = */
+    node *e = ocl_parse_expr(p);
+    return e && ocl_gen_into(p, e, r);
+}
+
+/* "r" or "r = e" in a declaration: a new variable of the thread. */
+static bool parse_declarator(oparser *p)
+{
+    if (TOK.kind != TOK_IDENT) {
+        ocl_expected(p, "a variable name");
+        return false;
+    }
+    lex_token name = TOK;
+    char *s = lex_tok_str(&name);
+    if (ocl_local_index(p, s) >= 0) {
+        lex_error(LX, name.line, name.col, "variable '%s' is declared twice in thread %s", s,
+                  p->th->name);
+        return false;
+    }
+    int r = litmus_reg_index(p->th, s);
+    if (r < 0)
+        r = litmus_add_reg(p->th, s, 0);
+    if (!ocl_declare(p, s))
+        return false;
+    lex_advance(LX);
+    return !lex_is_punct(&TOK, "=") || assign_expr(p, r);
+}
+
+/* int r = e, s; */
+static bool stmt_decl(oparser *p)
+{
+    lex_token start = TOK;
+    int from = p->ncode;
     while (ocl_is_type_word(&TOK) || lex_is_ident(&TOK, "const") || lex_is_ident(&TOK, "volatile") ||
            lex_is_ident(&TOK, "private") || lex_is_ident(&TOK, "__private"))
         lex_advance(LX);
     for (;;) {
-        if (TOK.kind != TOK_IDENT) {
-            ocl_expected(p, "a variable name");
+        if (!parse_declarator(p))
             return false;
-        }
-        lex_token name = TOK;
-        char *s = lex_tok_str(&name);
-        if (ocl_local_index(p, s) >= 0) {
-            lex_error(LX, name.line, name.col, "variable '%s' is declared twice in thread %s", s,
-                      p->th->name);
-            return false;
-        }
-        int r = litmus_reg_index(p->th, s);
-        if (r < 0)
-            r = litmus_add_reg(p->th, s, 0);
-        void *v = p->decl;
-        int cap = p->ndecl;
-        if (!ocl_grow(&v, p->ndecl, &cap, sizeof *p->decl))
-            return false;
-        p->decl = v;
-        p->decl[p->ndecl++] = s;
-        lex_advance(LX);
-        if (lex_is_punct(&TOK, "=")) {
-            lex_advance(LX);
-            node *e = ocl_parse_expr(p);
-            if (!e || !ocl_gen_into(p, e, r))
-                return false;
-        }
         if (!lex_is_punct(&TOK, ","))
             break;
         lex_advance(LX);
     }
-    return end_stmt(p);
+    return finish_stmt(p, from, &start);
 }
 
 /* A { ... } block.  In a thread body (`body`), "(*" is C (as in "if (*x
@@ -126,9 +156,22 @@ static bool parse_paren_cond(oparser *p, node **out)
     return ocl_expect_punct(p, ")", "')' after the condition");
 }
 
-static const char *prev_end(oparser *p)
+/* "else s" after the statement of an if whose condition jumps to lelse
+ * when false. */
+static bool parse_else(oparser *p, int lelse)
 {
-    return LX->prev.text + LX->prev.len;
+    lex_token el = TOK;
+    lex_advance(LX);
+    int lend = ocl_new_label(p);
+    lit_instr *go = lend >= 0 ? ocl_emit_goto(p, lend, el.line, el.col) : NULL;
+    if (!go)
+        return false;
+    go->text = "else";
+    ocl_place_label(p, lelse);
+    if (!parse_stmt(p))
+        return false;
+    ocl_place_label(p, lend);
+    return true;
 }
 
 /* if (c) s [else s] */
@@ -141,26 +184,27 @@ static bool stmt_if(oparser *p)
     int lelse = ocl_new_label(p);
     if (lelse < 0 || !parse_paren_cond(p, &c) || !ocl_gen_cond(p, c, false, lelse))
         return false;
-    const char *cend = prev_end(p);
-    ocl_stamp(p, from, start.text, cend, start.line, start.col);
+    stamp_stmt(p, from, &start);
     if (!parse_stmt(p))
         return false;
-    if (lex_is_ident(&TOK, "else")) {
-        lex_token el = TOK;
-        lex_advance(LX);
-        int lend = ocl_new_label(p);
-        lit_instr *go = lend >= 0 ? ocl_emit(p, OP_GOTO, el.line, el.col) : NULL;
-        if (!go)
-            return false;
-        go->target = lend;
-        go->text = "else";
-        ocl_place_label(p, lelse);
-        if (!parse_stmt(p))
-            return false;
-        ocl_place_label(p, lend);
-    } else {
-        ocl_place_label(p, lelse);
+    if (lex_is_ident(&TOK, "else"))
+        return parse_else(p, lelse);
+    ocl_place_label(p, lelse);
+    return true;
+}
+
+/* The body of the loop that `start` opens: break jumps to label brk,
+ * continue to label cont. */
+static bool loop_body(oparser *p, const lex_token *start, int brk, int cont)
+{
+    if (p->nloops == MAX_DEPTH) {
+        lex_error(LX, start->line, start->col, "loops nested too deeply");
+        return false;
     }
+    p->loops[p->nloops++] = (loop_labels){ brk, cont };
+    if (!parse_stmt(p))
+        return false;
+    p->nloops--;
     return true;
 }
 
@@ -176,19 +220,13 @@ static bool stmt_while(oparser *p)
     if (end < 0 || !parse_paren_cond(p, &c) || !ocl_gen_cond(p, c, false, end))
         return false;
     const char *cend = prev_end(p);
-    ocl_stamp(p, from, start.text, cend, start.line, start.col);
-    if (p->nloops == MAX_DEPTH) {
-        lex_error(LX, start.line, start.col, "loops nested too deeply");
+    stamp_stmt(p, from, &start);
+    if (!loop_body(p, &start, end, top))
         return false;
-    }
-    p->loops[p->nloops++] = (loop_labels){ end, top };
-    if (!parse_stmt(p))
-        return false;
-    p->nloops--;
-    lit_instr *go = ocl_emit(p, OP_GOTO, start.line, start.col);
+    /* the jump back reads as the loop's head in a trace */
+    lit_instr *go = ocl_emit_goto(p, top, start.line, start.col);
     if (!go)
         return false;
-    go->target = top;
     go->text = lex_strndup(start.text, (size_t)(cend - start.text));
     ocl_place_label(p, end);
     return true;
@@ -203,14 +241,8 @@ static bool stmt_do(oparser *p)
     if (end < 0)
         return false;
     ocl_place_label(p, top);
-    if (p->nloops == MAX_DEPTH) {
-        lex_error(LX, start.line, start.col, "loops nested too deeply");
+    if (!loop_body(p, &start, end, cont))
         return false;
-    }
-    p->loops[p->nloops++] = (loop_labels){ end, cont };
-    if (!parse_stmt(p))
-        return false;
-    p->nloops--;
     ocl_place_label(p, cont);
     lex_token w = TOK;
     if (!lex_is_ident(&TOK, "while")) {
@@ -222,7 +254,7 @@ static bool stmt_do(oparser *p)
     node *c;
     if (!parse_paren_cond(p, &c) || !ocl_gen_cond(p, c, true, top))
         return false;
-    ocl_stamp(p, cfrom, w.text, prev_end(p), w.line, w.col);
+    stamp_stmt(p, cfrom, &w);
     ocl_place_label(p, end);
     return end_stmt(p);
 }
@@ -238,15 +270,9 @@ static bool stmt_jump(oparser *p)
         lex_error(LX, start.line, start.col, "'%s' outside a loop", brk ? "break" : "continue");
         return false;
     }
-    lit_instr *go = ocl_emit(p, OP_GOTO, start.line, start.col);
-    if (!go)
-        return false;
     /* return: label 0 is the end of the thread */
-    go->target = ret ? 0 : brk ? p->loops[p->nloops - 1].brk : p->loops[p->nloops - 1].cont;
-    if (!end_stmt(p))
-        return false;
-    ocl_stamp(p, from, start.text, prev_end(p), start.line, start.col);
-    return true;
+    int target = ret ? 0 : brk ? p->loops[p->nloops - 1].brk : p->loops[p->nloops - 1].cont;
+    return ocl_emit_goto(p, target, start.line, start.col) && finish_stmt(p, from, &start);
 }
 
 /* *x = e; */
@@ -254,20 +280,15 @@ static bool stmt_store(oparser *p)
 {
     lex_token start = TOK;
     int from = p->ncode;
-    /* *x = e; */
     lex_advance(LX);
     if (TOK.kind != TOK_IDENT) {
         ocl_expected(p, "a location name after '*'");
         return false;
     }
     lex_token name = TOK;
-    char *s = lex_tok_str(&name);
-    int loc = ocl_local_index(p, s) >= 0 ? -1 : ocl_param_loc(p, s);
-    if (loc < 0) {
-        lex_error(LX, name.line, name.col, "undeclared location '%s' (not a parameter of thread %s)",
-                  s, p->th->name);
+    int loc = ocl_deref_loc(p, lex_tok_str(&name), name.line, name.col);
+    if (loc < 0)
         return false;
-    }
     lex_advance(LX);
     if (!ocl_expect_punct(p, "=", "'=' after the location"))
         return false;
@@ -275,17 +296,7 @@ static bool stmt_store(oparser *p)
     lit_operand v;
     if (!e || !ocl_gen_value(p, e, &v))
         return false;
-    lit_instr *st = ocl_emit(p, OP_STORE, start.line, start.col);
-    if (!st)
-        return false;
-    st->loc = loc;
-    st->a = v;
-    st->order = ORD_WEAK;
-    st->scope = SCOPE_NONE;
-    if (!end_stmt(p))
-        return false;
-    ocl_stamp(p, from, start.text, prev_end(p), start.line, start.col);
-    return true;
+    return ocl_emit_plain_store(p, loc, v, start.line, start.col) && finish_stmt(p, from, &start);
 }
 
 /* r++, r--, r += e, r -= e: the operator is the current token; the ALU
@@ -310,14 +321,21 @@ static bool compound_assign(oparser *p, int r, const char *s, const lex_token *s
         lex_error(LX, op.line, op.col, "expected '=', '++', '--', '+=' or '-=' after '%s'", s);
         return false;
     }
-    lit_instr *in = ocl_emit(p, OP_ALU, start->line, start->col);
-    if (!in)
-        return false;
-    in->alu_op = plus ? ALU_ADD : ALU_SUB;
-    in->dst = r;
-    in->a = regop(r);
-    in->b = v;
-    return true;
+    return ocl_emit_alu(p, plus ? ALU_ADD : ALU_SUB, r, regop(r), v, start->line, start->col) != NULL;
+}
+
+/* The register of variable s, which `name` assigns to; a location or an
+ * undeclared name is an error (-1). */
+static int assigned_reg(oparser *p, const lex_token *name, const char *s)
+{
+    int r = ocl_local_index(p, s);
+    if (r >= 0)
+        return r;
+    if (ocl_param_loc(p, s) >= 0)
+        lex_error(LX, name->line, name->col, "cannot assign to location '%s' (write *%s = ...)", s, s);
+    else
+        lex_error(LX, name->line, name->col, "undeclared variable '%s' in thread %s", s, p->th->name);
+    return -1;
 }
 
 /* r = e; r++; r--; r += e; r -= e; or a label "L:" before a statement */
@@ -325,51 +343,31 @@ static bool stmt_assign(oparser *p)
 {
     lex_token start = TOK;
     int from = p->ncode;
-    lex_token name = TOK;
     lex_advance(LX);
     if (lex_is_punct(&TOK, ":")) {
         /* a statement label (B1:): no effect */
         lex_advance(LX);
         return parse_stmt(p);
     }
-    char *s = lex_tok_str(&name);
-    if (lex_is_punct(&TOK, "=") || lex_is_punct(&TOK, "+") || lex_is_punct(&TOK, "-")) {
-        int r = ocl_local_index(p, s);
-        if (r < 0) {
-            if (ocl_param_loc(p, s) >= 0)
-                lex_error(LX, name.line, name.col, "cannot assign to location '%s' (write *%s = ...)",
-                          s, s);
-            else
-                lex_error(LX, name.line, name.col, "undeclared variable '%s' in thread %s", s,
-                          p->th->name);
-            return false;
-        }
-        if (lex_is_punct(&TOK, "=")) {
-            lex_advance(LX);
-            node *e = ocl_parse_expr(p);
-            if (!e || !ocl_gen_into(p, e, r))
-                return false;
-        } else if (!compound_assign(p, r, s, &start)) {
-            return false;
-        }
-        if (!end_stmt(p))
-            return false;
-        ocl_stamp(p, from, start.text, prev_end(p), start.line, start.col);
-        return true;
-    }
-    if (!lex_is_punct(&TOK, "(")) {
-        if (TOK.kind != TOK_ERROR)
+    char *s = lex_tok_str(&start);
+    if (!lex_is_punct(&TOK, "=") && !lex_is_punct(&TOK, "+") && !lex_is_punct(&TOK, "-")) {
+        /* "name (" gets here only with a comment before the '(', which
+         * parse_stmt's look-ahead for calls does not skip: refused, so far
+         * without a message */
+        if (!lex_is_punct(&TOK, "(") && TOK.kind != TOK_ERROR)
             lex_error(LX, TOK.line, TOK.col, "expected a statement: '=', '(' or ':' after '%s', got %s",
                       s, lex_describe(&TOK));
         return false;
     }
-    return false;
+    int r = assigned_reg(p, &start, s);
+    if (r < 0)
+        return false;
+    bool ok = lex_is_punct(&TOK, "=") ? assign_expr(p, r) : compound_assign(p, r, s, &start);
+    return ok && finish_stmt(p, from, &start);
 }
 
 static bool parse_stmt_inner(oparser *p)
 {
-    lex_token start = TOK;
-    int from = p->ncode;
     if (lex_is_punct(&TOK, "{"))
         return parse_block(p);
     if (lex_is_punct(&TOK, ";")) {
@@ -388,12 +386,8 @@ static bool parse_stmt_inner(oparser *p)
         lex_error(LX, TOK.line, TOK.col, "'%.*s' statements are not supported", (int)TOK.len, TOK.text);
         return false;
     }
-    if (ocl_is_type_word(&TOK) || lex_is_ident(&TOK, "const") || lex_is_ident(&TOK, "volatile")) {
-        if (!parse_decl(p))
-            return false;
-        ocl_stamp(p, from, start.text, prev_end(p), start.line, start.col);
-        return true;
-    }
+    if (ocl_is_type_word(&TOK) || lex_is_ident(&TOK, "const") || lex_is_ident(&TOK, "volatile"))
+        return stmt_decl(p);
     if (lex_is_punct(&TOK, "*"))
         return stmt_store(p);
     if (TOK.kind == TOK_IDENT)
@@ -402,41 +396,39 @@ static bool parse_stmt_inner(oparser *p)
     return false;
 }
 
-/* Statements that start with a function name are handled here: the name is
- * read as an expression (the call), its value dropped. */
-static bool parse_stmt(oparser *p)
+/* A name, not a keyword or a label, followed (past blanks) by '(': the
+ * statement is a call. */
+static bool starts_call(oparser *p)
 {
-    if (++p->depth > MAX_DEPTH) {
-        lex_error(LX, TOK.line, TOK.col, "statements nested too deeply");
+    if (TOK.kind != TOK_IDENT || ocl_is_type_word(&TOK) || lex_is_ident(&TOK, "if") ||
+        lex_is_ident(&TOK, "while") || lex_is_ident(&TOK, "do") || char_after(p) == ':')
+        return false;
+    const char *q = TOK.text + TOK.len, *end = LX->src + LX->len;
+    while (q < end && (*q == ' ' || *q == '\t' || *q == '\n' || *q == '\r'))
+        q++;
+    return q < end && *q == '(';
+}
+
+/* f(...);  read as an expression (the call), its value dropped. */
+static bool stmt_call(oparser *p)
+{
+    lex_token start = TOK;
+    int from = p->ncode;
+    node *e = ocl_parse_expr(p);
+    if (!e)
+        return false;
+    if (e->kind != N_CALL) {
+        lex_error(LX, e->line, e->col, "expected a statement, got an expression");
         return false;
     }
-    bool ok;
-    if (TOK.kind == TOK_IDENT && !ocl_is_type_word(&TOK) && !lex_is_ident(&TOK, "if") &&
-        !lex_is_ident(&TOK, "while") && !lex_is_ident(&TOK, "do") && char_after(p) != ':') {
-        /* look past blanks for '(' to tell a call from an assignment */
-        const char *q = TOK.text + TOK.len, *end = LX->src + LX->len;
-        while (q < end && (*q == ' ' || *q == '\t' || *q == '\n' || *q == '\r'))
-            q++;
-        if (q < end && *q == '(') {
-            lex_token start = TOK;
-            int from = p->ncode;
-            node *e = ocl_parse_expr(p);
-            if (!e) {
-                ok = false;
-            } else if (e->kind != N_CALL) {
-                lex_error(LX, e->line, e->col, "expected a statement, got an expression");
-                ok = false;
-            } else {
-                ok = ocl_gen_call(p, e, -1) && end_stmt(p);
-                if (ok)
-                    ocl_stamp(p, from, start.text, prev_end(p), start.line, start.col);
-            }
-            p->depth--;
-            return ok;
-        }
-    }
-    ok = parse_stmt_inner(p);
+    return ocl_gen_call(p, e, -1) && finish_stmt(p, from, &start);
+}
+
+static bool parse_stmt(oparser *p)
+{
+    if (!ocl_enter(p, TOK.line, TOK.col, "statements"))
+        return false;
+    bool ok = starts_call(p) ? stmt_call(p) : parse_stmt_inner(p);
     p->depth--;
     return ok;
 }
-
