@@ -70,6 +70,14 @@ typedef struct cat_verdict {
 
 cat_verdict cat_check(const cat_model *m, cat_workspace *ws, const exec *x);
 
+/* cat_check in two steps, for an enumerator that varies only rf, co, fr and
+ * syncbar between calls: cat_prepare evaluates, once, the code that depends
+ * on none of them (nor on a `with`); cat_check_prepared and cat_check_co
+ * then evaluate the rest for `x` as it is now.  Call cat_prepare again
+ * whenever anything else in `x` changes.  Neither allocates. */
+void cat_prepare(const cat_model *m, cat_workspace *ws, const exec *x);
+cat_verdict cat_check_prepared(const cat_model *m, cat_workspace *ws, const exec *x);
+
 /* Coherence choices for cat_check_co, supplied by the enumerator. */
 typedef struct cat_co_source {
     long count;
@@ -87,10 +95,10 @@ typedef struct cat_co_source {
  * unless a `with` statement depends on co). */
 bool cat_model_co_staged(const cat_model *m);
 
-/* Evaluates what does not depend on co once, then, innermost, the rest for
- * every choice of `src`; reports each passing choice through src->accept.
- * Returns whether some choice passed.  For co-staged models only; like
- * cat_check, it never allocates. */
+/* After cat_prepare on `x`: evaluates what does not depend on co once,
+ * then, innermost, the rest for every choice of `src`; reports each passing
+ * choice through src->accept.  Returns whether some choice passed.  For
+ * co-staged models only; like cat_check, it never allocates. */
 bool cat_check_co(const cat_model *m, cat_workspace *ws, const exec *x, const cat_co_source *src);
 
 /* After a consistent cat_check that raised `flag`: the pairs of the flag's

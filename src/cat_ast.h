@@ -91,7 +91,11 @@ char *cat_dir_of(const char *path);
 
 /* ---- Compiled form ---- */
 
-/* Slots.  Relation slots 0..XR_COUNT-1 are the execution's base relations,
+/* Blocks.  Block 0 runs first, per reads-from (and barrier) choice, after
+ * the static block; a block ending in a `with` runs the next block once
+ * per linearisation; the co block runs innermost, per coherence choice.
+ *
+ * Slots.  Relation slots 0..XR_COUNT-1 are the execution's base relations,
  * the others live in the workspace (index - XR_COUNT).  Set slots
  * 0..XS_COUNT-1 are the base sets, CAT_SLOT_UNIV is the set of all events,
  * the others are workspace sets.  Slot -1 as an operand means "empty". */
@@ -151,6 +155,8 @@ struct cat_model {
     cat_with_info *withs;
     int nwiths;
     int co_block;                /* block of the code that depends on co or fr, or -1 */
+    int static_block;            /* block of the code that depends on neither rf, co, fr,
+                                  * syncbar nor a `with`: once per trace combination */
     int nrel_slots, nset_slots;  /* totals, base slots included */
 };
 

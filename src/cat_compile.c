@@ -3,13 +3,17 @@
  * translation into straight-line code over workspace slots (see cat_ast.h).
  *
  * Values known to be empty (`0` and what folds to it) get no slot at all.
- * Functions are expanded at each call.  Each statement's code goes into the
- * block of the latest `with` it depends on, so that statements which do not
- * depend on a `with` binding run once, not once per linearisation.
+ * Functions are expanded at each call.  Each instruction goes into the
+ * block of the latest thing it depends on (its stage): the static block
+ * when it reads only what the trace combination fixes, the block of the
+ * latest `with` whose binding it reads, or the co block, so that code runs
+ * once per combination, reads-from choice, linearisation or coherence
+ * choice only when it has to.
  */
 #include "cat_ast.h"
 
 #include <gc.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <string.h>
 
@@ -21,10 +25,15 @@ typedef struct value {
     ctype ty;
     int slot;      /* -1: known to be empty */
     bool temp;     /* a temporary owned by whoever holds the value */
-    int stage;     /* block (number of the latest `with`) it depends on */
+    int stage;     /* what it depends on: STATIC_STAGE, a block, or CO_STAGE */
 } value;
 
-static const value EMPTY_ANY = {TY_ANY, -1, false, 0};
+/* Code that reads only the base sets and the relations a trace combination
+ * fixes (everything but rf, co, fr and syncbar) is the static stage: run
+ * once per combination (cat_prepare). */
+#define STATIC_STAGE (-1)
+
+static const value EMPTY_ANY = {TY_ANY, -1, false, STATIC_STAGE};
 
 typedef struct env {
     const char *name;
@@ -35,13 +44,23 @@ typedef struct env {
     const struct env *next;
 } env;
 
+typedef struct free_list {
+    int *slot;
+    int n, cap;
+} free_list;
+
+/* Slots of one type.  A slot is only ever written by code of one stage: the
+ * free slots are kept per stage, so code of a stage reuses only slots its
+ * own block wrote before, in the order the block runs them. */
 typedef struct slot_pool {
-    int *free;
-    int nfree, cap;
+    free_list *free;     /* per stage (stage_index) */
+    int nstages;
     int next;
-    int *stage;    /* per slot: the latest block whose code writes it */
-    int stage_cap;
+    int *reader;         /* per slot: the latest stage of code that read it */
+    int reader_cap;
 } slot_pool;
+
+#define NO_READER INT_MIN
 
 /* Code that depends on co or fr goes to a block of its own, run innermost,
  * once per coherence choice, after everything else ran once per
@@ -57,6 +76,10 @@ typedef struct compiler {
     bool dry;                 /* type inference only: emit nothing */
     cat_model *m;
     cat_block cur;            /* code of the statement being compiled */
+    int *cur_stage;           /* stage of each instruction of cur */
+    int cur_stage_cap;
+    int floor;                /* least stage of code emitted now (a let rec's body) */
+    cat_block static_block;
     slot_pool rels, sets;
     int block_cap, check_cap, with_cap;
 } compiler;
@@ -102,32 +125,132 @@ static void push_instr(cat_block *b, cat_instr in)
     b->code[b->ncode++] = in;
 }
 
-static void emit(compiler *c, int op, int dst, int a, int b, int cc)
-{
-    if (!c->dry)
-        push_instr(&c->cur, (cat_instr){op, dst, a, b, cc});
-}
-
 static slot_pool *pool_of(compiler *c, ctype ty)
 {
     return ty == TY_SET ? &c->sets : &c->rels;
 }
 
-static int alloc_slot(compiler *c, ctype ty)
+static int stage_index(int stage)
+{
+    return stage == STATIC_STAGE ? 0 : stage == CO_STAGE ? 1 : stage + 2;
+}
+
+static void note_read(compiler *c, ctype ty, int slot, int stage)
+{
+    if (slot < 0 || c->dry)
+        return;
+    slot_pool *p = pool_of(c, ty);
+    while (slot >= p->reader_cap) {
+        int old_cap = p->reader_cap;
+        p->reader = grow(p->reader, old_cap, &p->reader_cap, sizeof *p->reader);
+        for (int i = old_cap; i < p->reader_cap; i++)
+            p->reader[i] = NO_READER;
+    }
+    if (p->reader[slot] < stage)
+        p->reader[slot] = stage;
+}
+
+/* The slots an instruction reads, with their types. */
+static void note_operands(compiler *c, const cat_instr *in, int stage)
+{
+    switch (in->op) {
+    case CI_S_UNION: case CI_S_INTER: case CI_S_DIFF:
+        note_read(c, TY_SET, in->b, stage);
+        /* fall through */
+    case CI_S_COMPL: case CI_R_IDENT:
+        note_read(c, TY_SET, in->a, stage);
+        break;
+    case CI_R_CART:
+        note_read(c, TY_SET, in->a, stage);
+        note_read(c, TY_SET, in->b, stage);
+        break;
+    case CI_S_UPDATE:
+        note_read(c, TY_SET, in->b, stage);
+        break;
+    case CI_R_UNION: case CI_R_INTER: case CI_R_DIFF: case CI_R_SEQ:
+        note_read(c, TY_REL, in->b, stage);
+        /* fall through */
+    case CI_S_DOMAIN: case CI_S_RANGE: case CI_R_COMPL: case CI_R_INV:
+    case CI_R_PLUS: case CI_R_STAR: case CI_R_OPT:
+        note_read(c, TY_REL, in->a, stage);
+        break;
+    case CI_R_RESTRICT:
+        note_read(c, TY_REL, in->a, stage);
+        note_read(c, TY_SET, in->b, stage);
+        note_read(c, TY_SET, in->c, stage);
+        break;
+    case CI_R_UPDATE:
+        note_read(c, TY_REL, in->b, stage);
+        break;
+    case CI_CHECK:
+        note_read(c, c->m->checks[in->b].is_set ? TY_SET : TY_REL, in->a, stage);
+        break;
+    default:
+        break;
+    }
+}
+
+static void emit(compiler *c, int op, int dst, int a, int b, int cc, int stage)
+{
+    if (c->dry)
+        return;
+    cat_instr in = {op, dst, a, b, cc};
+    stage = max_int(stage, c->floor);
+    note_operands(c, &in, stage);
+    c->cur_stage = grow(c->cur_stage, c->cur.ncode, &c->cur_stage_cap, sizeof *c->cur_stage);
+    c->cur_stage[c->cur.ncode] = stage;
+    push_instr(&c->cur, in);
+}
+
+static int alloc_slot(compiler *c, ctype ty, int stage)
 {
     if (c->dry)
         return 0;
     slot_pool *p = pool_of(c, ty);
-    return p->nfree ? p->free[--p->nfree] : p->next++;
+    int k = stage_index(max_int(stage, c->floor));
+    free_list *f = k < p->nstages ? &p->free[k] : NULL;
+    int slot = f && f->n ? f->slot[--f->n] : p->next++;
+    if (slot < p->reader_cap)
+        p->reader[slot] = NO_READER;
+    return slot;
 }
 
+/* A slot that no other stage may write: with, let rec and fixed bindings. */
+static int fresh_slot(compiler *c, ctype ty)
+{
+    return c->dry ? 0 : pool_of(c, ty)->next++;
+}
+
+/* Gives a temporary's slot back to its stage, unless code of a later stage
+ * reads it: that code runs again, for every choice it depends on, after
+ * this stage's block has moved on. */
 static void release(compiler *c, value v)
 {
     if (!v.temp || v.slot < 0 || c->dry)
         return;
     slot_pool *p = pool_of(c, v.ty);
-    p->free = grow(p->free, p->nfree, &p->cap, sizeof *p->free);
-    p->free[p->nfree++] = v.slot;
+    int stage = max_int(v.stage, c->floor);
+    if (v.slot < p->reader_cap && p->reader[v.slot] > stage)
+        return;
+    int k = stage_index(stage);
+    if (k >= p->nstages) {
+        int old = p->nstages;
+        p->nstages = k + 1;
+        free_list *grown = GC_MALLOC(sizeof *grown * (size_t)p->nstages);
+        memcpy(grown, p->free, sizeof *grown * (size_t)old);
+        memset(grown + old, 0, sizeof *grown * (size_t)(p->nstages - old));
+        p->free = grown;
+    }
+    free_list *f = &p->free[k];
+    f->slot = grow(f->slot, f->n, &f->cap, sizeof *f->slot);
+    f->slot[f->n++] = v.slot;
+}
+
+/* Operand v is read by code of `stage`, then given back if it may be. */
+static void consume(compiler *c, value v, int stage)
+{
+    note_read(c, v.ty, v.slot, max_int(stage, c->floor));
+    release(c, v);
 }
 
 static value empty_of(ctype ty, int stage)
@@ -135,11 +258,12 @@ static value empty_of(ctype ty, int stage)
     return (value){ty, -1, false, stage};
 }
 
-/* dst = op(a, b): releases the operands, returns a new temporary. */
+/* dst = op(a, b), a new temporary of `stage` (operands already consumed). */
 static value emit_op(compiler *c, int op, ctype ty, int a, int b, int stage)
 {
-    int dst = alloc_slot(c, ty);
-    emit(c, op, dst, a, b, 0);
+    stage = max_int(stage, c->floor);
+    int dst = alloc_slot(c, ty, stage);
+    emit(c, op, dst, a, b, 0, stage);
     return (value){ty, dst, !c->dry, stage};
 }
 
@@ -210,8 +334,8 @@ static value compile_boolean(compiler *c, const env *e, const cat_expr *x)
         static const int ops[][2] = {[CE_UNION] = {CI_S_UNION, CI_R_UNION},
                                      [CE_INTER] = {CI_S_INTER, CI_R_INTER},
                                      [CE_DIFF] = {CI_S_DIFF, CI_R_DIFF}};
-        release(c, a);
-        release(c, b);
+        consume(c, a, stage);
+        consume(c, b, stage);
         return emit_op(c, ops[x->kind][ty == TY_REL], ty, a.slot, b.slot, stage);
     }
     r.ty = ty;
@@ -222,20 +346,24 @@ static value compile_boolean(compiler *c, const env *e, const cat_expr *x)
 /* [dom];v;[ran] */
 static value emit_restrict(compiler *c, value v, value dom, value ran)
 {
-    int stage = max_int(v.stage, max_int(dom.stage, ran.stage));
-    release(c, v);
-    release(c, dom);
-    release(c, ran);
-    if (v.slot < 0 || dom.slot < 0 || ran.slot < 0)
+    int stage = max_int(max_int(v.stage, max_int(dom.stage, ran.stage)), c->floor);
+    if (v.slot < 0 || dom.slot < 0 || ran.slot < 0) {
+        release(c, v);
+        release(c, dom);
+        release(c, ran);
         return empty_of(TY_REL, stage);
-    int dst = alloc_slot(c, TY_REL);
-    emit(c, CI_R_RESTRICT, dst, v.slot, dom.slot, ran.slot);
+    }
+    consume(c, v, stage);
+    consume(c, dom, stage);
+    consume(c, ran, stage);
+    int dst = alloc_slot(c, TY_REL, stage);
+    emit(c, CI_R_RESTRICT, dst, v.slot, dom.slot, ran.slot, stage);
     return (value){TY_REL, dst, !c->dry, stage};
 }
 
 static value compile_seq(compiler *c, const env *e, const cat_expr *x)
 {
-    const value all = {TY_SET, CAT_SLOT_UNIV, false, 0};
+    const value all = {TY_SET, CAT_SLOT_UNIV, false, STATIC_STAGE};
     if (x->a->kind == CE_BRACKET) {
         value dom = need(c, e, x->a->a, TY_SET, x->a->pos, "[...]");
         value v = need(c, e, x->b, TY_REL, x->pos, ";");
@@ -251,10 +379,13 @@ static value compile_seq(compiler *c, const env *e, const cat_expr *x)
     if (c->failed)
         return EMPTY_ANY;
     int stage = max_int(a.stage, b.stage);
-    release(c, a);
-    release(c, b);
-    if (a.slot < 0 || b.slot < 0)
+    if (a.slot < 0 || b.slot < 0) {
+        release(c, a);
+        release(c, b);
         return empty_of(TY_REL, stage);
+    }
+    consume(c, a, stage);
+    consume(c, b, stage);
     return emit_op(c, CI_R_SEQ, TY_REL, a.slot, b.slot, stage);
 }
 
@@ -265,10 +396,13 @@ static value compile_cart(compiler *c, const env *e, const cat_expr *x)
     if (c->failed)
         return EMPTY_ANY;
     int stage = max_int(a.stage, b.stage);
-    release(c, a);
-    release(c, b);
-    if (a.slot < 0 || b.slot < 0)
+    if (a.slot < 0 || b.slot < 0) {
+        release(c, a);
+        release(c, b);
         return empty_of(TY_REL, stage);
+    }
+    consume(c, a, stage);
+    consume(c, b, stage);
     return emit_op(c, CI_R_CART, TY_REL, a.slot, b.slot, stage);
 }
 
@@ -277,7 +411,7 @@ static value compile_compl(compiler *c, const env *e, const cat_expr *x)
     value v = compile_expr(c, e, x->a);
     if (c->failed)
         return EMPTY_ANY;
-    release(c, v);
+    consume(c, v, v.stage);
     if (v.ty == TY_SET)
         return v.slot < 0 ? (value){TY_SET, CAT_SLOT_UNIV, false, v.stage}
                           : emit_op(c, CI_S_COMPL, TY_SET, v.slot, 0, v.stage);
@@ -292,7 +426,7 @@ static value compile_postfix(compiler *c, const env *e, const cat_expr *x)
     value v = need(c, e, x->a, TY_REL, x->pos, op_text(x->kind));
     if (c->failed)
         return EMPTY_ANY;
-    release(c, v);
+    consume(c, v, v.stage);
     bool reflexive = x->kind == CE_STAR || x->kind == CE_OPT;
     if (v.slot < 0)
         return reflexive ? emit_op(c, CI_R_IDENT, TY_REL, CAT_SLOT_UNIV, 0, v.stage)
@@ -307,7 +441,7 @@ static value compile_bracket(compiler *c, const env *e, const cat_expr *x)
     value v = need(c, e, x->a, TY_SET, x->pos, "[...]");
     if (c->failed)
         return EMPTY_ANY;
-    release(c, v);
+    consume(c, v, v.stage);
     if (v.slot < 0)
         return empty_of(TY_REL, v.stage);
     return emit_op(c, CI_R_IDENT, TY_REL, v.slot, 0, v.stage);
@@ -330,6 +464,15 @@ static const env *bind(const env *next, const char *name, value v)
     return b;
 }
 
+/* rf and syncbar change per reads-from and barrier choice, co and fr per
+ * coherence choice (when set apart); the rest per trace combination. */
+static int base_stage(const compiler *c, int rel)
+{
+    if (rel == XR_CO || rel == XR_FR)
+        return c->stage_co ? CO_STAGE : 0;
+    return rel == XR_RF || rel == XR_SYNCBAR ? 0 : STATIC_STAGE;
+}
+
 static value compile_name(compiler *c, const env *e, const cat_expr *x)
 {
     const env *b = lookup(e, x->name);
@@ -343,13 +486,13 @@ static value compile_name(compiler *c, const env *e, const cat_expr *x)
         return v;
     }
     if (strcmp(x->name, "id") == 0)
-        return emit_op(c, CI_R_IDENT, TY_REL, CAT_SLOT_UNIV, 0, 0);
+        return emit_op(c, CI_R_IDENT, TY_REL, CAT_SLOT_UNIV, 0, STATIC_STAGE);
     int i = exec_find_set(x->name);
     if (i >= 0)
-        return (value){TY_SET, i, false, 0};
+        return (value){TY_SET, i, false, STATIC_STAGE};
     i = exec_find_rel(x->name);
     if (i >= 0)
-        return (value){TY_REL, i, false, c->stage_co && (i == XR_CO || i == XR_FR) ? CO_STAGE : 0};
+        return (value){TY_REL, i, false, base_stage(c, i)};
     error_at(c, x->pos, "unknown name '%s'", x->name);
     return EMPTY_ANY;
 }
@@ -404,7 +547,7 @@ static value compile_call(compiler *c, const env *e, const cat_expr *x)
     value v = need(c, e, x->args[0], TY_REL, x->pos, x->name);
     if (c->failed)
         return EMPTY_ANY;
-    release(c, v);
+    consume(c, v, v.stage);
     if (v.slot < 0)
         return empty_of(TY_SET, v.stage);
     return emit_op(c, dom ? CI_S_DOMAIN : CI_S_RANGE, TY_SET, v.slot, 0, v.stage);
@@ -417,7 +560,7 @@ static value compile_expr(compiler *c, const env *e, const cat_expr *x)
     switch (x->kind) {
     case CE_NAME: return compile_name(c, e, x);
     case CE_ZERO: return EMPTY_ANY;
-    case CE_UNIV: return (value){TY_SET, CAT_SLOT_UNIV, false, 0};
+    case CE_UNIV: return (value){TY_SET, CAT_SLOT_UNIV, false, STATIC_STAGE};
     case CE_BRACKET: return compile_bracket(c, e, x);
     case CE_CALL: return compile_call(c, e, x);
     case CE_UNION:
@@ -436,62 +579,25 @@ static value compile_expr(compiler *c, const env *e, const cat_expr *x)
 
 /* ---- Statements ---- */
 
-static void note_write(slot_pool *p, int slot, int stage)
+static cat_block *block_of(compiler *c, int stage)
 {
-    while (slot >= p->stage_cap) {
-        int old_cap = p->stage_cap;
-        p->stage = grow(p->stage, old_cap, &p->stage_cap, sizeof *p->stage);
-        memset(p->stage + old_cap, 0, sizeof *p->stage * (size_t)(p->stage_cap - old_cap));
-    }
-    if (p->stage[slot] < stage)
-        p->stage[slot] = stage;
+    if (stage == STATIC_STAGE)
+        return &c->static_block;
+    return stage == CO_STAGE ? &c->co_block : &c->m->blocks[stage];
 }
 
-static int written_slot(const cat_instr *in, bool *is_set)
+/* Moves the current statement's code to the ends of the blocks of its
+ * instructions' stages, keeping their order. */
+static void finish_stmt(compiler *c)
 {
-    *is_set = in->op < CI_R_EMPTY;
-    if (in->op == CI_S_UPDATE || in->op == CI_R_UPDATE)
-        return in->a;
-    if (in->op == CI_FIX_START || in->op == CI_FIX_LOOP || in->op == CI_CHECK)
-        return -1;
-    return in->dst;
-}
-
-/* Moves the current statement's code to the end of block `stage`. */
-static void finish_stmt(compiler *c, int stage)
-{
-    cat_block *b = stage == CO_STAGE ? &c->co_block : &c->m->blocks[stage];
-    for (int i = 0; i < c->cur.ncode; i++) {
-        bool is_set;
-        int slot = written_slot(&c->cur.code[i], &is_set);
-        if (slot >= 0)
-            note_write(is_set ? &c->sets : &c->rels, slot, stage);
-        push_instr(b, c->cur.code[i]);
-    }
+    for (int i = 0; i < c->cur.ncode; i++)
+        push_instr(block_of(c, c->cur_stage[i]), c->cur.code[i]);
     c->cur.ncode = 0;
-}
-
-/* A binding of block `stage` must not live in a slot that code of a later
- * block (compiled earlier, but run after it) uses as a temporary: that code
- * would overwrite the binding.  Such a value is copied to a fresh slot. */
-static value keep_for_good(compiler *c, value v)
-{
-    if (!v.temp || v.slot < 0 || c->dry)
-        return v;
-    slot_pool *p = pool_of(c, v.ty);
-    if (v.slot >= p->stage_cap || p->stage[v.slot] <= v.stage)
-        return v;
-    int fresh = p->next++;
-    emit(c, v.ty == TY_SET ? CI_S_UPDATE : CI_R_UPDATE, 0, fresh, v.slot, 0);
-    release(c, v);
-    v.slot = fresh;
-    return v;
 }
 
 static void compile_let(compiler *c, const env **e, const cat_stmt *s)
 {
     const env *scope = *e;
-    int stage = 0;
     for (int i = 0; i < s->nbinds && !c->failed; i++) {
         const cat_binding *b = &s->binds[i];
         if (b->is_func) {
@@ -504,31 +610,38 @@ static void compile_let(compiler *c, const env **e, const cat_stmt *s)
             scope = f;
             continue;
         }
-        value v = keep_for_good(c, compile_expr(c, *e, b->body));
+        value v = compile_expr(c, *e, b->body);
         v.temp = false; /* the binding owns it for good */
-        stage = max_int(stage, v.stage);
         scope = bind(scope, b->name, v);
     }
     *e = scope;
-    finish_stmt(c, stage);
+    finish_stmt(c);
 }
 
-/* Types of the variables of `let rec`: iterate from "unknown" until stable. */
-static ctype *infer_rec_types(compiler *c, const env *e, const cat_stmt *s)
+/* Types of the variables of `let rec`, and the stage of the whole
+ * definition: iterate from "unknown" and "static" until stable. */
+static ctype *infer_rec_types(compiler *c, const env *e, const cat_stmt *s, int *stage)
 {
     ctype *ty = GC_MALLOC_ATOMIC(sizeof *ty * (size_t)s->nbinds);
     for (int i = 0; i < s->nbinds; i++)
         ty[i] = TY_ANY;
+    *stage = STATIC_STAGE;
     c->dry = true;
     for (bool changed = true; changed && !c->failed;) {
         changed = false;
         const env *inner = e;
         for (int i = 0; i < s->nbinds; i++)
             inner = bind(inner, s->binds[i].name,
-                         (value){ty[i], ty[i] == TY_ANY ? -1 : 0, false, 0});
+                         (value){ty[i], ty[i] == TY_ANY ? -1 : 0, false, *stage});
         for (int i = 0; i < s->nbinds && !c->failed; i++) {
             value v = compile_expr(c, inner, s->binds[i].body);
-            if (c->failed || v.ty == TY_ANY || v.ty == ty[i])
+            if (c->failed)
+                continue;
+            if (v.stage > *stage) {
+                *stage = v.stage;
+                changed = true;
+            }
+            if (v.ty == TY_ANY || v.ty == ty[i])
                 continue;
             if (ty[i] != TY_ANY) {
                 error_at(c, s->binds[i].pos, "type error: '%s' is both a set and a relation",
@@ -551,38 +664,38 @@ static void compile_rec(compiler *c, const env **e, const cat_stmt *s)
             error_at(c, s->binds[i].pos, "recursive functions are not supported");
             return;
         }
-    ctype *ty = infer_rec_types(c, *e, s);
+    int stage;
+    ctype *ty = infer_rec_types(c, *e, s, &stage);
     if (c->failed)
         return;
+    /* The loop jumps back over its body: every instruction of the
+     * definition stays in the block of its stage, none is hoisted. */
+    c->floor = stage;
     int *slot = GC_MALLOC_ATOMIC(sizeof *slot * (size_t)n);
     const env *inner = *e;
     int nvars = 0;
     for (int i = 0; i < n; i++) {
-        /* fresh slots: no other code of any block writes them */
-        slot[i] = ty[i] == TY_ANY ? -1 : pool_of(c, ty[i])->next++;
+        slot[i] = ty[i] == TY_ANY ? -1 : fresh_slot(c, ty[i]);
         if (slot[i] >= 0) {
             nvars++;
-            emit(c, ty[i] == TY_SET ? CI_S_EMPTY : CI_R_EMPTY, slot[i], 0, 0, 0);
+            emit(c, ty[i] == TY_SET ? CI_S_EMPTY : CI_R_EMPTY, slot[i], 0, 0, 0, stage);
         }
-        inner = bind(inner, s->binds[i].name, (value){ty[i], slot[i], false, 0});
+        inner = bind(inner, s->binds[i].name, (value){ty[i], slot[i], false, stage});
     }
     if (nvars > 0)
-        emit(c, CI_FIX_START, 0, 0, 0, 0);
+        emit(c, CI_FIX_START, 0, 0, 0, 0, stage);
     int loop_start = c->cur.ncode;
     value *nv = GC_MALLOC_ATOMIC(sizeof *nv * (size_t)n);
-    int stage = 0;
-    for (int i = 0; i < n && !c->failed; i++) {
+    for (int i = 0; i < n && !c->failed; i++)
         nv[i] = compile_expr(c, inner, s->binds[i].body);
-        stage = max_int(stage, nv[i].stage);
-    }
     if (c->failed)
         return;
     for (int i = 0; i < n; i++) {
         if (slot[i] < 0)
             continue;
         if (nv[i].slot < 0)
-            nv[i] = emit_op(c, ty[i] == TY_SET ? CI_S_EMPTY : CI_R_EMPTY, ty[i], 0, 0, 0);
-        emit(c, ty[i] == TY_SET ? CI_S_UPDATE : CI_R_UPDATE, 0, slot[i], nv[i].slot, 0);
+            nv[i] = emit_op(c, ty[i] == TY_SET ? CI_S_EMPTY : CI_R_EMPTY, ty[i], 0, 0, stage);
+        emit(c, ty[i] == TY_SET ? CI_S_UPDATE : CI_R_UPDATE, 0, slot[i], nv[i].slot, 0, stage);
     }
     for (int i = 0; i < n; i++)
         if (slot[i] >= 0)
@@ -590,10 +703,11 @@ static void compile_rec(compiler *c, const env **e, const cat_stmt *s)
     /* A monotone definition adds a pair per round: this bounds the rounds. */
     int bound = nvars * REL_MAX_EVENTS * REL_MAX_EVENTS + 2;
     if (nvars > 0)
-        emit(c, CI_FIX_LOOP, 0, c->cur.ncode - loop_start, bound, 0);
+        emit(c, CI_FIX_LOOP, 0, c->cur.ncode - loop_start, bound, 0, stage);
+    c->floor = STATIC_STAGE;
     for (int i = 0; i < n; i++)
         *e = bind(*e, s->binds[i].name, (value){ty[i], slot[i], false, stage});
-    finish_stmt(c, stage);
+    finish_stmt(c);
 }
 
 static void compile_check(compiler *c, const env *e, const cat_stmt *s)
@@ -619,9 +733,9 @@ static void compile_check(compiler *c, const env *e, const cat_stmt *s)
     }
     m->checks = grow(m->checks, m->nchecks, &c->check_cap, sizeof *m->checks);
     m->checks[m->nchecks] = info;
-    emit(c, CI_CHECK, 0, v.slot, m->nchecks++, 0);
+    emit(c, CI_CHECK, 0, v.slot, m->nchecks++, 0, v.stage);
     release(c, v);
-    finish_stmt(c, v.stage);
+    finish_stmt(c);
 }
 
 static void add_block(compiler *c)
@@ -643,8 +757,8 @@ static void compile_with(compiler *c, const env **e, const cat_stmt *s)
     int k = m->nblocks - 1;
     if (set.stage == CO_STAGE || rel.stage == CO_STAGE)
         c->co_conflict = true;
-    finish_stmt(c, k);
-    cat_with_info w = {set.slot, rel.slot, alloc_slot(c, TY_REL), alloc_slot(c, TY_REL),
+    finish_stmt(c);
+    cat_with_info w = {set.slot, rel.slot, fresh_slot(c, TY_REL), fresh_slot(c, TY_REL),
                        k + 1, s->text};
     m->withs = grow(m->withs, m->nwiths, &c->with_cap, sizeof *m->withs);
     m->withs[m->nwiths] = w;
@@ -673,6 +787,7 @@ static cat_model *compile_model(const cat_ast *ast, const char *default_title, F
     memset(&c, 0, sizeof c);
     c.errors = errors;
     c.stage_co = stage_co;
+    c.floor = STATIC_STAGE;
     c.rels.next = XR_COUNT;
     c.sets.next = CAT_SLOT_UNIV + 1;
     cat_model *m = c.m = GC_MALLOC(sizeof *m);
@@ -702,6 +817,10 @@ static cat_model *compile_model(const cat_ast *ast, const char *default_title, F
         m->blocks[m->co_block] = c.co_block;
         m->blocks[m->co_block].with = -1;
     }
+    add_block(&c);
+    m->static_block = m->nblocks - 1;
+    m->blocks[m->static_block] = c.static_block;
+    m->blocks[m->static_block].with = -1;
     m->nrel_slots = c.rels.next;
     m->nset_slots = c.sets.next;
     return m;

@@ -12,6 +12,10 @@ struct cat_workspace {
     relation *rel;         /* workspace relation slots (slot - XR_COUNT) */
     evset *set;            /* every set slot */
     relation *flag_rel;    /* per flag: its relation when last raised */
+    /* the static block on the execution last prepared (cat_prepare) */
+    bool static_ok;
+    unsigned static_flags;
+    const char *static_failed;
 };
 
 cat_workspace *cat_workspace_new(const cat_model *m)
@@ -263,26 +267,48 @@ static bool run_block(eval_ctx *c, int k, unsigned flags)
 
 bool cat_model_co_staged(const cat_model *m) { return m->co_block >= 0; }
 
-bool cat_check_co(const cat_model *m, cat_workspace *ws, const exec *x, const cat_co_source *src)
+static void bind_execution(cat_workspace *ws, const exec *x)
 {
-    eval_ctx c = {m, ws, x->n, evset_universe(x->n), NULL, 0, src, false};
     for (int i = 0; i < XR_COUNT; i++)
         ws->rp[i] = &x->rel[i];
+}
+
+void cat_prepare(const cat_model *m, cat_workspace *ws, const exec *x)
+{
+    eval_ctx c = {m, ws, x->n, evset_universe(x->n), NULL, 0, NULL, false};
+    bind_execution(ws, x);
     memcpy(ws->set, x->set, sizeof x->set);
     ws->set[CAT_SLOT_UNIV] = c.all;
-    return run_block(&c, 0, 0);
+    unsigned flags = 0;
+    ws->static_ok = run_code(&c, &m->blocks[m->static_block], &flags);
+    ws->static_flags = ws->static_ok ? flags : 0;
+    ws->static_failed = c.failed;
+}
+
+bool cat_check_co(const cat_model *m, cat_workspace *ws, const exec *x, const cat_co_source *src)
+{
+    if (!ws->static_ok)
+        return false;
+    eval_ctx c = {m, ws, x->n, evset_universe(x->n), NULL, 0, src, false};
+    bind_execution(ws, x);
+    return run_block(&c, 0, ws->static_flags);
+}
+
+cat_verdict cat_check_prepared(const cat_model *m, cat_workspace *ws, const exec *x)
+{
+    cat_verdict v = {false, 0, ws->static_failed ? ws->static_failed : "?"};
+    if (!ws->static_ok)
+        return v;
+    eval_ctx c = {m, ws, x->n, evset_universe(x->n), NULL, 0, NULL, false};
+    bind_execution(ws, x);
+    v.consistent = run_block(&c, 0, ws->static_flags);
+    v.flags = v.consistent ? c.flags : 0;
+    v.failed_check = v.consistent ? NULL : c.failed ? c.failed : "?";
+    return v;
 }
 
 cat_verdict cat_check(const cat_model *m, cat_workspace *ws, const exec *x)
 {
-    eval_ctx c = {m, ws, x->n, evset_universe(x->n), NULL, 0, NULL, false};
-    for (int i = 0; i < XR_COUNT; i++)
-        ws->rp[i] = &x->rel[i];
-    memcpy(ws->set, x->set, sizeof x->set);
-    ws->set[CAT_SLOT_UNIV] = c.all;
-    cat_verdict v;
-    v.consistent = run_block(&c, 0, 0);
-    v.flags = v.consistent ? c.flags : 0;
-    v.failed_check = v.consistent ? NULL : c.failed ? c.failed : "?";
-    return v;
+    cat_prepare(m, ws, x);
+    return cat_check_prepared(m, ws, x);
 }

@@ -643,7 +643,7 @@ static void collect_races(enum_ctx *c, unsigned flags)
 static void evaluate(enum_ctx *c)
 {
     c->r->candidates++;
-    cat_verdict v = cat_check(c->model, c->ws, &c->x);
+    cat_verdict v = cat_check_prepared(c->model, c->ws, &c->x);
     if (!v.consistent)
         return;
     c->r->consistent++;
@@ -1054,6 +1054,7 @@ static void run_combination(enum_ctx *c)
     if (!collect_rf_options(c) || !collect_writes(c) || !collect_barriers(c))
         return;
     fill_static_relations(c, first);
+    cat_prepare(c->model, c->ws, &c->x);
     c->co_count = c->co_staged ? co_choice_count(c) : -1;
     choose_barriers(c, 0);
 }

@@ -670,6 +670,53 @@ static void test_ptx_axioms(void)
     CU_ASSERT_STRING_EQUAL(v.failed_check, "No-thin-air");
 }
 
+/* MP with the reads' sources chosen: ry reads iy (1) or wy (3), rx reads ix
+ * (0) or wx (2); fr follows. */
+static void mp_reads(exec *x, int ry_from, int rx_from)
+{
+    rel_clear(&x->rel[XR_RF], x->n);
+    rel_add(&x->rel[XR_RF], ry_from, 4);
+    rel_add(&x->rel[XR_RF], rx_from, 5);
+    relation rf_inv;
+    rel_inverse(&rf_inv, &x->rel[XR_RF], x->n);
+    rel_seq(&x->rel[XR_FR], &rf_inv, &x->rel[XR_CO], x->n);
+}
+
+/* The static code runs once (cat_prepare) for every reads-from choice that
+ * follows; the verdicts and flags must be those of whole checks, however
+ * the compiler hoisted code and reused slots between stages. */
+static void test_static_code_runs_once(void)
+{
+    const char *models[] = {
+        ptx_model,
+        "flag ~empty (po & loc) as same-loc\n"
+        "let a = (po ; po) | rf\n"          /* a static temporary read by rf code */
+        "let b = (loc ; loc) \\ id\n"     /* may not take that temporary's slot */
+        "let c = ((int ; int) & rf) | (ext ; ext)\n"
+        "with s from linearisations(W & ~IW, po)\n"
+        "let d = (s ; s) | ((po ; po) & loc)\n"
+        "acyclic a | co as A\n"
+        "flag ~empty (c & b & rf) as rf-flag\n"
+        "irreflexive (fr ; d ; a) as B\n"
+        "empty (rmw ; po) \\ rf as C\n",
+    };
+    for (size_t k = 0; k < sizeof models / sizeof *models; k++) {
+        cat_model *m = load(models[k], NULL);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+        cat_workspace *prepared = cat_workspace_new(m);
+        exec x = mp(k == 0);
+        cat_prepare(m, prepared, &x);
+        for (int ry = 1; ry <= 3; ry += 2)
+            for (int rx = 0; rx <= 2; rx += 2) {
+                mp_reads(&x, ry, rx);
+                cat_verdict whole = cat_check(m, cat_workspace_new(m), &x);
+                cat_verdict part = cat_check_prepared(m, prepared, &x);
+                CU_ASSERT_EQUAL(part.consistent, whole.consistent);
+                CU_ASSERT_EQUAL(part.flags, whole.flags);
+            }
+    }
+}
+
 static void test_no_allocation(void)
 {
     cat_model *m = load(ptx_model, NULL);
@@ -707,5 +754,6 @@ void register_cat_tests(void)
     CU_add_test(s, "garbage input", test_garbage);
     CU_add_test(s, "include", test_include);
     CU_add_test(s, "PTX axioms", test_ptx_axioms);
+    CU_add_test(s, "static code runs once", test_static_code_runs_once);
     CU_add_test(s, "cat_check does not allocate", test_no_allocation);
 }
