@@ -257,15 +257,24 @@ static bool add_placement(oparser *p, int wg, int dev)
     return true;
 }
 
-/* "(sub_group" or "(work_item": a finer level, within the same work group. */
-static bool open_finer_level(oparser *p, int *depth)
+/* "(" and the word that names a level of the tree: `word`, or `alt` if not
+ * NULL; "expected WHAT" otherwise. */
+static bool open_level(oparser *p, const char *word, const char *alt, const char *what)
 {
     lex_advance(LX);                /* ( */
-    if (!lex_is_ident(&TOK, "sub_group") && !lex_is_ident(&TOK, "work_item")) {
-        ocl_expected(p, "'sub_group' or 'work_item' in the scope tree");
+    if (!lex_is_ident(&TOK, word) && !(alt && lex_is_ident(&TOK, alt))) {
+        ocl_expected(p, what);
         return false;
     }
     lex_advance(LX);
+    return true;
+}
+
+/* "(sub_group" or "(work_item": a finer level, within the same work group. */
+static bool open_finer_level(oparser *p, int *depth)
+{
+    if (!open_level(p, "sub_group", "work_item", "'sub_group' or 'work_item' in the scope tree"))
+        return false;
     if (++*depth > 4) {
         lex_error(LX, TOK.line, TOK.col, "scope tree nested too deeply");
         return false;
@@ -277,12 +286,8 @@ static bool open_finer_level(oparser *p, int *depth)
  * level, is in work group wg of device dev. */
 static bool parse_work_group(oparser *p, int wg, int dev)
 {
-    lex_advance(LX);                /* ( */
-    if (!lex_is_ident(&TOK, "work_group")) {
-        ocl_expected(p, "'work_group' in the scope tree");
+    if (!open_level(p, "work_group", NULL, "'work_group' in the scope tree"))
         return false;
-    }
-    lex_advance(LX);
     int depth = 0;
     for (;;) {
         if (lex_is_punct(&TOK, "(")) {
@@ -302,12 +307,8 @@ static bool parse_work_group(oparser *p, int wg, int dev)
  * whole tree, from *nwg on. */
 static bool parse_device(oparser *p, int dev, int *nwg)
 {
-    lex_advance(LX);                /* ( */
-    if (!lex_is_ident(&TOK, "device")) {
-        ocl_expected(p, "'device' in the scope tree");
+    if (!open_level(p, "device", NULL, "'device' in the scope tree"))
         return false;
-    }
-    lex_advance(LX);
     while (lex_is_punct(&TOK, "("))
         if (!parse_work_group(p, (*nwg)++, dev))
             return false;

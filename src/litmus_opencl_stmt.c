@@ -146,14 +146,18 @@ static bool parse_block(oparser *p)
     return ocl_parse_block_ex(p, false);
 }
 
-static bool parse_paren_cond(oparser *p, node **out)
+/* "(c)" after the keyword `start` of if, while or do-while: jump to label
+ * when c is jump_if; the instructions from `from` on get the text from the
+ * keyword to the ')'. */
+static bool cond_head(oparser *p, const lex_token *start, int from, bool jump_if, int label)
 {
     if (!ocl_expect_punct(p, "(", "'('"))
         return false;
-    *out = ocl_parse_expr(p);
-    if (!*out)
+    node *c = ocl_parse_expr(p);
+    if (!c || !ocl_expect_punct(p, ")", "')' after the condition") || !ocl_gen_cond(p, c, jump_if, label))
         return false;
-    return ocl_expect_punct(p, ")", "')' after the condition");
+    stamp_stmt(p, from, start);
+    return true;
 }
 
 /* "else s" after the statement of an if whose condition jumps to lelse
@@ -180,12 +184,8 @@ static bool stmt_if(oparser *p)
     lex_token start = TOK;
     int from = p->ncode;
     lex_advance(LX);
-    node *c;
     int lelse = ocl_new_label(p);
-    if (lelse < 0 || !parse_paren_cond(p, &c) || !ocl_gen_cond(p, c, false, lelse))
-        return false;
-    stamp_stmt(p, from, &start);
-    if (!parse_stmt(p))
+    if (lelse < 0 || !cond_head(p, &start, from, false, lelse) || !parse_stmt(p))
         return false;
     if (lex_is_ident(&TOK, "else"))
         return parse_else(p, lelse);
@@ -215,12 +215,10 @@ static bool stmt_while(oparser *p)
     int from = p->ncode;
     lex_advance(LX);
     int top = ocl_new_label(p), end = ocl_new_label(p);
-    node *c;
     ocl_place_label(p, top);
-    if (end < 0 || !parse_paren_cond(p, &c) || !ocl_gen_cond(p, c, false, end))
+    if (end < 0 || !cond_head(p, &start, from, false, end))
         return false;
     const char *cend = prev_end(p);
-    stamp_stmt(p, from, &start);
     if (!loop_body(p, &start, end, top))
         return false;
     /* the jump back reads as the loop's head in a trace */
@@ -250,11 +248,8 @@ static bool stmt_do(oparser *p)
         return false;
     }
     lex_advance(LX);
-    int cfrom = p->ncode;
-    node *c;
-    if (!parse_paren_cond(p, &c) || !ocl_gen_cond(p, c, true, top))
+    if (!cond_head(p, &w, p->ncode, true, top))
         return false;
-    stamp_stmt(p, cfrom, &w);
     ocl_place_label(p, end);
     return end_stmt(p);
 }
