@@ -63,6 +63,9 @@ typedef struct enum_ctx {
     bool failed;
     tp_result paths;
     int choice[MAX_THREADS];
+    /* the traces whose static relations x holds and the model has prepared */
+    bool has_prepared;
+    const tp_trace *prepared[MAX_THREADS];
     int n;
     ev_info ev[REL_MAX_EVENTS];
     exec x;
@@ -710,6 +713,8 @@ static bool reads_respect_program_order(const enum_ctx *c)
     return true;
 }
 
+/* co from the chosen order of each location, and fr = rf^-1;co, which is,
+ * since each read reads from one write, the co row of that write. */
 static void set_co(enum_ctx *c)
 {
     relation *co = &c->x.rel[XR_CO];
@@ -718,15 +723,17 @@ static void set_co(enum_ctx *c)
         const loc_writes *lw = &c->locw[c->phys_list[p]];
         const uint8_t *rows = table_for(c, lw->k)->rows[c->co_choice[p]];
         for (int i = 0; i < lw->k; i++) {
-            rel_add(co, lw->init, lw->w[i]);
-            for (int j = 0; j < lw->k; j++)
-                if (rows[i] & (1u << j))
-                    rel_add(co, lw->w[i], lw->w[j]);
+            co->row[lw->init] |= evset_of(lw->w[i]);
+            evset after = 0;
+            for (unsigned later = rows[i]; later; later &= later - 1)
+                after |= evset_of(lw->w[__builtin_ctz(later)]);
+            co->row[lw->w[i]] = after;
         }
     }
-    relation rf_inv;
-    rel_inverse(&rf_inv, &c->x.rel[XR_RF], c->n);
-    rel_seq(&c->x.rel[XR_FR], &rf_inv, co, c->n);
+    relation *fr = &c->x.rel[XR_FR];
+    rel_clear(fr, c->n);
+    for (int r = 0; r < c->nreads; r++)
+        fr->row[c->read_ev[r]] = co->row[c->rf_choice[r]];
 }
 
 static void choose_co(enum_ctx *c, int p)
@@ -1042,6 +1049,55 @@ static void choose_traces(enum_ctx *c, const trace_filter *f, int th, const chos
     }
 }
 
+/* Do two events make the same static relations and sets?  Everything but
+ * the values (and the barrier count and source instruction, which only
+ * the per-combination barrier groups and race reports read). */
+static bool same_shape(const tp_event *a, const tp_event *b)
+{
+    return a->kind == b->kind && a->order == b->order && a->scope == b->scope && a->proxy == b->proxy &&
+           a->in_rmw == b->in_rmw && a->rmw_write == b->rmw_write && a->waits == b->waits &&
+           a->remote == b->remote && a->regions == b->regions && a->loc == b->loc &&
+           a->addr_deps == b->addr_deps && a->data_deps == b->data_deps && a->ctrl_deps == b->ctrl_deps;
+}
+
+static bool same_trace_shape(const tp_trace *a, const tp_trace *b)
+{
+    if (a == b)
+        return true;
+    if (a->nevents != b->nevents)
+        return false;
+    for (int i = 0; i < a->nevents; i++)
+        if (!same_shape(&a->events[i], &b->events[i]))
+            return false;
+    return true;
+}
+
+static const tp_trace *chosen_trace(const enum_ctx *c, int th)
+{
+    return &c->paths.threads[th].traces[c->choice[th]];
+}
+
+/* Combinations whose traces differ only in values read and written (the
+ * usual case: a thread's traces differ mostly in guessed values) have the
+ * same static relations and the same model results on them: those of the
+ * combination prepared last stay in x and the workspace. */
+static bool static_part_unchanged(const enum_ctx *c)
+{
+    if (!c->has_prepared)
+        return false;
+    for (int th = 0; th < c->t->nthreads; th++)
+        if (!same_trace_shape(c->prepared[th], chosen_trace(c, th)))
+            return false;
+    return true;
+}
+
+static void remember_prepared(enum_ctx *c)
+{
+    c->has_prepared = true;
+    for (int th = 0; th < c->t->nthreads; th++)
+        c->prepared[th] = chosen_trace(c, th);
+}
+
 static void run_combination(enum_ctx *c)
 {
     int first[MAX_THREADS];
@@ -1053,8 +1109,11 @@ static void run_combination(enum_ctx *c)
     }
     if (!collect_rf_options(c) || !collect_writes(c) || !collect_barriers(c))
         return;
-    fill_static_relations(c, first);
-    cat_prepare(c->model, c->ws, &c->x);
+    if (!static_part_unchanged(c)) {
+        fill_static_relations(c, first);
+        cat_prepare(c->model, c->ws, &c->x);
+        remember_prepared(c);
+    }
     c->co_count = c->co_staged ? co_choice_count(c) : -1;
     choose_barriers(c, 0);
 }

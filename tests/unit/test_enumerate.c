@@ -228,6 +228,28 @@ static void test_counted_barrier_hangs(void)
     CU_ASSERT_EQUAL(r.candidates, 0);
 }
 
+/* Traces of one thread that differ in shape (a branch taken or not) and
+ * only in values: the static part prepared for one combination must be
+ * reused only while the shapes stay the same.  Under SC, MP's reader sees
+ * x = 1 whenever it saw y = 1. */
+static void test_static_part_follows_trace_shape(void)
+{
+    const char *mp =
+        "PTX MPbranch\n{ x=0; y=0; P1:r1=5; }\n"
+        " P0@cta 0,gpu 0 | P1@cta 1,gpu 0   ;\n"
+        " st.weak x, 1   | ld.weak r0, y    ;\n"
+        " st.weak y, 1   | beq r0, 0, LC00  ;\n"
+        "                | ld.weak r1, x    ;\n"
+        "                | LC00:            ;\n"
+        "exists (P1:r0 == 1 /\\ P1:r1 == 0)\n";
+    check_result r = run(mp, SC_MODEL, 2);
+    CU_ASSERT_EQUAL(outcome_count(r.states), 2);  /* r0=0, r1=5 and r0=1, r1=1 */
+    CU_ASSERT_EQUAL(r.positive, 0);
+    check_result any = run(mp, ANY_MODEL, 2);
+    CU_ASSERT_EQUAL(outcome_count(any.states), 3);
+    CU_ASSERT_EQUAL(any.positive, 1);
+}
+
 static void test_order_tables_count_every_order_once(void)
 {
     /* partial orders on k labelled elements: 1, 1, 3, 19, 219, 4231 */
@@ -279,6 +301,7 @@ void register_enumerate_tests(void)
     CU_add_test(s, "RMW and CAS", test_rmw_events_and_cas);
     CU_add_test(s, "counters stay finite", test_counters_stay_finite);
     CU_add_test(s, "counted barrier hangs", test_counted_barrier_hangs);
+    CU_add_test(s, "static part follows trace shape", test_static_part_follows_trace_shape);
     CU_add_test(s, "order tables", test_order_tables_count_every_order_once);
     CU_add_test(s, "outcome set", test_outcome_set_sorts_and_dedups);
 }
