@@ -75,7 +75,7 @@ typedef struct enum_ctx {
     int nreads;
     int read_ev[REL_MAX_EVENTS];
     int nopts[REL_MAX_EVENTS];
-    int opts[REL_MAX_EVENTS][REL_MAX_EVENTS];
+    uint8_t opts[REL_MAX_EVENTS][REL_MAX_EVENTS]; /* event indices: below REL_MAX_EVENTS */
     int rf_choice[REL_MAX_EVENTS];
     int last_write[REL_MAX_EVENTS]; /* per read: latest po-earlier write to its location in its thread, or -1 */
     bool thread_coherent;
@@ -94,10 +94,15 @@ typedef struct enum_ctx {
     lit_value *state;
     bool collect_races;
     int races_cap;
+    /* per final state (outcome_add's index): whether the condition's
+     * proposition holds, once known */
+    bool *holds;
+    int nholds, holds_cap;
     /* coherence choices handed to the model (cat_check_co) */
     bool co_staged;
     long co_count;
     uint8_t *co_tried, *co_seen;   /* bitmaps over choices, per rf choice */
+    size_t co_bytes;               /* their size, grown as tests need */
 } enum_ctx;
 
 static const order_table *table_for(enum_ctx *c, int k)
@@ -408,7 +413,7 @@ static bool collect_rf_options(enum_ctx *c)
             if (same_thread && w > i && c->thread_coherent)
                 continue; /* reading from its own future */
             if (we->value == c->ev[i].value)
-                c->opts[r][c->nopts[r]++] = w;
+                c->opts[r][c->nopts[r]++] = (uint8_t)w;
         }
         if (c->nopts[r] == 0)
             return false;
@@ -571,12 +576,29 @@ static lit_value observed_value_reg(const enum_ctx *c, const lit_term *term)
     return c->paths.threads[term->thread].traces[c->choice[term->thread]].regs[term->reg];
 }
 
+/* The condition's proposition on the final state just added as outcome
+ * `index`: evaluated once per distinct state, which repeats across many
+ * executions. */
+static bool proposition_holds(enum_ctx *c, int index)
+{
+    if (index < c->nholds)
+        return c->holds[index];
+    if (index == c->holds_cap) {
+        c->holds_cap = c->holds_cap ? 2 * c->holds_cap : 16;
+        bool *grown = GC_MALLOC_ATOMIC(sizeof *grown * (size_t)c->holds_cap);
+        if (c->nholds)
+            memcpy(grown, c->holds, sizeof *grown * (size_t)c->nholds);
+        c->holds = grown;
+    }
+    c->holds[c->nholds++] = condition_holds(c->t, c->t->cond, c->state);
+    return c->holds[index];
+}
+
 static void record_state(enum_ctx *c, int obs)
 {
     const litmus_test *t = c->t;
     if (obs == t->nobserved) {
-        outcome_add(c->r->states, c->state);
-        if (condition_holds(t, t->cond, c->state))
+        if (proposition_holds(c, outcome_add(c->r->states, c->state)))
             c->r->positive++;
         else
             c->r->negative++;
@@ -816,6 +838,11 @@ static long co_choice_count(enum_ctx *c)
 static void evaluate_all_co(enum_ctx *c)
 {
     size_t bytes = (size_t)(c->co_count + 7) / 8;
+    if (bytes > c->co_bytes) {
+        c->co_bytes = bytes;
+        c->co_tried = GC_MALLOC_ATOMIC(bytes);
+        c->co_seen = GC_MALLOC_ATOMIC(bytes);
+    }
     memset(c->co_tried, 0, bytes);
     memset(c->co_seen, 0, bytes);
     cat_co_source src = {c->co_count, apply_co_choice, accept_co_choice, c};
@@ -1149,8 +1176,6 @@ bool enumerate_check(const litmus_test *t, const cat_model *m, cat_workspace *ws
     c->thread_coherent = cat_model_thread_coherent(m);
     c->collect_races = o->races;
     c->co_staged = cat_model_co_staged(m);
-    c->co_tried = GC_MALLOC_ATOMIC(MAX_STAGED_CO / 8 + 1);
-    c->co_seen = GC_MALLOC_ATOMIC(MAX_STAGED_CO / 8 + 1);
     c->locw = GC_MALLOC_ATOMIC(sizeof(loc_writes) * (size_t)(t->nlocs ? t->nlocs : 1));
     c->loc_events = GC_MALLOC_ATOMIC(sizeof(evset) * (size_t)(t->nlocs ? t->nlocs : 1));
     c->vloc_events = GC_MALLOC_ATOMIC(sizeof(evset) * (size_t)(t->nlocs ? t->nlocs : 1));

@@ -381,7 +381,10 @@ static bool run_round(const litmus_test *t, const tp_limits *lim, const domain *
 {
     *writes = 0;
     for (int i = 0; i < t->nthreads; i++) {
-        walker *w = GC_MALLOC(sizeof *w);
+        /* on the stack: one per thread and round, gone with the round */
+        walker wk;
+        memset(&wk, 0, sizeof wk);
+        walker *w = &wk;
         w->test = t;
         w->thread = &t->threads[i];
         w->lim = lim;
@@ -394,9 +397,9 @@ static bool run_round(const litmus_test *t, const tp_limits *lim, const domain *
         w->out = &out->threads[i];
         w->out->ntraces = 0;
         w->out->traces = NULL;
-        path_state *s = GC_MALLOC_ATOMIC(sizeof *s);
-        start_state(w->thread, s);
-        walk(w, s, 0);
+        path_state s;
+        start_state(w->thread, &s);
+        walk(w, &s, 0);
         *writes += w->max_writes;
         for (int l = 0; l < t->nlocs; l++)
             next_flow[l].writes += w->path_writes[l];
