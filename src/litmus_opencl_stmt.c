@@ -346,10 +346,7 @@ static bool stmt_assign(oparser *p)
     }
     char *s = lex_tok_str(&start);
     if (!lex_is_punct(&TOK, "=") && !lex_is_punct(&TOK, "+") && !lex_is_punct(&TOK, "-")) {
-        /* "name (" gets here only with a comment before the '(', which
-         * parse_stmt's look-ahead for calls does not skip: refused, so far
-         * without a message */
-        if (!lex_is_punct(&TOK, "(") && TOK.kind != TOK_ERROR)
+        if (TOK.kind != TOK_ERROR)
             lex_error(LX, TOK.line, TOK.col, "expected a statement: '=', '(' or ':' after '%s', got %s",
                       s, lex_describe(&TOK));
         return false;
@@ -391,16 +388,34 @@ static bool parse_stmt_inner(oparser *p)
     return false;
 }
 
-/* A name, not a keyword or a label, followed (past blanks) by '(': the
- * statement is a call. */
+/* q past blanks and C comments (the lexer skips them too). */
+static const char *skip_blanks(const char *q, const char *end)
+{
+    for (;;) {
+        while (q < end && (*q == ' ' || *q == '\t' || *q == '\n' || *q == '\r'))
+            q++;
+        if (q + 1 < end && q[0] == '/' && q[1] == '*') {
+            const char *close = q + 2;
+            while (close + 1 < end && !(close[0] == '*' && close[1] == '/'))
+                close++;
+            q = close + 1 < end ? close + 2 : end;
+        } else if (q + 1 < end && q[0] == '/' && q[1] == '/') {
+            while (q < end && *q != '\n')
+                q++;
+        } else {
+            return q;
+        }
+    }
+}
+
+/* A name, not a keyword or a label, followed (past blanks and comments)
+ * by '(': the statement is a call. */
 static bool starts_call(oparser *p)
 {
     if (TOK.kind != TOK_IDENT || ocl_is_type_word(&TOK) || lex_is_ident(&TOK, "if") ||
         lex_is_ident(&TOK, "while") || lex_is_ident(&TOK, "do") || char_after(p) == ':')
         return false;
-    const char *q = TOK.text + TOK.len, *end = LX->src + LX->len;
-    while (q < end && (*q == ' ' || *q == '\t' || *q == '\n' || *q == '\r'))
-        q++;
+    const char *end = LX->src + LX->len, *q = skip_blanks(TOK.text + TOK.len, end);
     return q < end && *q == '(';
 }
 

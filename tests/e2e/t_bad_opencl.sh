@@ -57,3 +57,12 @@ if [ -d "$corpus" ]; then
         echo "FAIL: OpenCL corpus: status $rc, $got of $n blocks, stderr $(head -n 1 "$tmp/err")"
     fi
 fi
+
+# A comment between a call's name and its '(' is a blank, as in C: the
+# test reads as the one without it (it used to be refused with no message).
+f=$(ls litmus/hrf/*.litmus | head -1)
+sed 's|atomic_store_explicit(x, 1,|atomic_store_explicit /* c */ (x, 1,|; s|atomic_store_explicit(x, 2,|atomic_store_explicit // c\n    (x, 2,|' "$f" >"$tmp/comment.litmus"
+check "a comment before a call's '(' is a blank" grep -q '/\* c \*/ (x, 1' "$tmp/comment.litmus"
+"$bin" litmus --model opencl "$f" | grep -v '^Time' >"$tmp/plain.out"
+"$bin" litmus --model opencl "$tmp/comment.litmus" | grep -v '^Time' >"$tmp/comment.out"
+check "the commented call gives the same result" cmp -s "$tmp/plain.out" "$tmp/comment.out"
