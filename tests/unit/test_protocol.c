@@ -8,107 +8,19 @@
 #include <string.h>
 
 #include "litmus_read.h"
+#include "proto_bfs.h"
 #include "protocol.h"
 #include "unit_suites.h"
 
 #define MODEL "models/gpu_vi.proto"
 
-/* ---- a tiny BFS ------------------------------------------------------------- */
-typedef struct bfs {
-    size_t bytes, n, cap;      /* states stored, table slots */
-    size_t room;               /* states the array can hold */
-    uint8_t *states;           /* n * bytes, in BFS order */
-    size_t *table;             /* index+1, 0 empty */
-    long transitions;
-    const proto_instance *in;
-    int nobs;
-    lit_value forbidden[8];    /* an outcome to look for in final states */
-    bool saw_forbidden;
-    long finals;
-    long deadlocks;            /* non-final states without a successor */
-} bfs;
-
-static uint64_t hash(const uint8_t *s, size_t n)
+/* Explores the whole space of `in` with the tests' own small BFS; no
+ * reached state may break an invariant of the baseline. */
+static size_t explore(proto_bfs *b, proto_instance *in)
 {
-    uint64_t h = 1469598103934665603ull;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ s[i]) * 1099511628211ull;
-    return h;
-}
-
-static void grow(bfs *b);
-
-static void insert(bfs *b, const uint8_t *s)
-{
-    if (2 * (b->n + 1) > b->cap)
-        grow(b);
-    size_t i = hash(s, b->bytes) & (b->cap - 1);
-    while (b->table[i]) {
-        if (!memcmp(b->states + (b->table[i] - 1) * b->bytes, s, b->bytes))
-            return;
-        i = (i + 1) & (b->cap - 1);
-    }
-    if (b->n == b->room) {
-        b->room = b->room ? 2 * b->room : 1024;
-        b->states = realloc(b->states, b->room * b->bytes);
-    }
-    memcpy(b->states + b->n * b->bytes, s, b->bytes);
-    b->table[i] = ++b->n;
-}
-
-static void grow(bfs *b)
-{
-    size_t ncap = b->cap ? 2 * b->cap : 1024;
-    free(b->table);
-    b->table = calloc(ncap, sizeof *b->table);
-    b->cap = ncap;
-    for (size_t k = 0; k < b->n; k++) {
-        size_t i = hash(b->states + k * b->bytes, b->bytes) & (ncap - 1);
-        while (b->table[i])
-            i = (i + 1) & (ncap - 1);
-        b->table[i] = k + 1;
-    }
-}
-
-static void on_succ(void *ctx, const uint8_t *next, int rule)
-{
-    bfs *b = ctx;
-    (void)rule;
-    b->transitions++;
-    insert(b, next);
-}
-
-/* Explores the whole space; returns the number of states. */
-static size_t explore(bfs *b, const nsi_model *m)
-{
-    uint8_t init[512];
-    lit_value vals[8];
-    b->bytes = m->state_bytes;
-    m->initial(m->ctx, init);
-    insert(b, init);
-    for (size_t k = 0; k < b->n; k++) {
-        uint8_t cur[512];
-        memcpy(cur, b->states + k * b->bytes, b->bytes);
-        int ns = m->successors(m->ctx, cur, on_succ, b);
-        CU_ASSERT(m->violated(m->ctx, cur) == NULL);
-        if (ns == 0 || m->is_final(m->ctx, cur)) {
-            if (!m->is_final(m->ctx, cur)) {
-                b->deadlocks++;
-                continue;
-            }
-            b->finals++;
-            proto_final_values(b->in, cur, vals);
-            if (b->nobs && !memcmp(vals, b->forbidden, sizeof vals[0] * (size_t)b->nobs))
-                b->saw_forbidden = true;
-        }
-    }
-    return b->n;
-}
-
-static void bfs_free(bfs *b)
-{
-    free(b->states);
-    free(b->table);
+    size_t n = proto_bfs_explore(b, in);
+    CU_ASSERT_PTR_NULL(b->violated);
+    return n;
 }
 
 static proto_instance *instance(const char *model, const char *litmus, const proto_options *o)
@@ -125,11 +37,10 @@ static proto_instance *instance(const char *model, const char *litmus, const pro
 static size_t count(const char *litmus, long *transitions)
 {
     proto_instance *in = instance(MODEL, litmus, NULL);
-    bfs b = {0};
-    b.in = in;
-    size_t n = explore(&b, proto_nsi(in));
+    proto_bfs b = {0};
+    size_t n = explore(&b, in);
     *transitions = b.transitions;
-    bfs_free(&b);
+    proto_bfs_free(&b);
     return n;
 }
 
@@ -159,24 +70,18 @@ static void test_count_iriwplus4(void)
 static void test_mp_final_values(void)
 {
     proto_instance *in = instance(MODEL, "litmus/protocol/MP-stale-seed.litmus", NULL);
-    bfs b = {0};
-    b.in = in;
-    b.nobs = 2;
-    b.forbidden[0] = 1;
-    b.forbidden[1] = 0;
-    explore(&b, proto_nsi(in));
-    CU_ASSERT_FALSE(b.saw_forbidden);
+    proto_bfs b = {0};
+    explore(&b, in);
+    lit_value want_b[] = {1, 0};
+    CU_ASSERT_FALSE(proto_bfs_saw(&b, want_b, 2));
     CU_ASSERT(b.finals > 0);
     /* and the allowed r1 = 1, r2 = 1 does occur */
-    bfs_free(&b);
-    bfs c = {0};
-    c.in = in;
-    c.nobs = 2;
-    c.forbidden[0] = 1;
-    c.forbidden[1] = 1;
-    explore(&c, proto_nsi(in));
-    CU_ASSERT_TRUE(c.saw_forbidden);
-    bfs_free(&c);
+    proto_bfs_free(&b);
+    proto_bfs c = {0};
+    explore(&c, in);
+    lit_value want_c[] = {1, 1};
+    CU_ASSERT_TRUE(proto_bfs_saw(&c, want_c, 2));
+    proto_bfs_free(&c);
 }
 
 /* ---- parser ------------------------------------------------------------------- */
@@ -285,9 +190,8 @@ static void test_unhandled(void)
     litmus_test *t = litmus_read_file("litmus/protocol/MP-stale-seed.litmus", stderr);
     proto_instance *in = proto_instantiate(p, t, NULL, stderr);
     CU_ASSERT_PTR_NOT_NULL_FATAL(in);
-    bfs b = {0};
-    b.in = in;
-    explore(&b, proto_nsi(in));
+    proto_bfs b = {0};
+    explore(&b, in);
     proto_unhandled_pair u[8];
     int n = proto_unhandled(in, u, 8);
     CU_ASSERT(n >= 1);
@@ -295,7 +199,7 @@ static void test_unhandled(void)
     for (int i = 0; i < n && i < 8; i++)
         found |= !strcmp(u[i].controller, "L1") && !strcmp(u[i].event, "recv resp.StoreAck");
     CU_ASSERT_TRUE(found);
-    bfs_free(&b);
+    proto_bfs_free(&b);
     free(s);
 }
 
@@ -319,16 +223,14 @@ static void test_unordered_network(void)
 {
     proto_options o = {PROTO_NET_UNORDERED, 0, {0}, {0}};
     proto_instance *in = instance(MODEL, "litmus/protocol/IRIW-plus-4.litmus", &o);
-    bfs b = {0};
-    b.in = in;
-    CU_ASSERT(explore(&b, proto_nsi(in)) > 295805);
-    bfs_free(&b);
+    proto_bfs b = {0};
+    CU_ASSERT(explore(&b, in) > 295805);
+    proto_bfs_free(&b);
     proto_options cap1 = {PROTO_NET_AS_DECLARED, 1, {"CAP"}, {1}};
     in = instance(MODEL, "litmus/protocol/IRIW-plus-4.litmus", &cap1);
-    bfs c = {0};
-    c.in = in;
-    CU_ASSERT(explore(&c, proto_nsi(in)) < 295805);
-    bfs_free(&c);
+    proto_bfs c = {0};
+    CU_ASSERT(explore(&c, in) < 295805);
+    proto_bfs_free(&c);
     proto_options bad = {PROTO_NET_AS_DECLARED, 1, {"NOPE"}, {1}};
     char buf[256] = {0};
     FILE *err = fmemopen(buf, sizeof buf - 1, "w");
@@ -362,16 +264,13 @@ static void test_shared_cu(void)
     CU_ASSERT_PTR_NOT_NULL_FATAL(t);
     proto_instance *in = proto_instantiate(p, t, NULL, stderr);
     CU_ASSERT_PTR_NOT_NULL_FATAL(in);
-    bfs b = {0};
-    b.in = in;
-    b.nobs = 2;
-    b.forbidden[0] = 1;
-    b.forbidden[1] = 0;
-    explore(&b, proto_nsi(in));
+    proto_bfs b = {0};
+    explore(&b, in);
     CU_ASSERT(b.finals > 0);
-    CU_ASSERT_FALSE(b.saw_forbidden);
+    lit_value want_b[] = {1, 0};
+    CU_ASSERT_FALSE(proto_bfs_saw(&b, want_b, 2));
     CU_ASSERT_EQUAL(proto_unhandled(in, NULL, 0), 0);
-    bfs_free(&b);
+    proto_bfs_free(&b);
 }
 
 /* ---- described steps ------------------------------------------------------------ */
@@ -472,16 +371,13 @@ static void test_keep_field(void)
 static void test_unordered_model(void)
 {
     proto_instance *in = instance("models/gpu_vi_unordered.proto", "litmus/protocol/MP-stale-seed.litmus", NULL);
-    bfs b = {0};
-    b.in = in;
-    b.nobs = 2;
-    b.forbidden[0] = 1;
-    b.forbidden[1] = 0;
-    explore(&b, proto_nsi(in));
+    proto_bfs b = {0};
+    explore(&b, in);
     CU_ASSERT(b.finals > 0);
-    CU_ASSERT_FALSE(b.saw_forbidden);
+    lit_value want_b[] = {1, 0};
+    CU_ASSERT_FALSE(proto_bfs_saw(&b, want_b, 2));
     CU_ASSERT_EQUAL(proto_unhandled(in, NULL, 0), 0);
-    bfs_free(&b);
+    proto_bfs_free(&b);
 }
 
 /* ---- CTA barriers ---------------------------------------------------------------- */
@@ -499,16 +395,14 @@ static proto_instance *instance_text(const char *name, const char *text, FILE *e
 static void test_barrier_sync(void)
 {
     proto_instance *in = instance(MODEL, "litmus/ptx/Bar-sync-samecta.litmus", NULL);
-    bfs b = {0};
-    b.in = in;
-    b.nobs = 1;
-    b.forbidden[0] = 0;
-    explore(&b, proto_nsi(in));
+    proto_bfs b = {0};
+    explore(&b, in);
     CU_ASSERT(b.finals > 0);
     CU_ASSERT_EQUAL(b.deadlocks, 0);
-    CU_ASSERT_FALSE(b.saw_forbidden);
+    lit_value want_b[] = {0};
+    CU_ASSERT_FALSE(proto_bfs_saw(&b, want_b, 1));
     CU_ASSERT_EQUAL(proto_unhandled(in, NULL, 0), 0);
-    bfs_free(&b);
+    proto_bfs_free(&b);
     /* the same test with cta fences in place of the barriers: the state
      * has one slot less, the counter (0..1: 1 bit), and nothing else */
     const char *text = "PTX NoBar\n{\nx=0;\n}\n P0@cta 0,gpu 0    | P1@cta 0,gpu 0    ;\n"
@@ -530,12 +424,11 @@ static void test_barrier_hang(void)
                        "exists (P1:r0 == 0)\n";
     proto_instance *in = instance_text("hang.litmus", text, stderr);
     CU_ASSERT_PTR_NOT_NULL_FATAL(in);
-    bfs b = {0};
-    b.in = in;
-    explore(&b, proto_nsi(in));
+    proto_bfs b = {0};
+    explore(&b, in);
     CU_ASSERT(b.deadlocks > 0);
     CU_ASSERT_EQUAL(b.finals, 0);
-    bfs_free(&b);
+    proto_bfs_free(&b);
 }
 
 /* Two successive uses of barrier 0 (the first with its id in a register)
@@ -552,15 +445,13 @@ static void test_barrier_reuse(void)
     proto_instance *in = instance_text("reuse.litmus", text, stderr);
     CU_ASSERT_PTR_NOT_NULL_FATAL(in);
     const nsi_model *m = proto_nsi(in);
-    bfs b = {0};
-    b.in = in;
-    b.nobs = 1;
-    b.forbidden[0] = 0;
-    explore(&b, m);
+    proto_bfs b = {0};
+    explore(&b, in);
     CU_ASSERT(b.finals > 0);
     CU_ASSERT_EQUAL(b.deadlocks, 0);
-    CU_ASSERT_FALSE(b.saw_forbidden);
-    bfs_free(&b);
+    lit_value want_b[] = {0};
+    CU_ASSERT_FALSE(proto_bfs_saw(&b, want_b, 1));
+    proto_bfs_free(&b);
     /* the described steps of the barriers, up to a final state */
     uint8_t st[64];
     m->initial(m->ctx, st);

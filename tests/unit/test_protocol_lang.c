@@ -16,115 +16,11 @@
 #include <unistd.h>
 
 #include "litmus_read.h"
+#include "proto_bfs.h"
 #include "protocol.h"
 #include "unit_suites.h"
 
-/* ---- a tiny BFS that records final outcomes ---------------------------------- */
-#define MAX_OUTCOMES 16
-#define MAX_OBS 8
-#define MAX_BYTES 512
-
-typedef struct bfs {
-    size_t bytes, n, cap, room;
-    uint8_t *states;            /* n * bytes, in BFS order */
-    size_t *table;              /* index+1, 0 empty */
-    long transitions, finals, deadlocks;
-    const char *violated;       /* the first invariant a reached state breaks */
-    const proto_instance *in;
-    int noutcomes;
-    lit_value outcome[MAX_OUTCOMES][MAX_OBS];   /* distinct final values */
-} bfs;
-
-static uint64_t hash(const uint8_t *s, size_t n)
-{
-    uint64_t h = 1469598103934665603ull;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ s[i]) * 1099511628211ull;
-    return h;
-}
-
-static void rehash(bfs *b)
-{
-    size_t ncap = b->cap ? 2 * b->cap : 1024;
-    free(b->table);
-    b->table = calloc(ncap, sizeof *b->table);
-    b->cap = ncap;
-    for (size_t k = 0; k < b->n; k++) {
-        size_t i = hash(b->states + k * b->bytes, b->bytes) & (ncap - 1);
-        while (b->table[i])
-            i = (i + 1) & (ncap - 1);
-        b->table[i] = k + 1;
-    }
-}
-
-static void insert(bfs *b, const uint8_t *s)
-{
-    if (2 * (b->n + 1) > b->cap)
-        rehash(b);
-    size_t i = hash(s, b->bytes) & (b->cap - 1);
-    while (b->table[i]) {
-        if (!memcmp(b->states + (b->table[i] - 1) * b->bytes, s, b->bytes))
-            return;
-        i = (i + 1) & (b->cap - 1);
-    }
-    if (b->n == b->room) {
-        b->room = b->room ? 2 * b->room : 1024;
-        b->states = realloc(b->states, b->room * b->bytes);
-    }
-    memcpy(b->states + b->n * b->bytes, s, b->bytes);
-    b->table[i] = ++b->n;
-}
-
-static void on_succ(void *ctx, const uint8_t *next, int rule)
-{
-    bfs *b = ctx;
-    (void)rule;
-    b->transitions++;
-    insert(b, next);
-}
-
-static void note_outcome(bfs *b, const uint8_t *s)
-{
-    lit_value v[MAX_OBS] = {0};
-    proto_final_values(b->in, s, v);
-    for (int k = 0; k < b->noutcomes; k++)
-        if (!memcmp(b->outcome[k], v, sizeof v))
-            return;
-    if (b->noutcomes < MAX_OUTCOMES)
-        memcpy(b->outcome[b->noutcomes++], v, sizeof v);
-}
-
-/* Explores the whole space of `in`; returns the number of states. */
-static size_t explore(bfs *b, proto_instance *in)
-{
-    const nsi_model *m = proto_nsi(in);
-    uint8_t cur[MAX_BYTES];
-    CU_ASSERT_FATAL(m->state_bytes <= MAX_BYTES);
-    b->in = in;
-    b->bytes = m->state_bytes;
-    m->initial(m->ctx, cur);
-    insert(b, cur);
-    for (size_t k = 0; k < b->n; k++) {
-        memcpy(cur, b->states + k * b->bytes, b->bytes);
-        int ns = m->successors(m->ctx, cur, on_succ, b);
-        const char *bad = m->violated(m->ctx, cur);
-        if (bad && !b->violated)
-            b->violated = bad;
-        if (m->is_final(m->ctx, cur)) {
-            b->finals++;
-            note_outcome(b, cur);
-        } else if (ns == 0) {
-            b->deadlocks++;
-        }
-    }
-    return b->n;
-}
-
-static void bfs_free(bfs *b)
-{
-    free(b->states);
-    free(b->table);
-}
+#define MAX_BYTES 512   /* packed states of the small protocols built here */
 
 /* ---- building protocols and tests from text ------------------------------------ */
 static protocol *parse(const char *text)
@@ -266,7 +162,7 @@ static long first_r0(proto_instance *in)
     CU_ASSERT(s.n <= 1);
     if (s.n == 0)
         return -1;
-    lit_value v[MAX_OBS] = {0};     /* the first observed value is P0:r0 */
+    lit_value v[PROTO_BFS_MAX_OBS] = {0};     /* the first observed value is P0:r0 */
     proto_final_values(in, s.state[0], v);
     return (long)v[0];
 }
@@ -461,14 +357,14 @@ static void test_cu_gpu(void)
                        " ld.weak r0, x  | ld.weak r0, x  | ld.weak r0, x  | ld.weak r0, x  ;\n"
                        " ld.relaxed.cta r1, x | ld.relaxed.cta r1, x | ld.relaxed.cta r1, x | ld.relaxed.cta r1, x ;\n"
                        "exists (P0:r0 == 0 /\\ P1:r0 == 0 /\\ P2:r0 == 0 /\\ P3:r0 == 0 /\\ P0:r1 == 0)\n";
-    bfs b = {0};
-    explore(&b, instance_text(proto, test));
+    proto_bfs b = {0};
+    proto_bfs_explore(&b, instance_text(proto, test));
     CU_ASSERT_EQUAL(b.noutcomes, 1);
     CU_ASSERT_EQUAL(b.deadlocks, 0);
     /* P0 and P3 share CU 0 */
-    lit_value want[MAX_OBS] = {0, 10, 21, 0, 32};
+    lit_value want[PROTO_BFS_MAX_OBS] = {0, 10, 21, 0, 32};
     CU_ASSERT_EQUAL(memcmp(b.outcome[0], want, sizeof want), 0);
-    bfs_free(&b);
+    proto_bfs_free(&b);
 }
 
 /* Packed sizes (ONE_ROW_PROTO on 2 CUs and 2 locations, values 0..99: 7
@@ -505,12 +401,12 @@ static void test_fifo_canonical(void)
                         "  * | take      | | pop q    | -\n"
                         "end\n";
     const char *test = "PTX T\n{\nx=0;\n}\n P0@cta 0,gpu 0 ;\n ld.weak r0, x ;\nexists (P0:r0 == 0)\n";
-    bfs b = {0};
-    CU_ASSERT_EQUAL(explore(&b, instance_text(proto, test)), 14);
+    proto_bfs b = {0};
+    CU_ASSERT_EQUAL(proto_bfs_explore(&b, instance_text(proto, test)), 14);
     CU_ASSERT_EQUAL(b.transitions, 31);
     CU_ASSERT_EQUAL(b.finals, 7);
     CU_ASSERT_EQUAL(b.deadlocks, 0);
-    bfs_free(&b);
+    proto_bfs_free(&b);
 }
 
 /* Parse errors of the aggregate operations, at the offending token. */
@@ -670,11 +566,11 @@ static void test_send_destinations(void)
     CU_ASSERT_EQUAL(count_successors(m, st), 3);
     step(m, st, "(CU 1) ", "(CU 1) L1[x] in I: recv inv[1].Inv(x) -> nothing\n");
     CU_ASSERT_EQUAL(count_successors(m, st), 3);    /* P2 again, deliveries to CUs 0 and 2 */
-    bfs b = {0};
-    explore(&b, in);
+    proto_bfs b = {0};
+    proto_bfs_explore(&b, in);
     CU_ASSERT(b.finals > 0);
     CU_ASSERT_EQUAL(b.deadlocks, 0);
-    bfs_free(&b);
+    proto_bfs_free(&b);
 }
 
 /* The same destinations with one CU, where most of them do not exist. */
@@ -708,29 +604,29 @@ static void test_send_destinations_range(void)
     "end\n" \
     "table G\n  * | recv down.Resp | | reg := msg.v; done | -\nend\n"
 
-static void route(const char *msgs, const char *srows, bfs *b)
+static void route(const char *msgs, const char *srows, proto_bfs *b)
 {
     char text[4096];
     snprintf(text, sizeof text, ROUTE_PROTO, msgs, srows);
-    explore(b, instance_text(text, THREE_CUS_TWO_GPUS));
+    proto_bfs_explore(b, instance_text(text, THREE_CUS_TWO_GPUS));
 }
 
 static void test_route_cu_field(void)
 {
-    bfs b = {0};
+    proto_bfs b = {0};
     route("message Resp(addr, v, cu : 0..NCU-1)",
           "  V | recv up.Req | | send down[gpu] Resp(addr, cu * 10 + gpu, cu) | -\n", &b);
     CU_ASSERT_EQUAL(b.deadlocks, 0);
     CU_ASSERT_EQUAL(b.noutcomes, 1);
-    lit_value want[MAX_OBS] = {0, 10, 21};
+    lit_value want[PROTO_BFS_MAX_OBS] = {0, 10, 21};
     CU_ASSERT_EQUAL(memcmp(b.outcome[0], want, sizeof want), 0);
-    bfs_free(&b);
+    proto_bfs_free(&b);
     /* without a cu field the answer names no thread: G cannot complete one */
-    bfs c = {0};
+    proto_bfs c = {0};
     route("message Resp(addr, v)", "  V | recv up.Req | | send down[gpu] Resp(addr, cu * 10 + gpu) | -\n", &c);
     CU_ASSERT_EQUAL(c.finals, 0);
     CU_ASSERT(c.deadlocks > 0);
-    bfs_free(&c);
+    proto_bfs_free(&c);
 }
 
 /* A `gpu` field sets the GPU of the receiving context: S forwards to
@@ -738,15 +634,15 @@ static void test_route_cu_field(void)
  * `gpu`; a plain send on the per-gpu channel then goes to that GPU. */
 static void test_route_gpu_field(void)
 {
-    bfs b = {0};
+    proto_bfs b = {0};
     route("message Resp(addr, v, cu : 0..NCU-1)\nmessage Fwd(addr, c : 0..NCU-1, gpu : 0..NGPU-1)",
           "  V | recv up.Req  | | send mid Fwd(addr, cu, gpu) | -\n"
           "  V | recv mid.Fwd | | send down Resp(addr, msg.c * 10 + gpu, msg.c) | -\n", &b);
     CU_ASSERT_EQUAL(b.deadlocks, 0);
     CU_ASSERT_EQUAL(b.noutcomes, 1);
-    lit_value want[MAX_OBS] = {0, 10, 21};
+    lit_value want[PROTO_BFS_MAX_OBS] = {0, 10, 21};
     CU_ASSERT_EQUAL(memcmp(b.outcome[0], want, sizeof want), 0);
-    bfs_free(&b);
+    proto_bfs_free(&b);
 }
 
 /* A plain send from an L1 on a per-gpu channel goes to its GPU's inbox;
@@ -768,13 +664,13 @@ static void test_route_described(void)
     step(m, st, "P1 ", "P1 (CU 1) L1[x] in I: load.weak -> send g[0] Req(x, 1); wait\n");
     step(m, st, "(GPU 1) ", "(GPU 1) G[x] in I: recv g[1].Req(x, 2) -> P2 r0 = 12\n");
     step(m, st, "(GPU 0) ", "(GPU 0) G[x] in I: recv g[0].Req(x, 1) -> P1 r0 = 1\n");
-    bfs b = {0};
-    explore(&b, in);
+    proto_bfs b = {0};
+    proto_bfs_explore(&b, in);
     CU_ASSERT_EQUAL(b.noutcomes, 1);
-    lit_value want[MAX_OBS] = {0, 1, 12};
+    lit_value want[PROTO_BFS_MAX_OBS] = {0, 1, 12};
     CU_ASSERT_EQUAL(memcmp(b.outcome[0], want, sizeof want), 0);
     CU_ASSERT_EQUAL(b.deadlocks, 0);
-    bfs_free(&b);
+    proto_bfs_free(&b);
 }
 
 /* ---- 3. homes and a memory per GPU ----------------------------------------------------- */
@@ -791,13 +687,13 @@ static void test_home_expr(void)
                         "end\n";
     const char *test = "PTX T\n{\nx=0; y=0; z=0;\n}\n P0@cta 0,gpu 0 | P1@cta 0,gpu 1 ;\n"
                        " ld.weak r0, y  | ld.weak r0, z  ;\nexists (P0:r0 == 0 /\\ P1:r0 == 0)\n";
-    bfs b = {0};
-    explore(&b, instance_text(proto, test));
+    proto_bfs b = {0};
+    proto_bfs_explore(&b, instance_text(proto, test));
     CU_ASSERT_EQUAL(b.noutcomes, 1);
     /* y: 1 * 10 + 0 + (1 + 1) * 10 = 30;  z: 0 + 1 + (0 + 1) * 10 = 11 */
-    lit_value want[MAX_OBS] = {30, 11};
+    lit_value want[PROTO_BFS_MAX_OBS] = {30, 11};
     CU_ASSERT_EQUAL(memcmp(b.outcome[0], want, sizeof want), 0);
-    bfs_free(&b);
+    proto_bfs_free(&b);
 }
 
 /* A memory controller per GPU: a store is written to the instance of its
@@ -821,14 +717,14 @@ static void check_memory_at_home(const char *home)
                        " st.weak y, 2   | st.weak x, 3   ;\nexists (x == 3 /\\ y == 2)\n";
     char text[2048];
     snprintf(text, sizeof text, MEM_PROTO, home);
-    bfs b = {0};
-    CU_ASSERT_EQUAL(explore(&b, instance_text(text, test)), 9);
+    proto_bfs b = {0};
+    CU_ASSERT_EQUAL(proto_bfs_explore(&b, instance_text(text, test)), 9);
     CU_ASSERT_EQUAL(b.transitions, 12);
     CU_ASSERT_EQUAL(b.finals, 1);
     CU_ASSERT_EQUAL(b.noutcomes, 1);
-    lit_value want[MAX_OBS] = {3, 2};
+    lit_value want[PROTO_BFS_MAX_OBS] = {3, 2};
     CU_ASSERT_EQUAL(memcmp(b.outcome[0], want, sizeof want), 0);
-    bfs_free(&b);
+    proto_bfs_free(&b);
 }
 
 static void test_memory_at_home(void)
@@ -1051,16 +947,16 @@ static void test_variant_invariant(void)
     const char *v = write_variant(&d, "v.proto", "invariant zero C : line.val <= 1\n");
     char test[256];
     one_instr("st.weak x, 1", test, sizeof test);
-    bfs b = {0}, c = {0};
-    explore(&b, instance_of(load(base), test, NULL));
-    explore(&c, instance_of(load(v), test, NULL));
+    proto_bfs b = {0}, c = {0};
+    proto_bfs_explore(&b, instance_of(load(base), test, NULL));
+    proto_bfs_explore(&c, instance_of(load(v), test, NULL));
     CU_ASSERT_PTR_NOT_NULL(b.violated);
     if (b.violated)
         CU_ASSERT_STRING_EQUAL(b.violated, "zero");
     CU_ASSERT_PTR_NULL(c.violated);
     CU_ASSERT_EQUAL(b.n, c.n);
-    bfs_free(&b);
-    bfs_free(&c);
+    proto_bfs_free(&b);
+    proto_bfs_free(&c);
     tmp_close(&d);
 }
 
@@ -1249,13 +1145,13 @@ static void test_variant_star_matches_added_state(void)
                                   "table C\n+ * | load.acquire.cta | | reg := 5; done | X\nend\n");
     const char *test = "PTX T\n{\nx=0;\n}\n P0@cta 0,gpu 0 ;\n ld.acquire.cta r0, x ;\n ld.weak r1, x ;\n"
                        "exists (P0:r0 == 0 /\\ P0:r1 == 0)\n";
-    bfs b = {0};
-    explore(&b, instance_of(load(w), test, NULL));
+    proto_bfs b = {0};
+    proto_bfs_explore(&b, instance_of(load(w), test, NULL));
     CU_ASSERT_EQUAL(b.deadlocks, 0);
     CU_ASSERT_EQUAL(b.noutcomes, 1);
-    lit_value want[MAX_OBS] = {5, 1};
+    lit_value want[PROTO_BFS_MAX_OBS] = {5, 1};
     CU_ASSERT_EQUAL(memcmp(b.outcome[0], want, sizeof want), 0);
-    bfs_free(&b);
+    proto_bfs_free(&b);
     tmp_close(&d);
 }
 
@@ -1296,11 +1192,11 @@ typedef struct summary {
 
 static summary summarize(proto_instance *in)
 {
-    bfs b = {0};
-    summary s = {explore(&b, in), b.transitions, false};
+    proto_bfs b = {0};
+    summary s = {proto_bfs_explore(&b, in), b.transitions, false};
     for (int k = 0; k < b.noutcomes; k++)
         s.stale |= b.outcome[k][0] == 1 && b.outcome[k][1] == 0;
-    bfs_free(&b);
+    proto_bfs_free(&b);
     return s;
 }
 
@@ -1381,8 +1277,8 @@ static void test_multi_mp_count(void)
     CU_ASSERT_PTR_NOT_NULL_FATAL(t);
     proto_instance *in = proto_instantiate(p, t, NULL, stderr);
     CU_ASSERT_PTR_NOT_NULL_FATAL(in);
-    bfs b = {0};
-    CU_ASSERT_EQUAL(explore(&b, in), 1529);
+    proto_bfs b = {0};
+    CU_ASSERT_EQUAL(proto_bfs_explore(&b, in), 1529);
     CU_ASSERT_EQUAL(b.transitions, 4320);
     CU_ASSERT_EQUAL(b.finals, 80);
     CU_ASSERT_EQUAL(b.deadlocks, 0);
@@ -1391,7 +1287,7 @@ static void test_multi_mp_count(void)
     for (int k = 0; k < b.noutcomes; k++)
         CU_ASSERT_FALSE(b.outcome[k][0] == 1 && b.outcome[k][1] == 0);
     CU_ASSERT_EQUAL(b.noutcomes, 3);
-    bfs_free(&b);
+    proto_bfs_free(&b);
 }
 
 /* Each GPU writes the location homed on the other (x at GPU 0, y at GPU
@@ -1404,14 +1300,14 @@ static void test_multi_final_from_home(void)
     const char *test = "PTX T\n{\nx=0; y=0;\n}\n P0@cta 0,gpu 0 | P1@cta 0,gpu 1 ;\n"
                        " st.weak y, 2   | st.weak x, 3   ;\nexists (x == 3 /\\ y == 2)\n";
     proto_options o = {PROTO_NET_AS_DECLARED, 1, {"MAXV"}, {3}};
-    bfs b = {0};
-    explore(&b, instance_of(p, test, &o));
+    proto_bfs b = {0};
+    proto_bfs_explore(&b, instance_of(p, test, &o));
     CU_ASSERT(b.finals > 0);
     CU_ASSERT_EQUAL(b.deadlocks, 0);
     CU_ASSERT_EQUAL(b.noutcomes, 1);
-    lit_value want[MAX_OBS] = {3, 2};
+    lit_value want[PROTO_BFS_MAX_OBS] = {3, 2};
     CU_ASSERT_EQUAL(memcmp(b.outcome[0], want, sizeof want), 0);
-    bfs_free(&b);
+    proto_bfs_free(&b);
 }
 
 /* ---- regressions: bugs these tests found, fixed ---------------------------------------------- */

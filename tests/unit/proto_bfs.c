@@ -1,0 +1,106 @@
+/* proto_bfs.c: see proto_bfs.h. */
+#include "proto_bfs.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_BYTES 4096
+
+static uint64_t hash(const uint8_t *s, size_t n)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ s[i]) * 1099511628211ull;
+    return h;
+}
+
+static void rehash(proto_bfs *b)
+{
+    size_t ncap = b->cap ? 2 * b->cap : 1024;
+    free(b->table);
+    b->table = calloc(ncap, sizeof *b->table);
+    b->cap = ncap;
+    for (size_t k = 0; k < b->n; k++) {
+        size_t i = hash(b->states + k * b->bytes, b->bytes) & (ncap - 1);
+        while (b->table[i])
+            i = (i + 1) & (ncap - 1);
+        b->table[i] = k + 1;
+    }
+}
+
+static void insert(proto_bfs *b, const uint8_t *s)
+{
+    if (2 * (b->n + 1) > b->cap)
+        rehash(b);
+    size_t i = hash(s, b->bytes) & (b->cap - 1);
+    while (b->table[i]) {
+        if (!memcmp(b->states + (b->table[i] - 1) * b->bytes, s, b->bytes))
+            return;
+        i = (i + 1) & (b->cap - 1);
+    }
+    if (b->n == b->room) {
+        b->room = b->room ? 2 * b->room : 1024;
+        b->states = realloc(b->states, b->room * b->bytes);
+    }
+    memcpy(b->states + b->n * b->bytes, s, b->bytes);
+    b->table[i] = ++b->n;
+}
+
+static void on_succ(void *ctx, const uint8_t *next, int rule)
+{
+    proto_bfs *b = ctx;
+    (void)rule;
+    b->transitions++;
+    insert(b, next);
+}
+
+static void note_outcome(proto_bfs *b, const uint8_t *s)
+{
+    lit_value v[PROTO_BFS_MAX_OBS] = {0};
+    proto_final_values(b->in, s, v);
+    for (int k = 0; k < b->noutcomes; k++)
+        if (!memcmp(b->outcome[k], v, sizeof v))
+            return;
+    if (b->noutcomes < PROTO_BFS_MAX_OUTCOMES)
+        memcpy(b->outcome[b->noutcomes++], v, sizeof v);
+}
+
+size_t proto_bfs_explore(proto_bfs *b, proto_instance *in)
+{
+    const nsi_model *m = proto_nsi(in);
+    uint8_t cur[MAX_BYTES];
+    if (m->state_bytes > MAX_BYTES)
+        abort();                /* a test configuration error, not a result */
+    b->in = in;
+    b->bytes = m->state_bytes;
+    m->initial(m->ctx, cur);
+    insert(b, cur);
+    for (size_t k = 0; k < b->n; k++) {
+        memcpy(cur, b->states + k * b->bytes, b->bytes);
+        int ns = m->successors(m->ctx, cur, on_succ, b);
+        const char *bad = m->violated(m->ctx, cur);
+        if (bad && !b->violated)
+            b->violated = bad;
+        if (m->is_final(m->ctx, cur)) {
+            b->finals++;
+            note_outcome(b, cur);
+        } else if (ns == 0) {
+            b->deadlocks++;
+        }
+    }
+    return b->n;
+}
+
+bool proto_bfs_saw(const proto_bfs *b, const lit_value *want, int nobs)
+{
+    for (int k = 0; k < b->noutcomes; k++)
+        if (!memcmp(b->outcome[k], want, sizeof *want * (size_t)nobs))
+            return true;
+    return false;
+}
+
+void proto_bfs_free(proto_bfs *b)
+{
+    free(b->states);
+    free(b->table);
+}
