@@ -1,6 +1,8 @@
 /* proto_bfs.c: see proto_bfs.h. */
 #include "proto_bfs.h"
 
+#include <CUnit/CUnit.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -103,4 +105,45 @@ void proto_bfs_free(proto_bfs *b)
 {
     free(b->states);
     free(b->table);
+}
+
+typedef struct collect { proto_succs *s; size_t bytes; } collect;
+
+static void on_collect(void *ctx, const uint8_t *next, int rule)
+{
+    collect *c = ctx;
+    if (c->s->n < PROTO_STEP_MAX) {
+        c->s->rule[c->s->n] = rule;
+        memcpy(c->s->state[c->s->n], next, c->bytes);
+    }
+    c->s->n++;
+}
+
+void proto_successors(const nsi_model *m, const uint8_t *state, proto_succs *s)
+{
+    collect c = {s, m->state_bytes};
+    s->n = 0;
+    CU_ASSERT_FATAL(m->state_bytes <= PROTO_STEP_BYTES);
+    m->successors(m->ctx, state, on_collect, &c);
+}
+
+void proto_step(const nsi_model *m, uint8_t *state, const char *prefix, const char *want)
+{
+    static proto_succs s;
+    proto_successors(m, state, &s);
+    for (int i = 0; i < s.n && i < PROTO_STEP_MAX; i++) {
+        char buf[512] = {0};
+        FILE *f = fmemopen(buf, sizeof buf - 1, "w");
+        m->describe(m->ctx, state, s.rule[i], s.state[i], f);
+        fclose(f);
+        if (strncmp(buf, prefix, strlen(prefix)))
+            continue;
+        if (strcmp(buf, want))
+            fprintf(stderr, "\nwanted '%s', got '%s'\n", want, buf);
+        CU_ASSERT_STRING_EQUAL(buf, want);
+        memcpy(state, s.state[i], m->state_bytes);
+        return;
+    }
+    fprintf(stderr, "\nno step starts with '%s'\n", prefix);
+    CU_FAIL("no such step");
 }

@@ -41,4 +41,21 @@ bool proto_bfs_saw(const proto_bfs *b, const lit_value *want, int nobs);
 
 void proto_bfs_free(proto_bfs *b);
 
+/* The successors of one state (the first PROTO_STEP_MAX, in the order the
+ * model emits them; n counts them all). */
+#define PROTO_STEP_MAX 32
+#define PROTO_STEP_BYTES 512
+typedef struct proto_succs {
+    int n;
+    int rule[PROTO_STEP_MAX];
+    uint8_t state[PROTO_STEP_MAX][PROTO_STEP_BYTES];
+} proto_succs;
+
+void proto_successors(const nsi_model *m, const uint8_t *state, proto_succs *s);
+
+/* Takes, from `state`, the step whose description starts with `prefix`;
+ * asserts (CUnit) that the whole described line is `want`, and moves
+ * `state` to that step's successor. */
+void proto_step(const nsi_model *m, uint8_t *state, const char *prefix, const char *want);
+
 #endif

@@ -274,46 +274,6 @@ static void test_shared_cu(void)
 }
 
 /* ---- described steps ------------------------------------------------------------ */
-typedef struct succs {
-    size_t bytes;
-    int n;
-    int rule[32];
-    uint8_t state[32][64];
-} succs;
-
-static void on_collect(void *ctx, const uint8_t *next, int rule)
-{
-    succs *s = ctx;
-    if (s->n < 32) {
-        s->rule[s->n] = rule;
-        memcpy(s->state[s->n], next, s->bytes);
-        s->n++;
-    }
-}
-
-/* Takes, from `state`, the step whose description starts with `prefix`;
- * checks the whole line is `want` and moves `state` to its successor. */
-static void step(const nsi_model *m, uint8_t *state, const char *prefix, const char *want)
-{
-    succs s = {.bytes = m->state_bytes};
-    CU_ASSERT_FATAL(m->state_bytes <= sizeof s.state[0]);
-    m->successors(m->ctx, state, on_collect, &s);
-    for (int i = 0; i < s.n; i++) {
-        char buf[256] = {0};
-        FILE *f = fmemopen(buf, sizeof buf - 1, "w");
-        m->describe(m->ctx, state, s.rule[i], s.state[i], f);
-        fclose(f);
-        if (strncmp(buf, prefix, strlen(prefix)))
-            continue;
-        if (strcmp(buf, want))
-            fprintf(stderr, "\nwanted '%s', got '%s'\n", want, buf);
-        CU_ASSERT_STRING_EQUAL(buf, want);
-        memcpy(state, s.state[i], m->state_bytes);
-        return;
-    }
-    fprintf(stderr, "\nno step starts with '%s'\n", prefix);
-    CU_FAIL("no such step");
-}
 
 /* MP: P1 misses on x, the L2 answers, the L1 fills and P1 reads 0; then
  * P0's stores, an eviction, P1's acquire. */
@@ -323,15 +283,15 @@ static void test_describe(void)
     const nsi_model *m = proto_nsi(in);
     uint8_t st[64];
     m->initial(m->ctx, st);
-    step(m, st, "P1 ", "P1 (CU 1) L1[x] in I: load.weak -> send req[1] Load(x); loads += 1 (now 1); wait\n");
-    step(m, st, "L2[x] ", "L2[x] in V: recv req[1].Load(x) -> send resp[1] LoadResp(x, 0)\n");
-    step(m, st, "(CU 1) ", "(CU 1) L1[x] in I: recv resp[1].LoadResp(x, 0) -> val := 0; P1 r0 = 0; loads -= 1 (now 0); next V\n");
-    step(m, st, "P0 ", "P0 (CU 0) L1[x] in I: store.weak -> send req[0] Store(x, 1); pend := 1; acks += 1 (now 1); done\n");
-    step(m, st, "L2[x] ", "L2[x] in V: recv req[0].Store(x, 1) -> val := 1; send resp[0] StoreAck(x)\n");
-    step(m, st, "(CU 0) ", "(CU 0) L1[x] in I: recv resp[0].StoreAck(x) -> pend := 0; acks -= 1 (now 0)\n");
-    step(m, st, "P0 ", "P0 (CU 0) L1[y] in I: store.release.gpu -> send req[0] Store(y, 1); pend := 1; acks += 1 (now 1); done\n");
-    step(m, st, "(CU 1) L1[x] in V: evict", "(CU 1) L1[x] in V: evict -> invalidate; next I\n");
-    step(m, st, "P1 ", "P1 (CU 1) L1[y] in I: load.acquire.gpu -> invalidate_all; send req[1] Load(y); loads += 1 (now 1); wait; next I\n");
+    proto_step(m, st, "P1 ", "P1 (CU 1) L1[x] in I: load.weak -> send req[1] Load(x); loads += 1 (now 1); wait\n");
+    proto_step(m, st, "L2[x] ", "L2[x] in V: recv req[1].Load(x) -> send resp[1] LoadResp(x, 0)\n");
+    proto_step(m, st, "(CU 1) ", "(CU 1) L1[x] in I: recv resp[1].LoadResp(x, 0) -> val := 0; P1 r0 = 0; loads -= 1 (now 0); next V\n");
+    proto_step(m, st, "P0 ", "P0 (CU 0) L1[x] in I: store.weak -> send req[0] Store(x, 1); pend := 1; acks += 1 (now 1); done\n");
+    proto_step(m, st, "L2[x] ", "L2[x] in V: recv req[0].Store(x, 1) -> val := 1; send resp[0] StoreAck(x)\n");
+    proto_step(m, st, "(CU 0) ", "(CU 0) L1[x] in I: recv resp[0].StoreAck(x) -> pend := 0; acks -= 1 (now 0)\n");
+    proto_step(m, st, "P0 ", "P0 (CU 0) L1[y] in I: store.release.gpu -> send req[0] Store(y, 1); pend := 1; acks += 1 (now 1); done\n");
+    proto_step(m, st, "(CU 1) L1[x] in V: evict", "(CU 1) L1[x] in V: evict -> invalidate; next I\n");
+    proto_step(m, st, "P1 ", "P1 (CU 1) L1[y] in I: load.acquire.gpu -> invalidate_all; send req[1] Load(y); loads += 1 (now 1); wait; next I\n");
 }
 
 /* gpu_vi_unordered: a `keep` field survives invalidation.  The store's
@@ -354,15 +314,15 @@ static void test_keep_field(void)
     const nsi_model *m = proto_nsi(in);
     uint8_t st[64];
     m->initial(m->ctx, st);
-    step(m, st, "P0 ", "P0 (CU 0) L1[x] in I: load.weak -> send req[0] Load(x); loads += 1 (now 1); wait\n");
-    step(m, st, "L2[x] ", "L2[x] in V: recv req[0].Load(x) -> send resp[0] LoadResp(x, 0)\n");
-    step(m, st, "(CU 0) ", "(CU 0) L1[x] in I: recv resp[0].LoadResp(x, 0) -> val := 0; P0 r0 = 0; loads -= 1 (now 0); next V\n");
-    step(m, st, "P0 ", "P0 (CU 0) L1[x] in V: store.weak -> val := 1; send req[0] Store(x, 1); pend := 1; "
+    proto_step(m, st, "P0 ", "P0 (CU 0) L1[x] in I: load.weak -> send req[0] Load(x); loads += 1 (now 1); wait\n");
+    proto_step(m, st, "L2[x] ", "L2[x] in V: recv req[0].Load(x) -> send resp[0] LoadResp(x, 0)\n");
+    proto_step(m, st, "(CU 0) ", "(CU 0) L1[x] in I: recv resp[0].LoadResp(x, 0) -> val := 0; P0 r0 = 0; loads -= 1 (now 0); next V\n");
+    proto_step(m, st, "P0 ", "P0 (CU 0) L1[x] in V: store.weak -> val := 1; send req[0] Store(x, 1); pend := 1; "
                        "acks += 1 (now 1); done\n");
-    step(m, st, "(CU 0) L1[x] in V: evict", "(CU 0) L1[x] in V: evict -> invalidate; next I\n");
+    proto_step(m, st, "(CU 0) L1[x] in V: evict", "(CU 0) L1[x] in V: evict -> invalidate; next I\n");
     CU_ASSERT_PTR_NULL(m->violated(m->ctx, st));
-    step(m, st, "L2[x] ", "L2[x] in V: recv req[0].Store(x, 1) -> val := 1; send resp[0] StoreAck(x)\n");
-    step(m, st, "(CU 0) ", "(CU 0) L1[x] in I: recv resp[0].StoreAck(x) -> pend := 0; acks -= 1 (now 0)\n");
+    proto_step(m, st, "L2[x] ", "L2[x] in V: recv req[0].Store(x, 1) -> val := 1; send resp[0] StoreAck(x)\n");
+    proto_step(m, st, "(CU 0) ", "(CU 0) L1[x] in I: recv resp[0].StoreAck(x) -> pend := 0; acks -= 1 (now 0)\n");
     CU_ASSERT_TRUE(m->is_final(m->ctx, st));
 }
 
@@ -455,16 +415,16 @@ static void test_barrier_reuse(void)
     /* the described steps of the barriers, up to a final state */
     uint8_t st[64];
     m->initial(m->ctx, st);
-    step(m, st, "P1 ", "P1 (CU 0) barrier 0: bar.cta.sync r5 -> arrive (1 of 2); wait\n");
-    step(m, st, "P0 ", "P0 (CU 0) L1[x] in I: store.weak -> send req[0] Store(x, 1); pend := 1; acks += 1 (now 1); done\n");
-    step(m, st, "P0 ", "P0 (CU 0) barrier 0: bar.cta.sync r5 -> arrive (2 of 2); release P1\n");
-    step(m, st, "P0 ", "P0 (CU 0) barrier 0: bar.cta.arrive 0 -> arrive (1 of 2); continue\n");
-    step(m, st, "L2[x] ", "L2[x] in V: recv req[0].Store(x, 1) -> val := 1; send resp[0] StoreAck(x)\n");
-    step(m, st, "(CU 0) ", "(CU 0) L1[x] in I: recv resp[0].StoreAck(x) -> pend := 0; acks -= 1 (now 0)\n");
-    step(m, st, "P1 ", "P1 (CU 0) L1[x] in I: load.weak -> send req[0] Load(x); loads += 1 (now 1); wait\n");
-    step(m, st, "L2[x] ", "L2[x] in V: recv req[0].Load(x) -> send resp[0] LoadResp(x, 1)\n");
-    step(m, st, "(CU 0) ", "(CU 0) L1[x] in I: recv resp[0].LoadResp(x, 1) -> val := 1; P1 r0 = 1; loads -= 1 (now 0); next V\n");
-    step(m, st, "P1 ", "P1 (CU 0) barrier 0: bar.cta.sync 0 -> arrive (2 of 2); release\n");
+    proto_step(m, st, "P1 ", "P1 (CU 0) barrier 0: bar.cta.sync r5 -> arrive (1 of 2); wait\n");
+    proto_step(m, st, "P0 ", "P0 (CU 0) L1[x] in I: store.weak -> send req[0] Store(x, 1); pend := 1; acks += 1 (now 1); done\n");
+    proto_step(m, st, "P0 ", "P0 (CU 0) barrier 0: bar.cta.sync r5 -> arrive (2 of 2); release P1\n");
+    proto_step(m, st, "P0 ", "P0 (CU 0) barrier 0: bar.cta.arrive 0 -> arrive (1 of 2); continue\n");
+    proto_step(m, st, "L2[x] ", "L2[x] in V: recv req[0].Store(x, 1) -> val := 1; send resp[0] StoreAck(x)\n");
+    proto_step(m, st, "(CU 0) ", "(CU 0) L1[x] in I: recv resp[0].StoreAck(x) -> pend := 0; acks -= 1 (now 0)\n");
+    proto_step(m, st, "P1 ", "P1 (CU 0) L1[x] in I: load.weak -> send req[0] Load(x); loads += 1 (now 1); wait\n");
+    proto_step(m, st, "L2[x] ", "L2[x] in V: recv req[0].Load(x) -> send resp[0] LoadResp(x, 1)\n");
+    proto_step(m, st, "(CU 0) ", "(CU 0) L1[x] in I: recv resp[0].LoadResp(x, 1) -> val := 1; P1 r0 = 1; loads -= 1 (now 0); next V\n");
+    proto_step(m, st, "P1 ", "P1 (CU 0) barrier 0: bar.cta.sync 0 -> arrive (2 of 2); release\n");
     CU_ASSERT_TRUE(m->is_final(m->ctx, st));
 }
 

@@ -125,40 +125,15 @@ static const char *const ONE_LOAD =
 
 /* The successors of one state: the first 32 with their rules, n counts
  * them all.  Kept in static storage by the callers (16 KiB each). */
-typedef struct succs {
-    size_t bytes;
-    int n;
-    int rule[32];
-    uint8_t state[32][MAX_BYTES];
-} succs;
-
-static void on_collect(void *ctx, const uint8_t *next, int rule)
-{
-    succs *s = ctx;
-    if (s->n < 32) {
-        s->rule[s->n] = rule;
-        memcpy(s->state[s->n], next, s->bytes);
-    }
-    s->n++;
-}
-
-static void successors_of(const nsi_model *m, const uint8_t *state, succs *s)
-{
-    s->bytes = m->state_bytes;
-    s->n = 0;
-    CU_ASSERT_FATAL(m->state_bytes <= MAX_BYTES);
-    m->successors(m->ctx, state, on_collect, s);
-}
-
 /* P0's r0 after the only enabled step from the initial state of `in`, or
  * -1 when no step is enabled. */
 static long first_r0(proto_instance *in)
 {
-    static succs s;
+    static proto_succs s;
     const nsi_model *m = proto_nsi(in);
     uint8_t init[MAX_BYTES];
     m->initial(m->ctx, init);
-    successors_of(m, init, &s);
+    proto_successors(m, init, &s);
     CU_ASSERT(s.n <= 1);
     if (s.n == 0)
         return -1;
@@ -185,33 +160,11 @@ static int bits_with(const char *decls, const char *litmus_text)
 }
 
 /* ---- described steps ------------------------------------------------------------- */
-/* Takes, from `state`, the step whose description starts with `prefix`;
- * checks the whole line is `want` and moves `state` to its successor. */
-static void step(const nsi_model *m, uint8_t *state, const char *prefix, const char *want)
-{
-    static succs s;
-    successors_of(m, state, &s);
-    for (int i = 0; i < s.n && i < 32; i++) {
-        char buf[512] = {0};
-        FILE *f = fmemopen(buf, sizeof buf - 1, "w");
-        m->describe(m->ctx, state, s.rule[i], s.state[i], f);
-        fclose(f);
-        if (strncmp(buf, prefix, strlen(prefix)))
-            continue;
-        if (strcmp(buf, want))
-            fprintf(stderr, "\nwanted '%s', got '%s'\n", want, buf);
-        CU_ASSERT_STRING_EQUAL(buf, want);
-        memcpy(state, s.state[i], m->state_bytes);
-        return;
-    }
-    fprintf(stderr, "\nno step starts with '%s'\n", prefix);
-    CU_FAIL("no such step");
-}
 
 static int count_successors(const nsi_model *m, const uint8_t *state)
 {
-    static succs s;
-    successors_of(m, state, &s);
+    static proto_succs s;
+    proto_successors(m, state, &s);
     return s.n;
 }
 
@@ -555,16 +508,16 @@ static void test_send_destinations(void)
     m->initial(m->ctx, init);
     CU_ASSERT_EQUAL(count_successors(m, init), 3);
     memcpy(st, init, m->state_bytes);
-    step(m, st, "P0 ", "P0 (CU 0) L1[x] in I: load.weak -> sh[0] := 1; sh[2] := 1; "
+    proto_step(m, st, "P0 ", "P0 (CU 0) L1[x] in I: load.weak -> sh[0] := 1; sh[2] := 1; "
                        "send inv[0] Inv(x); send inv[2] Inv(x); done\n");
     memcpy(st, init, m->state_bytes);
-    step(m, st, "P2 ", "P2 (CU 2) L1[x] in I: load.acquire.cta -> send inv[1] Inv(x); done\n");
+    proto_step(m, st, "P2 ", "P2 (CU 2) L1[x] in I: load.acquire.cta -> send inv[1] Inv(x); done\n");
     memcpy(st, init, m->state_bytes);
-    step(m, st, "P1 ", "P1 (CU 1) L1[x] in I: load.relaxed.cta -> "
+    proto_step(m, st, "P1 ", "P1 (CU 1) L1[x] in I: load.relaxed.cta -> "
                        "send inv[0] Inv(x); send inv[1] Inv(x); send inv[2] Inv(x); done\n");
     /* every inbox is full: P0 and P2 wait, the three deliveries remain */
     CU_ASSERT_EQUAL(count_successors(m, st), 3);
-    step(m, st, "(CU 1) ", "(CU 1) L1[x] in I: recv inv[1].Inv(x) -> nothing\n");
+    proto_step(m, st, "(CU 1) ", "(CU 1) L1[x] in I: recv inv[1].Inv(x) -> nothing\n");
     CU_ASSERT_EQUAL(count_successors(m, st), 3);    /* P2 again, deliveries to CUs 0 and 2 */
     proto_bfs b = {0};
     proto_bfs_explore(&b, in);
@@ -660,10 +613,10 @@ static void test_route_described(void)
     const nsi_model *m = proto_nsi(in);
     uint8_t st[MAX_BYTES];
     m->initial(m->ctx, st);
-    step(m, st, "P2 ", "P2 (CU 2) L1[x] in I: load.weak -> send g[1] Req(x, 2); wait\n");
-    step(m, st, "P1 ", "P1 (CU 1) L1[x] in I: load.weak -> send g[0] Req(x, 1); wait\n");
-    step(m, st, "(GPU 1) ", "(GPU 1) G[x] in I: recv g[1].Req(x, 2) -> P2 r0 = 12\n");
-    step(m, st, "(GPU 0) ", "(GPU 0) G[x] in I: recv g[0].Req(x, 1) -> P1 r0 = 1\n");
+    proto_step(m, st, "P2 ", "P2 (CU 2) L1[x] in I: load.weak -> send g[1] Req(x, 2); wait\n");
+    proto_step(m, st, "P1 ", "P1 (CU 1) L1[x] in I: load.weak -> send g[0] Req(x, 1); wait\n");
+    proto_step(m, st, "(GPU 1) ", "(GPU 1) G[x] in I: recv g[1].Req(x, 2) -> P2 r0 = 12\n");
+    proto_step(m, st, "(GPU 0) ", "(GPU 0) G[x] in I: recv g[0].Req(x, 1) -> P1 r0 = 1\n");
     proto_bfs b = {0};
     proto_bfs_explore(&b, in);
     CU_ASSERT_EQUAL(b.noutcomes, 1);
@@ -925,7 +878,7 @@ static void test_variant_reopen(void)
     const nsi_model *m = proto_nsi(in);
     uint8_t st[MAX_BYTES];
     m->initial(m->ctx, st);
-    step(m, st, "P0 ", "P0 (CU 0) C[x] in A: load.acquire.cta -> f := 2; m := 5; P0 r0 = 7; next X\n");
+    proto_step(m, st, "P0 ", "P0 (CU 0) C[x] in A: load.acquire.cta -> f := 2; m := 5; P0 r0 = 7; next X\n");
     /* the placement cannot change */
     char want[512];
     snprintf(want, sizeof want, "%s/s.proto:2:12: error: a variant cannot change the placement of controller C\n",
