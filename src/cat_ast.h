@@ -107,13 +107,15 @@ enum cat_op {
     CI_R_EMPTY, CI_R_UNION, CI_R_INTER, CI_R_DIFF, CI_R_SEQ, CI_R_COMPL,
     CI_R_INV, CI_R_PLUS, CI_R_STAR, CI_R_OPT, CI_R_IDENT, CI_R_CART,
     CI_R_RESTRICT, CI_R_UPDATE,
-    CI_FIX_START, CI_FIX_LOOP, CI_CHECK,
+    CI_FIX_START, CI_FIX_LOOP, CI_CHECK, CI_CHECK_FUSED,
 };
 
 /* dst = a op b (c: third operand of CI_R_RESTRICT: dst = [b];a;[c]).
  * CI_*_UPDATE: copy b into a, noting a change.  CI_FIX_LOOP: if something
  * changed since the loop start, jump back a instructions (at most b times).
- * CI_CHECK: a = operand slot, b = index into checks. */
+ * CI_CHECK: a = operand slot, b = index into checks.  CI_CHECK_FUSED: the
+ * check of index dst on `a op b`, op (in c) CI_R_INTER or CI_R_DIFF for an
+ * empty check, CI_R_SEQ for an irreflexive one, without building it. */
 typedef struct cat_instr {
     int op;
     int dst, a, b, c;

@@ -185,6 +185,10 @@ static void note_operands(compiler *c, const cat_instr *in, int stage)
     case CI_CHECK:
         note_read(c, c->m->checks[in->b].is_set ? TY_SET : TY_REL, in->a, stage);
         break;
+    case CI_CHECK_FUSED:
+        note_read(c, TY_REL, in->a, stage);
+        note_read(c, TY_REL, in->b, stage);
+        break;
     default:
         break;
     }
@@ -710,6 +714,27 @@ static void compile_rec(compiler *c, const env **e, const cat_stmt *s)
     finish_stmt(c);
 }
 
+/* `empty (a & b)`, `empty (a \ b)` and `irreflexive (a ; b)` need not
+ * build the relation: when the instruction just emitted made the checked
+ * temporary, the check takes its place and reads its operands.  Flags keep
+ * the relation (race reports list its pairs). */
+static bool fuse_check(compiler *c, value v, const cat_check_info *ci, int check)
+{
+    if (!v.temp || v.slot < 0 || ci->is_set || ci->flag >= 0 || c->cur.ncode == 0)
+        return false;
+    const cat_instr *last = &c->cur.code[c->cur.ncode - 1];
+    if (last->dst != v.slot || c->cur_stage[c->cur.ncode - 1] != v.stage)
+        return false;
+    bool fits = ci->kind == CK_EMPTY ? last->op == CI_R_INTER || last->op == CI_R_DIFF
+              : ci->kind == CK_IRREFLEXIVE && last->op == CI_R_SEQ;
+    if (!fits)
+        return false;
+    cat_instr made = *last;
+    c->cur.ncode--;
+    emit(c, CI_CHECK_FUSED, check, made.a, made.b, made.op, v.stage);
+    return true;
+}
+
 static void compile_check(compiler *c, const env *e, const cat_stmt *s)
 {
     value v = compile_expr(c, e, s->expr);
@@ -733,7 +758,9 @@ static void compile_check(compiler *c, const env *e, const cat_stmt *s)
     }
     m->checks = grow(m->checks, m->nchecks, &c->check_cap, sizeof *m->checks);
     m->checks[m->nchecks] = info;
-    emit(c, CI_CHECK, 0, v.slot, m->nchecks++, 0, v.stage);
+    if (!fuse_check(c, v, &info, m->nchecks))
+        emit(c, CI_CHECK, 0, v.slot, m->nchecks, 0, v.stage);
+    m->nchecks++;
     release(c, v);
     finish_stmt(c);
 }

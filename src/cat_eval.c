@@ -71,6 +71,25 @@ static bool check_holds(const eval_ctx *c, const cat_check_info *ci, int slot)
     return holds != ci->negate;
 }
 
+/* Is `a op b` empty (op & or \) or irreflexive (op ;)?  See CI_CHECK_FUSED. */
+static bool fused_holds(const eval_ctx *c, const cat_instr *in)
+{
+    const relation *a = c->ws->rp[in->a], *b = c->ws->rp[in->b];
+    int n = c->n;
+    if (in->c == CI_R_SEQ) {
+        for (int i = 0; i < n; i++)
+            for (evset mid = a->row[i]; mid; mid &= mid - 1)
+                if (evset_has(b->row[__builtin_ctzll(mid)], i))
+                    return false;
+        return true;
+    }
+    evset flip = in->c == CI_R_DIFF ? ~(evset)0 : 0;
+    for (int i = 0; i < n; i++)
+        if (a->row[i] & (b->row[i] ^ flip))
+            return false;
+    return true;
+}
+
 static void set_op(eval_ctx *c, const cat_instr *in)
 {
     evset *s = c->ws->set;
@@ -154,6 +173,15 @@ static bool run_code(eval_ctx *c, const cat_block *b, unsigned *flags)
                         rel_copy(&c->ws->flag_rel[ci->flag], c->ws->rp[in->a], c->n);
                 }
             } else if (!holds) {
+                if (!c->failed)
+                    c->failed = ci->name;
+                return false;
+            }
+            break;
+        }
+        case CI_CHECK_FUSED: {
+            const cat_check_info *ci = &c->m->checks[in->dst]; /* never a flag */
+            if (fused_holds(c, in) == ci->negate) {
                 if (!c->failed)
                     c->failed = ci->name;
                 return false;

@@ -1,60 +1,27 @@
 /* relation.c: bit-matrix relation algebra (see relation.h). */
 #include "relation.h"
 
-#include <string.h>
 
-void rel_clear(relation *out, int n)
+static void seq_rows(relation *out, const relation *a, const relation *b, int n)
 {
-    memset(out->row, 0, sizeof(evset) * (size_t)n);
-}
-
-void rel_copy(relation *out, const relation *a, int n)
-{
-    if (out != a)
-        memcpy(out->row, a->row, sizeof(evset) * (size_t)n);
-}
-
-bool rel_equal(const relation *a, const relation *b, int n)
-{
-    for (int i = 0; i < n; i++)
-        if (a->row[i] != b->row[i])
-            return false;
-    return true;
-}
-
-void rel_union(relation *out, const relation *a, const relation *b, int n)
-{
-    for (int i = 0; i < n; i++)
-        out->row[i] = a->row[i] | b->row[i];
-}
-
-void rel_inter(relation *out, const relation *a, const relation *b, int n)
-{
-    for (int i = 0; i < n; i++)
-        out->row[i] = a->row[i] & b->row[i];
-}
-
-void rel_diff(relation *out, const relation *a, const relation *b, int n)
-{
-    for (int i = 0; i < n; i++)
-        out->row[i] = a->row[i] & ~b->row[i];
-}
-
-void rel_complement(relation *out, const relation *a, evset universe, int n)
-{
-    for (int i = 0; i < n; i++)
-        out->row[i] = evset_has(universe, i) ? (universe & ~a->row[i]) : 0;
-}
-
-void rel_seq(relation *out, const relation *a, const relation *b, int n)
-{
-    relation tmp;
     for (int i = 0; i < n; i++) {
         evset acc = 0;
         for (evset mid = a->row[i]; mid; mid &= mid - 1)
             acc |= b->row[__builtin_ctzll(mid)];
-        tmp.row[i] = acc;
+        out->row[i] = acc;
     }
+}
+
+void rel_seq(relation *out, const relation *a, const relation *b, int n)
+{
+    /* Row i of the result needs row i of a and any row of b: writing in
+     * place is safe unless out is b. */
+    if (out != b) {
+        seq_rows(out, a, b, n);
+        return;
+    }
+    relation tmp;
+    seq_rows(&tmp, a, b, n);
     rel_copy(out, &tmp, n);
 }
 
@@ -88,65 +55,6 @@ void rel_star(relation *out, const relation *a, evset universe, int n)
     for (int i = 0; i < n; i++)
         if (evset_has(universe, i))
             out->row[i] |= evset_of(i);
-}
-
-void rel_opt(relation *out, const relation *a, evset universe, int n)
-{
-    rel_copy(out, a, n);
-    for (int i = 0; i < n; i++)
-        if (evset_has(universe, i))
-            out->row[i] |= evset_of(i);
-}
-
-void rel_identity(relation *out, evset s, int n)
-{
-    for (int i = 0; i < n; i++)
-        out->row[i] = s & evset_of(i);
-}
-
-void rel_cartesian(relation *out, evset s, evset t, int n)
-{
-    for (int i = 0; i < n; i++)
-        out->row[i] = evset_has(s, i) ? t : 0;
-}
-
-void rel_restrict(relation *out, const relation *a, evset dom, evset ran, int n)
-{
-    for (int i = 0; i < n; i++)
-        out->row[i] = evset_has(dom, i) ? (a->row[i] & ran) : 0;
-}
-
-evset rel_domain(const relation *a, int n)
-{
-    evset d = 0;
-    for (int i = 0; i < n; i++)
-        if (a->row[i])
-            d |= evset_of(i);
-    return d;
-}
-
-evset rel_range(const relation *a, int n)
-{
-    evset r = 0;
-    for (int i = 0; i < n; i++)
-        r |= a->row[i];
-    return r;
-}
-
-bool rel_is_empty(const relation *a, int n)
-{
-    for (int i = 0; i < n; i++)
-        if (a->row[i])
-            return false;
-    return true;
-}
-
-bool rel_is_irreflexive(const relation *a, int n)
-{
-    for (int i = 0; i < n; i++)
-        if (evset_has(a->row[i], i))
-            return false;
-    return true;
 }
 
 bool rel_is_acyclic(const relation *a, int n)

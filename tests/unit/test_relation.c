@@ -116,6 +116,40 @@ static void test_rows_beyond_n_untouched(void)
     CU_ASSERT(rel_has(&r, 2, 2));
 }
 
+/* The row operations go two rows at a time with a lone last row: check
+ * them against one row at a time, for odd and even n, in place, and that
+ * rows from n on stay as they were. */
+static void test_paired_rows(void)
+{
+    uint64_t seed = 12345;
+    for (int n = 1; n <= 9; n++) {
+        relation a, b, out;
+        for (int i = 0; i < REL_MAX_EVENTS; i++) {
+            seed = seed * 6364136223846793005u + 1442695040888963407u;
+            a.row[i] = seed;
+            seed = seed * 6364136223846793005u + 1442695040888963407u;
+            b.row[i] = seed ^ a.row[i];
+            out.row[i] = 0xdead;
+        }
+        rel_union(&out, &a, &b, n);
+        for (int i = 0; i < n; i++)
+            CU_ASSERT_EQUAL(out.row[i], a.row[i] | b.row[i]);
+        CU_ASSERT_EQUAL(out.row[n], 0xdead);
+        rel_inter(&out, &a, &b, n);
+        for (int i = 0; i < n; i++)
+            CU_ASSERT_EQUAL(out.row[i], a.row[i] & b.row[i]);
+        relation in_place = a;
+        rel_diff(&in_place, &in_place, &b, n);
+        for (int i = 0; i < n; i++)
+            CU_ASSERT_EQUAL(in_place.row[i], a.row[i] & ~b.row[i]);
+        CU_ASSERT_EQUAL(in_place.row[n], a.row[n]);
+        relation seq_b = b, seq_ab;
+        rel_seq(&seq_ab, &a, &b, n);
+        rel_seq(&seq_b, &a, &seq_b, n); /* out aliases b */
+        CU_ASSERT(rel_equal(&seq_b, &seq_ab, n));
+    }
+}
+
 static void test_64_events(void)
 {
     relation r;
@@ -141,5 +175,6 @@ void register_relation_tests(void)
     CU_add_test(s, "restrict/union/inter/diff/complement", test_restrict_and_boolean);
     CU_add_test(s, "acyclic/irreflexive/empty", test_predicates);
     CU_add_test(s, "rows beyond n untouched", test_rows_beyond_n_untouched);
+    CU_add_test(s, "paired row operations", test_paired_rows);
     CU_add_test(s, "64 events", test_64_events);
 }
