@@ -84,6 +84,13 @@ typedef struct enum_ctx {
     loc_writes *locw;      /* per physical location (indexed by location) */
     int phys_list[REL_MAX_EVENTS];
     int co_choice[REL_MAX_EVENTS];
+    int8_t write_pos[REL_MAX_EVENTS]; /* per write event: its index in its location's w[] */
+    /* per location (phys_list index), for the current reads-from choice:
+     * the orders thread coherence allows, at allowed + allowed_at[p] */
+    int *allowed;
+    long allowed_cap;
+    long allowed_at[REL_MAX_EVENTS];
+    int nallowed[REL_MAX_EVENTS];
     order_table tables[MAX_TOTAL_K + 1];
     /* barriers */
     int ngroups;
@@ -100,7 +107,8 @@ typedef struct enum_ctx {
     int nholds, holds_cap;
     /* coherence choices handed to the model (cat_check_co) */
     bool co_staged;
-    long co_count;
+    long co_count;      /* choices of the whole order tables; -1: too many to
+                         * hand over, or not staged (then choose_co) */
     uint8_t *co_tried, *co_seen;   /* bitmaps over choices, per rf choice */
     size_t co_bytes;               /* their size, grown as tests need */
 } enum_ctx;
@@ -421,6 +429,20 @@ static bool collect_rf_options(enum_ctx *c)
     return true;
 }
 
+/* Room for every order of every location in the allowed lists. */
+static void make_room_for_orders(enum_ctx *c)
+{
+    long need = 0;
+    for (int p = 0; p < c->nphys; p++) {
+        c->allowed_at[p] = need;
+        need += table_for(c, c->locw[c->phys_list[p]].k)->count;
+    }
+    if (need > c->allowed_cap) {
+        c->allowed_cap = 2 * need;
+        c->allowed = GC_MALLOC_ATOMIC(sizeof *c->allowed * (size_t)c->allowed_cap);
+    }
+}
+
 static bool collect_writes(enum_ctx *c)
 {
     c->nphys = 0;
@@ -429,6 +451,7 @@ static bool collect_writes(enum_ctx *c)
         if (!e->write || e->thread < 0)
             continue;
         loc_writes *lw = &c->locw[e->phys];
+        c->write_pos[i] = (int8_t)lw->k;
         lw->w[lw->k++] = i;
     }
     int limit = cat_model_co_mode(c->model) == CAT_CO_PARTIAL ? MAX_PARTIAL_K : MAX_TOTAL_K;
@@ -454,6 +477,7 @@ static bool collect_writes(enum_ctx *c)
         }
         c->phys_list[c->nphys++] = l;
     }
+    make_room_for_orders(c);
     return true;
 }
 
@@ -723,13 +747,38 @@ static bool respects_program_order(const uint8_t *rows, const loc_writes *lw)
 }
 
 /* Thread coherence: no read may read from a write that is coherence-before
- * a write its own thread made earlier to the same location. */
-static bool reads_respect_program_order(const enum_ctx *c)
+ * a write its own thread made earlier to the same location.  Order `rows`
+ * of the location of lw breaks that for some read of the current
+ * reads-from choice. */
+static bool reads_respect_program_order(const enum_ctx *c, const loc_writes *lw, const uint8_t *rows)
 {
-    const relation *co = &c->x.rel[XR_CO];
     for (int r = 0; r < c->nreads; r++) {
-        int last = c->last_write[r];
-        if (last >= 0 && rel_has(co, c->rf_choice[r], last))
+        int last = c->last_write[r], source = c->rf_choice[r];
+        if (last < 0 || last == source || c->ev[last].phys != c->ev[lw->init].phys)
+            continue;
+        if (source == lw->init || (rows[c->write_pos[source]] >> c->write_pos[last]) & 1u)
+            return false;
+    }
+    return true;
+}
+
+/* The orders of each location that thread coherence allows with the
+ * current reads-from choice; false when some location has none, so no
+ * coherence choice is left.  Every choice is then one of these, so none is
+ * built only to be thrown away (most were, on Ticketlock). */
+static bool allow_orders(enum_ctx *c)
+{
+    for (int p = 0; p < c->nphys; p++) {
+        const loc_writes *lw = &c->locw[c->phys_list[p]];
+        const order_table *tab = table_for(c, lw->k);
+        int *list = c->allowed + c->allowed_at[p];
+        int n = 0;
+        for (int o = 0; o < tab->count; o++)
+            if (!c->thread_coherent ||
+                (respects_program_order(tab->rows[o], lw) && reads_respect_program_order(c, lw, tab->rows[o])))
+                list[n++] = o;
+        c->nallowed[p] = n;
+        if (n == 0)
             return false;
     }
     return true;
@@ -762,16 +811,11 @@ static void choose_co(enum_ctx *c, int p)
 {
     if (p == c->nphys) {
         set_co(c);
-        if (!c->thread_coherent || reads_respect_program_order(c))
-            evaluate(c);
+        evaluate(c);
         return;
     }
-    const loc_writes *lw = &c->locw[c->phys_list[p]];
-    const order_table *tab = table_for(c, lw->k);
-    for (int o = 0; o < tab->count; o++) {
-        if (!respects_program_order(tab->rows[o], lw))
-            continue;
-        c->co_choice[p] = o;
+    for (int i = 0; i < c->nallowed[p]; i++) {
+        c->co_choice[p] = c->allowed[c->allowed_at[p] + i];
         choose_co(c, p + 1);
     }
 }
@@ -787,23 +831,16 @@ static bool bit_test_and_set(uint8_t *bits, long k)
     return was;
 }
 
-/* Choice k, in mixed radix over the locations' order tables. */
+/* Choice k, in mixed radix over the locations' allowed orders. */
 static bool apply_co_choice(void *ctx, long k)
 {
     enum_ctx *c = ctx;
     long rest = k;
     for (int p = 0; p < c->nphys; p++) {
-        const loc_writes *lw = &c->locw[c->phys_list[p]];
-        const order_table *tab = table_for(c, lw->k);
-        int o = (int)(rest % tab->count);
-        rest /= tab->count;
-        if (!respects_program_order(tab->rows[o], lw))
-            return false;
-        c->co_choice[p] = o;
+        c->co_choice[p] = c->allowed[c->allowed_at[p] + rest % c->nallowed[p]];
+        rest /= c->nallowed[p];
     }
     set_co(c);
-    if (c->thread_coherent && !reads_respect_program_order(c))
-        return false;
     if (!bit_test_and_set(c->co_tried, k))
         c->r->candidates++;
     return true;
@@ -837,7 +874,10 @@ static long co_choice_count(enum_ctx *c)
 
 static void evaluate_all_co(enum_ctx *c)
 {
-    size_t bytes = (size_t)(c->co_count + 7) / 8;
+    long count = 1;
+    for (int p = 0; p < c->nphys; p++)
+        count *= c->nallowed[p];
+    size_t bytes = (size_t)(count + 7) / 8;
     if (bytes > c->co_bytes) {
         c->co_bytes = bytes;
         c->co_tried = GC_MALLOC_ATOMIC(bytes);
@@ -845,7 +885,7 @@ static void evaluate_all_co(enum_ctx *c)
     }
     memset(c->co_tried, 0, bytes);
     memset(c->co_seen, 0, bytes);
-    cat_co_source src = {c->co_count, apply_co_choice, accept_co_choice, c};
+    cat_co_source src = {count, apply_co_choice, accept_co_choice, c};
     cat_check_co(c->model, c->ws, &c->x, &src);
 }
 
@@ -856,6 +896,8 @@ static void choose_rf(enum_ctx *c, int r)
         rel_clear(rf, c->n);
         for (int i = 0; i < c->nreads; i++)
             rel_add(rf, c->rf_choice[i], c->read_ev[i]);
+        if (!allow_orders(c))
+            return;
         if (c->co_count > 0)
             evaluate_all_co(c);
         else
