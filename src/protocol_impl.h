@@ -41,8 +41,13 @@ enum ptype_kind { T_SCALAR, T_BITS, T_ARRAY, T_FIFO };
 typedef struct ptype { enum ptype_kind kind; prange r; pbound len; } ptype;
 
 /* The topology levels a controller or a channel is placed at, finest
- * first: one instance per compute unit, per GPU, or one for the system. */
-enum plevel { LV_CU, LV_GPU, LV_SYS };
+ * first: one instance per compute unit, per GPU, or one for the system;
+ * and `sliced N`: N instances tied to no CU or GPU (L2 slices, directory
+ * banks), reached by index. */
+enum plevel { LV_CU, LV_GPU, LV_SYS, LV_SLICE };
+
+/* A placement: its level, and for LV_SLICE the number of slices. */
+typedef struct pplace { enum plevel level; pbound slices; } pplace;
 
 enum pex_kind { EX_NUM, EX_CONST, EX_VAR, EX_LINEF, EX_MSGF, EX_ADDR, EX_VALUE,
                 EX_STATE, EX_BIN, EX_NOT, EX_RMW, EX_NEG,
@@ -51,6 +56,7 @@ enum pex_kind { EX_NUM, EX_CONST, EX_VAR, EX_LINEF, EX_MSGF, EX_ADDR, EX_VALUE,
                 EX_HAS,         /* has(l, r): some element equals r (bits: bit r set) */
                 EX_HOME,        /* home idx of the address r */
                 EX_CU, EX_GPU,  /* the context's compute unit, GPU */
+                EX_ORDER,       /* the order of the instruction of the event's thread */
                 EX_COND };      /* if l then r else r2: written cond(c, a, b) */
 enum pex_op { OPX_ADD, OPX_SUB, OPX_EQ, OPX_NE, OPX_LT, OPX_LE, OPX_GT, OPX_GE,
               OPX_AND, OPX_OR, OPX_MUL, OPX_DIV, OPX_MOD };
@@ -112,6 +118,7 @@ typedef struct prow {
 typedef struct pctrl {
     const char *name;
     enum plevel level;
+    pbound slices;          /* LV_SLICE: how many */
     bool processor;
     int nstates;
     const char **states;
@@ -134,6 +141,7 @@ typedef struct pctrl {
 typedef struct pchan {
     const char *name;
     enum plevel level;
+    pbound slices;          /* LV_SLICE: how many */
     bool unordered;
     bool per_source;        /* `from each X`: one channel per (sender, destination) pair */
     int from, to;
@@ -251,7 +259,7 @@ struct proto_instance {
 /* protocol_layout.c */
 long pbound_value(const proto_instance *in, pbound b);
 /* Instances of a level in this instance: NCU, NGPU or 1. */
-int proto_level_count(const proto_instance *in, enum plevel lv);
+int proto_level_count(const proto_instance *in, enum plevel lv, pbound slices);
 void proto_pack(const proto_instance *in, const int32_t *v, uint8_t *out);
 void proto_unpack(const proto_instance *in, const uint8_t *s, int32_t *v);
 /* One slot, and the slots first..last-1 only (the predicates that look at

@@ -359,6 +359,7 @@ static long eval(ctx *c, const pexpr *e)
     case EX_HAS: return aggregate_query(c, e);
     case EX_HOME: return home_of(c, e->idx, eval(c, e->r));
     case EX_CU: return c->cu;
+    case EX_ORDER: return c->ins ? (long)c->ins->order : -1;
     case EX_GPU: return c->gpu;
     case EX_COND: return eval(c, e->l) ? eval(c, e->r) : eval(c, e->r2);
     }
@@ -405,6 +406,20 @@ static void chan_remove(const proto_instance *in, int32_t *v, int ch, int inst, 
 }
 
 /* ---- actions ----------------------------------------------------------------------- */
+/* The context's own instance of a channel's level: its CU, its GPU, the
+ * system's one; a slice only for a controller of the same slices (a slice
+ * answering itself), else none (-1): a send to slices names one. */
+static long self_instance(const ctx *c, const pchan *ch)
+{
+    switch (ch->level) {
+    case LV_CU: return c->cu;
+    case LV_GPU: return c->gpu >= 0 ? c->gpu : c->cu >= 0 ? c->in->cu_gpu[c->cu] : -1;
+    case LV_SYS: return 0;
+    case LV_SLICE: return c->in->p->ctrls[c->ctrl].level == LV_SLICE ? c->inst : -1;
+    }
+    return -1;
+}
+
 /* The instances of the channel a send goes to, in `out` (at most
  * PROTO_MAX_DESTS); -1 when the send cannot be made here (no instance of
  * the channel's level in this context, an index out of range, a set bit
@@ -418,8 +433,7 @@ static int send_targets(ctx *c, const pact *a, int *out)
     long x = -1;
     switch (a->dest) {
     case D_SELF:
-        x = ch->level == LV_SYS ? 0 : ch->level == LV_CU ? c->cu
-          : c->gpu >= 0 ? c->gpu : c->cu >= 0 ? in->cu_gpu[c->cu] : -1;
+        x = self_instance(c, ch);
         break;
     case D_INDEX:
         x = eval(c, a->index);
@@ -777,10 +791,15 @@ static void delivery_source(proto_instance *in, const int32_t *cur, int ch, int 
     memcpy(m, &cur[chan_slot(in, ch, inst) + 1 + k * ci->msg_slots], sizeof *m * (size_t)ci->msg_slots);
     const pmsg *pm = &in->p->msgs[m[0] - 1];
     enum plevel to = in->p->ctrls[pch->to].level;
-    inst %= ci->ndest;      /* with `from each`: the destination of the pair */
-    int cu = pch->level == LV_CU ? inst : pm->cu_field >= 0 ? m[2 + pm->cu_field] : -1;
+    /* with `from each`, the pair names its sender: a per-cu sender is the
+     * message's CU (a sliced L2 answers the right CU with no cu field) */
+    enum plevel from = pch->per_source ? in->p->ctrls[pch->from].level : LV_SYS;
+    int sender = inst / ci->ndest;
+    inst %= ci->ndest;
+    int cu = pch->level == LV_CU ? inst : from == LV_CU ? sender : pm->cu_field >= 0 ? m[2 + pm->cu_field] : -1;
     cu = cu < in->ncu ? cu : -1;
-    int gpu = pch->level == LV_GPU ? inst : pm->gpu_field >= 0 ? m[2 + pm->gpu_field] : cu >= 0 ? in->cu_gpu[cu] : -1;
+    int gpu = pch->level == LV_GPU ? inst : from == LV_GPU ? sender
+            : pm->gpu_field >= 0 ? m[2 + pm->gpu_field] : cu >= 0 ? in->cu_gpu[cu] : -1;
     int thread = cu >= 0 && m[1] >= 0 && m[1] < in->cu_size[cu] ? in->cu_threads[cu][m[1]] : -1;
     *e = (pevent){EV_RECV, PEV_ANY, PEV_ANY, ch, m[0] - 1, -1};
     int dst_inst = to == LV_SYS ? 0 : to == pch->level ? inst : in->cu_gpu[inst];
@@ -1022,7 +1041,9 @@ static void describe_send(ctx *c, const pact *a, FILE *out)
         fprintf(out, "send %s (%s)", ch->name, n == 0 ? "no destination" : "not possible");
     for (int k = 0; k < n; k++) {
         fputs(k ? "; send " : "send ", out);
-        if (ch->per_source)
+        if (ch->per_source && in->chans[a->idx].ndest == 1)   /* one destination: the sender names the pair */
+            fprintf(out, "%s[%d] ", ch->name, c->inst);
+        else if (ch->per_source)
             fprintf(out, "%s[%d->%d] ", ch->name, c->inst, dest[k]);
         else if (ch->level == LV_SYS)
             fprintf(out, "%s ", ch->name);
@@ -1143,8 +1164,10 @@ static void describe(void *vctx, const uint8_t *state, int rule, const uint8_t *
     int st = line >= 0 ? v[line] : 0;
     if (e.kind != EV_RECV && e.kind != EV_INTERNAL)
         fprintf(out, "%s (CU %d) ", in->threads[c.thread].th->name, c.cu);
-    else if (pc->level != LV_SYS)
+    else if (pc->level == LV_CU || pc->level == LV_GPU)
         fprintf(out, "(%s %d) ", pc->level == LV_CU ? "CU" : "GPU", c.inst);
+    else if (pc->level == LV_SLICE && in->ctrls[c.ctrl].ninst > 1)   /* a lone slice is not named */
+        fprintf(out, "(slice %d) ", c.inst);
     fputs(pc->name, out);
     if (c.addr >= 0)
         fprintf(out, "[%s] in %s", loc_name(in, c.addr), pc->states[st]);
@@ -1152,7 +1175,9 @@ static void describe(void *vctx, const uint8_t *state, int rule, const uint8_t *
     if (e.kind == EV_RECV) {
         const pchan *ch = &in->p->chans[e.chan];
         int nd = in->chans[e.chan].ndest;
-        if (ch->per_source)
+        if (ch->per_source && nd == 1)
+            fprintf(out, "recv %s[%d].", ch->name, tk.inst);
+        else if (ch->per_source)
             fprintf(out, "recv %s[%d->%d].", ch->name, tk.inst / nd, tk.inst % nd);
         else if (ch->level != LV_SYS)
             fprintf(out, "recv %s[%d].", ch->name, tk.inst);

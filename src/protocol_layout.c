@@ -12,10 +12,13 @@ long pbound_value(const proto_instance *in, pbound b)
     return b.cst >= 0 ? in->consts[b.cst] + b.num : b.num;
 }
 
-int proto_level_count(const proto_instance *in, enum plevel lv)
+int proto_level_count(const proto_instance *in, enum plevel lv, pbound slices)
 {
-    return lv == LV_CU ? in->ncu : lv == LV_GPU ? in->ngpu : 1;
+    return lv == LV_CU ? in->ncu : lv == LV_GPU ? in->ngpu : lv == LV_SLICE ? (int)pbound_value(in, slices) : 1;
 }
+
+static int ctrl_instances(const proto_instance *in, const pctrl *c) { return proto_level_count(in, c->level, c->slices); }
+static int chan_instances(const proto_instance *in, const pchan *c) { return proto_level_count(in, c->level, c->slices); }
 
 static void range_of(const proto_instance *in, prange r, long *lo, long *hi)
 {
@@ -358,7 +361,7 @@ static void ctrl_offsets(proto_instance *in, const pctrl *pc, pctrl_info *ci)
         off += type_slots(in, &pc->var_type[v], &ci->var_len[v]);
     }
     ci->inst_slots = ci->line_slots * in->naddr + off;
-    ci->ninst = proto_level_count(in, pc->level);
+    ci->ninst = ctrl_instances(in, pc);
 }
 
 static void layout_ctrls(proto_instance *in)
@@ -424,8 +427,8 @@ static void layout_chans(proto_instance *in)
     in->chans = GC_MALLOC(sizeof *in->chans * (size_t)p->nchans);
     for (int c = 0; c < p->nchans; c++) {
         pchan_info *ch = &in->chans[c];
-        ch->ndest = proto_level_count(in, p->chans[c].level);
-        ch->ninst = ch->ndest * (p->chans[c].per_source ? proto_level_count(in, p->ctrls[p->chans[c].from].level) : 1);
+        ch->ndest = chan_instances(in, &p->chans[c]);
+        ch->ninst = ch->ndest * (p->chans[c].per_source ? ctrl_instances(in, &p->ctrls[p->chans[c].from]) : 1);
         ch->cap = (int)pbound_value(in, p->chans[c].cap);
         ch->msg_slots = 2 + in->maxfields;
         ch->base = in->nslots;
@@ -536,10 +539,27 @@ static bool sizes_ok(const proto_instance *in, const pctrl *pc, FILE *errors)
     return true;
 }
 
+/* A `sliced N` controller or channel has 1..64 instances. */
+static bool slices_ok(const proto_instance *in, const char *what, const char *name, enum plevel lv,
+                      pbound slices, FILE *errors)
+{
+    long n = lv == LV_SLICE ? pbound_value(in, slices) : 1;
+    if (n >= 1 && n <= 64)
+        return true;
+    fprintf(errors, "%s: error: %s %s: %ld slices, not in 1..64\n", in->p->path, what, name, n);
+    return false;
+}
+
 static bool layout(proto_instance *in, FILE *errors)
 {
     long need = 0;
     const protocol *p = in->p;
+    for (int c = 0; c < p->nctrls; c++)
+        if (!slices_ok(in, "controller", p->ctrls[c].name, p->ctrls[c].level, p->ctrls[c].slices, errors))
+            return false;
+    for (int c = 0; c < p->nchans; c++)
+        if (!slices_ok(in, "channel", p->chans[c].name, p->chans[c].level, p->chans[c].slices, errors))
+            return false;
     need += in->nthreads * 2L;
     for (int i = 0; i < in->nthreads; i++)
         need += in->threads[i].th->nregs;
@@ -558,8 +578,8 @@ static bool layout(proto_instance *in, FILE *errors)
                     p->chans[c].name, cap);
             return false;
         }
-        long senders = p->chans[c].per_source ? proto_level_count(in, p->ctrls[p->chans[c].from].level) : 1;
-        need += senders * proto_level_count(in, p->chans[c].level) * (1 + cap * (2 + PROTO_MAX_FIELDS));
+        long senders = p->chans[c].per_source ? ctrl_instances(in, &p->ctrls[p->chans[c].from]) : 1;
+        need += senders * chan_instances(in, &p->chans[c]) * (1 + cap * (2 + PROTO_MAX_FIELDS));
     }
     need += barrier_slots_needed(in);
     if (need > PROTO_MAX_SLOTS) {

@@ -155,6 +155,8 @@ static ptype type(parser *ps)
     return t;
 }
 
+static const char *const order_names[] = {"weak", "relaxed", "acquire", "release", "acq_rel", "sc"};
+
 /* ---- expressions ------------------------------------------------------ */
 static int find_home(const protocol *p, const char *s)
 {
@@ -321,6 +323,12 @@ static pexpr *name_expr(parser *ps, const ptok *t, const pmsg *msg)
         e = mk(EX_CONST);
     } else if (is_word(t, "cu") || is_word(t, "gpu")) {
         return mk(is_word(t, "cu") ? EX_CU : EX_GPU);
+    } else if (is_word(t, "order")) {
+        return mk(EX_ORDER);
+    } else if ((i = find(order_names, 6, t->text)) >= 0) {
+        e = mk(EX_NUM);         /* an order name: compared with `order` */
+        e->num = i;
+        return e;
     } else {
         perr(ps, t, "unknown name '%s'", t->text);
         return mk(EX_NUM);
@@ -455,19 +463,39 @@ static int ctrl_index(parser *ps)
     return 0;
 }
 
-static const char *const level_names[] = {"per cu", "per gpu", "shared"};
+static const char *const level_names[] = {"per cu", "per gpu", "shared", "sliced"};
 
-/* 'per' 'cu' | 'per' 'gpu' | 'shared' */
-static enum plevel placement(parser *ps)
+/* 'per' 'cu' | 'per' 'gpu' | 'shared' | 'sliced' BOUND */
+static pplace placement(parser *ps)
 {
-    if (accept(ps, "shared"))
-        return LV_SYS;
-    expect(ps, "per");
-    if (accept(ps, "gpu"))
-        return LV_GPU;
-    if (!accept(ps, "cu") && !ps->failed)
-        perr(ps, peek(ps), "expected 'cu' or 'gpu', found '%s'", peek(ps)->text);
-    return LV_CU;
+    pplace pl = {LV_CU, {-1, 1}};
+    if (accept(ps, "shared")) {
+        pl.level = LV_SYS;
+    } else if (accept(ps, "sliced")) {
+        pl.level = LV_SLICE;
+        pl.slices = bound(ps);
+    } else {
+        expect(ps, "per");
+        if (accept(ps, "gpu"))
+            pl.level = LV_GPU;
+        else if (!accept(ps, "cu") && !ps->failed)
+            perr(ps, peek(ps), "expected 'cu' or 'gpu', found '%s'", peek(ps)->text);
+    }
+    return pl;
+}
+
+static bool same_bound(pbound a, pbound b) { return a.cst == b.cst && a.num == b.num; }
+
+/* A channel leads to a controller at its own level or a coarser one (a
+ * CU's inbox to its GPU's or the system's controller); a sliced channel
+ * only to a controller with the same slices. */
+static void check_channel_target(parser *ps, const pchan *c, const ptok *at)
+{
+    const pctrl *to = &ps->p->ctrls[c->to];
+    bool sliced = c->level == LV_SLICE || to->level == LV_SLICE;
+    if (sliced ? c->level != to->level || !same_bound(c->slices, to->slices) : to->level < c->level)
+        perr(ps, at, "a channel %s cannot lead to a controller %s%s", level_names[c->level],
+             level_names[to->level], sliced ? " (a sliced channel leads to a controller with the same slices)" : "");
 }
 
 /* A variant may declare a channel again: the new declaration replaces the
@@ -489,16 +517,16 @@ static void decl_channel(parser *ps)
     if (ps->failed)
         return;
     pchan *c = &p->chans[idx];
-    *c = (pchan){name, placement(ps), false, false, 0, 0, {-1, 0}, 0};
+    pplace pl = placement(ps);
+    *c = (pchan){name, pl.level, pl.slices, false, false, 0, 0, {-1, 0}, 0};
     expect(ps, "from");
     c->per_source = accept(ps, "each");
     c->from = ctrl_index(ps);
     expect(ps, "to");
     at = peek(ps);
     c->to = ctrl_index(ps);
-    if (!ps->failed && p->ctrls[c->to].level < c->level)
-        perr(ps, at, "a channel %s cannot lead to a controller %s", level_names[c->level],
-             level_names[p->ctrls[c->to].level]);
+    if (!ps->failed)
+        check_channel_target(ps, c, at);
     if (accept(ps, "unordered"))
         c->unordered = true;
     else
@@ -528,9 +556,10 @@ static bool reopen_controller(parser *ps, const ptok *at)
             perr(ps, at, "controller '%s' declared twice", at->text);
             return true;
         }
-        enum plevel lv = placement(ps);
+        pplace pl = placement(ps);
         bool proc = accept(ps, "processor");
-        if (!ps->failed && (lv != p->ctrls[i].level || proc != p->ctrls[i].processor))
+        if (!ps->failed && (pl.level != p->ctrls[i].level || !same_bound(pl.slices, p->ctrls[i].slices) ||
+                            proc != p->ctrls[i].processor))
             perr(ps, at, "a variant cannot change the placement of controller %s", at->text);
         ps->cur = &p->ctrls[i];
         return true;
@@ -548,7 +577,9 @@ static void decl_controller(parser *ps)
         perr(ps, at, "too many controllers");
     pctrl *c = &p->ctrls[p->nctrls];
     c->name = ident(ps, "a controller name");
-    c->level = placement(ps);
+    pplace pl = placement(ps);
+    c->level = pl.level;
+    c->slices = pl.slices;
     if (accept(ps, "processor")) {
         if (p->proc_ctrl >= 0)
             perr(ps, at, "only one controller takes processor events");
@@ -986,7 +1017,6 @@ protocol *protocol_load(const char *path, FILE *errors)
 const char *protocol_name(const protocol *p) { return p->name; }
 
 /* ---- tables ------------------------------------------------------------ */
-static const char *const order_names[] = {"weak", "relaxed", "acquire", "release", "acq_rel", "sc"};
 static const char *const scope_names[] = {"none", "cta", "gpu", "sys"};
 
 static int name_or_any(parser *ps, const char *const *names, int n, const char *what)

@@ -1179,7 +1179,7 @@ static void test_mutant_no_acquire_inval(void)
     char *src = read_all("models/gpu_vi.proto");
     char *copy = replace_line(src, "| load.acquire.gpu ",
                               "  V | load.acquire.gpu | | reg := line.val; done | -\n"
-                              "  I | load.acquire.gpu | | send req Load(addr); loads += 1; wait | -\n");
+                              "  I | load.acquire.gpu | | send req[slice(addr)] Load(addr); loads += 1; wait | -\n");
     const char *mp = "litmus/protocol/MP-stale-seed.litmus";
     summary m = check_mutant("models/mutants/gpu_vi_no_acquire_inval.proto", copy, mp);
     CU_ASSERT_EQUAL(m.states, 336);
@@ -1198,15 +1198,15 @@ static void test_mutant_no_acquire_inval(void)
 static void test_mutant_other_variants(void)
 {
     char *src = read_all("models/gpu_vi.proto");
-    char *copy = replace_line(src, "channel req ", "channel req per cu from L1 to L2 unordered capacity CAP vnet 0\n");
+    char *copy = replace_line(src, "channel req ", "channel req sliced NSLICE from each L1 to L2 unordered capacity CAP vnet 0\n");
     const char *cowr = "litmus/protocol/CoWR-miss.litmus", *rmw = "litmus/protocol/RMW-after-seed.litmus";
     summary m = check_mutant("models/mutants/gpu_vi_reordering_net.proto", copy, cowr);
     CU_ASSERT(m.states > check_mutant("models/gpu_vi.proto", src, cowr).states);   /* reordering adds states */
     free(copy);
     copy = replace_line(src, "| rmw.relaxed.gpu ",
                         "  V | rmw.relaxed.gpu |  | reg := line.val; line.val := rmw(line.val, value); "
-                        "send req Store(addr, rmw(line.val, value)); line.pend := line.pend + 1; acks += 1; done | -\n"
-                        "  I | rmw.relaxed.gpu |  | invalidate; send req Atomic(addr, value); "
+                        "send req[slice(addr)] Store(addr, rmw(line.val, value)); line.pend := line.pend + 1; acks += 1; done | -\n"
+                        "  I | rmw.relaxed.gpu |  | invalidate; send req[slice(addr)] Atomic(addr, value); "
                         "line.pend := line.pend + 1; wait | I\n");
     m = check_mutant("models/mutants/gpu_vi_atomics_at_l1.proto", copy, rmw);
     CU_ASSERT(m.states != check_mutant("models/gpu_vi.proto", src, rmw).states);
