@@ -240,9 +240,9 @@ static void release(compiler *c, value v)
     if (k >= p->nstages) {
         int old = p->nstages;
         p->nstages = k + 1;
-        free_list *grown = GC_MALLOC(sizeof *grown * (size_t)p->nstages);
-        memcpy(grown, p->free, sizeof *grown * (size_t)old);
-        memset(grown + old, 0, sizeof *grown * (size_t)(p->nstages - old));
+        free_list *grown = GC_MALLOC(sizeof *grown * (size_t)p->nstages); /* zeroed */
+        if (old)
+            memcpy(grown, p->free, sizeof *grown * (size_t)old);
         p->free = grown;
     }
     free_list *f = &p->free[k];
