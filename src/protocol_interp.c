@@ -1140,10 +1140,90 @@ static void describe_barrier(const proto_instance *in, const int32_t *v, int t, 
     fputc('\n', out);
 }
 
+/* "P1 (CU 1) L1[y] in I: " or "(slice 1) L2[x] in V: ": who takes the
+ * event, on which line, in which state. */
+static void describe_where(const ctx *c, const pevent *e, int st, FILE *out)
+{
+    const proto_instance *in = c->in;
+    const pctrl *pc = &in->p->ctrls[c->ctrl];
+    if (e->kind != EV_RECV && e->kind != EV_INTERNAL)
+        fprintf(out, "%s (CU %d) ", in->threads[c->thread].th->name, c->cu);
+    else if (pc->level == LV_CU || pc->level == LV_GPU)
+        fprintf(out, "(%s %d) ", pc->level == LV_CU ? "CU" : "GPU", c->inst);
+    else if (pc->level == LV_SLICE && in->ctrls[c->ctrl].ninst > 1)   /* a lone slice is not named */
+        fprintf(out, "(slice %d) ", c->inst);
+    fputs(pc->name, out);
+    if (c->addr >= 0)
+        fprintf(out, "[%s] in %s", loc_name(in, c->addr), pc->states[st]);
+    fputs(": ", out);
+}
+
+/* "recv req[0->1].Load(x)", "evict", "load.acquire.gpu": the event. */
+static void describe_event(const ctx *c, const pevent *e, taken tk, const int32_t *m, FILE *out)
+{
+    const proto_instance *in = c->in;
+    if (e->kind == EV_INTERNAL) {
+        fputs(in->p->ctrls[c->ctrl].internal[e->internal], out);
+        return;
+    }
+    if (e->kind != EV_RECV) {
+        fprintf(out, "%s.%s%s", ev_kind_names[e->kind], ord_names[e->order], scope_sfx[e->scope]);
+        return;
+    }
+    const pchan *ch = &in->p->chans[e->chan];
+    int nd = in->chans[e->chan].ndest;
+    if (ch->per_source && nd == 1)
+        fprintf(out, "recv %s[%d].", ch->name, tk.inst);
+    else if (ch->per_source)
+        fprintf(out, "recv %s[%d->%d].", ch->name, tk.inst / nd, tk.inst % nd);
+    else if (ch->level != LV_SYS)
+        fprintf(out, "recv %s[%d].", ch->name, tk.inst);
+    else
+        fprintf(out, "recv %s.", ch->name);
+    print_msg(in, e->msg, m + 2, out);
+}
+
+/* " -> ACTION; ACTION; next S": the row's actions replayed on a copy of v
+ * (c->v), with the values they used, and the next line state read from
+ * `nextst`. */
+static void describe_row(ctx *c, const prow *row, taken tk, int line, const uint8_t *nextst, FILE *out)
+{
+    const proto_instance *in = c->in;
+    int32_t w[PROTO_MAX_SLOTS];
+    memcpy(w, c->v, sizeof *w * (size_t)in->nslots);
+    c->v = w;
+    if (tk.ch >= 0)
+        chan_remove(in, w, tk.ch, tk.inst, tk.k);
+    fputs(" ->", out);
+    bool read = false;
+    const char *sep = " ";
+    for (int k = 0; k < row->nacts && c->ok; k++) {
+        const pact *a = &row->acts[k];
+        if (a->kind == A_DONE && read) {    /* a read completes its instruction */
+            act(c, a);
+            continue;
+        }
+        fputs(sep, out);
+        describe_act(c, a, out);
+        read |= a->kind == A_REG;
+        sep = "; ";
+    }
+    if (!c->ok)
+        fputs(" (not enabled)", out);
+    if (row->next >= 0 && line >= 0) {
+        int32_t after[PROTO_MAX_SLOTS];
+        proto_unpack(in, nextst, after);
+        fprintf(out, "%snext %s", sep, in->p->ctrls[c->ctrl].states[after[line]]);
+    } else if (row->nacts == 0) {
+        fputs(" nothing", out);
+    }
+    fputc('\n', out);
+}
+
 static void describe(void *vctx, const uint8_t *state, int rule, const uint8_t *nextst, FILE *out)
 {
     proto_instance *in = vctx;
-    int32_t v[PROTO_MAX_SLOTS], w[PROTO_MAX_SLOTS], m[2 + PROTO_MAX_FIELDS];
+    int32_t v[PROTO_MAX_SLOTS], m[2 + PROTO_MAX_FIELDS];
     ctx c;
     pevent e;
     taken tk;
@@ -1159,70 +1239,17 @@ static void describe(void *vctx, const uint8_t *state, int rule, const uint8_t *
         fprintf(out, "rule %d\n", rule);
         return;
     }
-    const pctrl *pc = &in->p->ctrls[c.ctrl];
     int line = c.addr >= 0 ? line_slot(&c, c.addr) : -1;
     int st = line >= 0 ? v[line] : 0;
-    if (e.kind != EV_RECV && e.kind != EV_INTERNAL)
-        fprintf(out, "%s (CU %d) ", in->threads[c.thread].th->name, c.cu);
-    else if (pc->level == LV_CU || pc->level == LV_GPU)
-        fprintf(out, "(%s %d) ", pc->level == LV_CU ? "CU" : "GPU", c.inst);
-    else if (pc->level == LV_SLICE && in->ctrls[c.ctrl].ninst > 1)   /* a lone slice is not named */
-        fprintf(out, "(slice %d) ", c.inst);
-    fputs(pc->name, out);
-    if (c.addr >= 0)
-        fprintf(out, "[%s] in %s", loc_name(in, c.addr), pc->states[st]);
-    fputs(": ", out);
-    if (e.kind == EV_RECV) {
-        const pchan *ch = &in->p->chans[e.chan];
-        int nd = in->chans[e.chan].ndest;
-        if (ch->per_source && nd == 1)
-            fprintf(out, "recv %s[%d].", ch->name, tk.inst);
-        else if (ch->per_source)
-            fprintf(out, "recv %s[%d->%d].", ch->name, tk.inst / nd, tk.inst % nd);
-        else if (ch->level != LV_SYS)
-            fprintf(out, "recv %s[%d].", ch->name, tk.inst);
-        else
-            fprintf(out, "recv %s.", ch->name);
-        print_msg(in, e.msg, m + 2, out);
-    } else if (e.kind == EV_INTERNAL) {
-        fputs(pc->internal[e.internal], out);
-    } else {
-        fprintf(out, "%s.%s%s", ev_kind_names[e.kind], ord_names[e.order], scope_sfx[e.scope]);
-    }
+    describe_where(&c, &e, st, out);
+    describe_event(&c, &e, tk, m, out);
     bool matched;
     const prow *row = select_row(&c, &e, st, &matched);
     if (!row) {
         fputs(matched ? " -> no guard holds\n" : " -> no row\n", out);
         return;
     }
-    fputs(" ->", out);
-    memcpy(w, v, sizeof *w * (size_t)in->nslots);
-    c.v = w;
-    if (tk.ch >= 0)
-        chan_remove(in, w, tk.ch, tk.inst, tk.k);
-    bool read = false;
-    const char *sep = " ";
-    for (int k = 0; k < row->nacts && c.ok; k++) {
-        const pact *a = &row->acts[k];
-        if (a->kind == A_DONE && read) {    /* a read completes its instruction */
-            act(&c, a);
-            continue;
-        }
-        fputs(sep, out);
-        describe_act(&c, a, out);
-        read |= a->kind == A_REG;
-        sep = "; ";
-    }
-    if (!c.ok)
-        fputs(" (not enabled)", out);
-    if (row->next >= 0 && line >= 0) {
-        int32_t after[PROTO_MAX_SLOTS];
-        proto_unpack(in, nextst, after);
-        fprintf(out, "%snext %s", sep, pc->states[after[line]]);
-    } else if (row->nacts == 0) {
-        fputs(" nothing", out);
-    }
-    fputc('\n', out);
+    describe_row(&c, row, tk, line, nextst, out);
 }
 
 void proto_init_model(proto_instance *in)
