@@ -36,6 +36,7 @@ typedef struct loc_writes {
     int k;                 /* other writes */
     int w[REL_MAX_EVENTS];
     uint8_t must[MAX_TOTAL_K]; /* thread coherence: w[i] co-before these */
+    uint8_t never[MAX_TOTAL_K]; /* ... and, for the current reads-from choice, not these */
 } loc_writes;
 
 #define NSCOPES (SCOPE_WI + 1)
@@ -741,23 +742,30 @@ static void choose_barriers(enum_ctx *c, int g)
 static bool respects_program_order(const uint8_t *rows, const loc_writes *lw)
 {
     for (int i = 0; i < lw->k; i++)
-        if ((rows[i] & lw->must[i]) != lw->must[i])
+        if ((rows[i] & lw->must[i]) != lw->must[i] || (rows[i] & lw->never[i]))
             return false;
     return true;
 }
 
 /* Thread coherence: no read may read from a write that is coherence-before
- * a write its own thread made earlier to the same location.  Order `rows`
- * of the location of lw breaks that for some read of the current
- * reads-from choice. */
-static bool reads_respect_program_order(const enum_ctx *c, const loc_writes *lw, const uint8_t *rows)
+ * a write its own thread made earlier to the same location.  For the
+ * current reads-from choice that forbids pairs of each location's order
+ * (lw->never); false when a read reads the initial value after its own
+ * thread wrote the location, which every order forbids. */
+static bool forbid_reading_back(enum_ctx *c)
 {
+    for (int p = 0; p < c->nphys; p++) {
+        loc_writes *lw = &c->locw[c->phys_list[p]];
+        memset(lw->never, 0, sizeof lw->never);
+    }
     for (int r = 0; r < c->nreads; r++) {
         int last = c->last_write[r], source = c->rf_choice[r];
-        if (last < 0 || last == source || c->ev[last].phys != c->ev[lw->init].phys)
+        if (last < 0 || last == source)
             continue;
-        if (source == lw->init || (rows[c->write_pos[source]] >> c->write_pos[last]) & 1u)
+        loc_writes *lw = &c->locw[c->ev[last].phys];
+        if (source == lw->init)
             return false;
+        lw->never[c->write_pos[source]] |= (uint8_t)(1u << c->write_pos[last]);
     }
     return true;
 }
@@ -768,14 +776,15 @@ static bool reads_respect_program_order(const enum_ctx *c, const loc_writes *lw,
  * built only to be thrown away (most were, on Ticketlock). */
 static bool allow_orders(enum_ctx *c)
 {
+    if (c->thread_coherent && !forbid_reading_back(c))
+        return false;
     for (int p = 0; p < c->nphys; p++) {
         const loc_writes *lw = &c->locw[c->phys_list[p]];
         const order_table *tab = table_for(c, lw->k);
         int *list = c->allowed + c->allowed_at[p];
         int n = 0;
         for (int o = 0; o < tab->count; o++)
-            if (!c->thread_coherent ||
-                (respects_program_order(tab->rows[o], lw) && reads_respect_program_order(c, lw, tab->rows[o])))
+            if (!c->thread_coherent || respects_program_order(tab->rows[o], lw))
                 list[n++] = o;
         c->nallowed[p] = n;
         if (n == 0)

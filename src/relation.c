@@ -25,13 +25,22 @@ void rel_seq(relation *out, const relation *a, const relation *b, int n)
     rel_copy(out, &tmp, n);
 }
 
-void rel_inverse(relation *out, const relation *a, int n)
+static void inverse_rows(relation *out, const relation *a, int n)
 {
-    relation tmp;
-    rel_clear(&tmp, n);
+    rel_clear(out, n);
     for (int i = 0; i < n; i++)
         for (evset s = a->row[i]; s; s &= s - 1)
-            tmp.row[__builtin_ctzll(s)] |= evset_of(i);
+            out->row[__builtin_ctzll(s)] |= evset_of(i);
+}
+
+void rel_inverse(relation *out, const relation *a, int n)
+{
+    if (out != a) {
+        inverse_rows(out, a, n);
+        return;
+    }
+    relation tmp;
+    inverse_rows(&tmp, a, n);
     rel_copy(out, &tmp, n);
 }
 
