@@ -72,6 +72,7 @@ typedef struct enum_ctx {
     exec x;
     thread_peers peers;
     evset *loc_events, *vloc_events; /* per location: its memory events (physical, as addressed) */
+    evset *loc_writes_now;           /* per physical location: the combination's writes to it */
     /* reads-from */
     int nreads;
     int read_ev[REL_MAX_EVENTS];
@@ -404,6 +405,12 @@ static void fill_static_relations(enum_ctx *c, const int *first)
 /* Reads-from options: writes to the same location with the read's value. */
 static bool collect_rf_options(enum_ctx *c)
 {
+    evset *writes = c->loc_writes_now;
+    for (int l = 0; l < c->t->nlocs; l++)
+        writes[l] = 0;
+    for (int w = 0; w < c->n; w++)
+        if (c->ev[w].write)
+            writes[c->ev[w].phys] |= evset_of(w);
     c->nreads = 0;
     for (int i = 0; i < c->n; i++) {
         if (!c->ev[i].read)
@@ -412,10 +419,9 @@ static bool collect_rf_options(enum_ctx *c)
         c->read_ev[r] = i;
         c->nopts[r] = 0;
         c->last_write[r] = -1;
-        for (int w = 0; w < c->n; w++) {
+        for (evset ws = writes[c->ev[i].phys]; ws; ws &= ws - 1) {
+            int w = __builtin_ctzll(ws);
             const ev_info *we = &c->ev[w];
-            if (!we->write || we->phys != c->ev[i].phys)
-                continue;
             bool same_thread = we->thread == c->ev[i].thread;
             if (same_thread && w < i)
                 c->last_write[r] = w;
@@ -974,9 +980,29 @@ static bool pairset_within(const pairset *a, const pairset *b, int words)
     return true;
 }
 
+/* The pairs one choice so far writes and reads, and the pairs some chosen
+ * thread needs that no other chosen thread writes and the initial state
+ * does not hold. */
+typedef struct chosen_pairs {
+    pairset written, read, unmet;
+} chosen_pairs;
+
+/* Traces of one thread with the same pairs extend a choice alike: each
+ * class is tested once per choice of the threads before it (Ticketlock:
+ * 189 traces per thread, a handful of classes). */
+typedef struct trace_classes {
+    int count;
+    int *of;               /* per trace: its class */
+    /* scratch of the recursion at this thread: per class, 0 untested,
+     * 1 extends the current choice (to next[class]), 2 does not */
+    uint8_t *state;
+    chosen_pairs *next;
+} trace_classes;
+
 typedef struct trace_filter {
     int words;             /* pairset words in use */
     trace_pairs **pairs;   /* per thread, per trace */
+    trace_classes *classes; /* per thread */
     pairset *later;        /* per thread: what threads from it on may write */
     pairset init;
     /* Some combination may exceed REL_MAX_EVENTS.  Such a combination is
@@ -985,13 +1011,6 @@ typedef struct trace_filter {
      * the recursion then prunes by that weaker test only. */
     bool may_overflow;
 } trace_filter;
-
-/* The pairs one choice so far writes and reads, and the pairs some chosen
- * thread needs that no other chosen thread writes and the initial state
- * does not hold. */
-typedef struct chosen_pairs {
-    pairset written, read, unmet;
-} chosen_pairs;
 
 /* The pairs of trace tr of a thread: `needs` are the reads that no write of
  * the trace may serve (with thread coherence: none earlier in program order;
@@ -1021,6 +1040,48 @@ static bool trace_pairs_of(const litmus_test *t, pair_index *px, const tp_trace 
             pairset_add(&out->needs, pair[e]);
     }
     return true;
+}
+
+static uint64_t pairs_hash(const trace_pairs *tp, int words)
+{
+    uint64_t h = 0x9e3779b97f4a7c15u;
+    for (int i = 0; i < words; i++)
+        h = (h ^ tp->reads.w[i] ^ (tp->writes.w[i] << 1) ^ (tp->needs.w[i] << 2)) * 0x100000001b3u;
+    return h;
+}
+
+static bool same_pairs(const trace_pairs *a, const trace_pairs *b, int words)
+{
+    for (int i = 0; i < words; i++)
+        if (a->reads.w[i] != b->reads.w[i] || a->writes.w[i] != b->writes.w[i] || a->needs.w[i] != b->needs.w[i])
+            return false;
+    return true;
+}
+
+/* Numbers the distinct trace_pairs of one thread (open addressing on a
+ * hash of their words; slots hold a representative trace + 1). */
+static void classify_traces(const trace_pairs *tp, int ntraces, int words, trace_classes *tc)
+{
+    size_t size = 16;
+    while (size < 2 * (size_t)ntraces)
+        size *= 2;
+    int *slot = GC_MALLOC_ATOMIC(sizeof *slot * size);
+    memset(slot, 0, sizeof *slot * size);
+    int *class_of_rep = GC_MALLOC_ATOMIC(sizeof *class_of_rep * (size_t)(ntraces ? ntraces : 1));
+    tc->of = GC_MALLOC_ATOMIC(sizeof *tc->of * (size_t)(ntraces ? ntraces : 1));
+    tc->count = 0;
+    for (int i = 0; i < ntraces; i++) {
+        size_t at = (size_t)pairs_hash(&tp[i], words) & (size - 1);
+        while (slot[at] && !same_pairs(&tp[slot[at] - 1], &tp[i], words))
+            at = (at + 1) & (size - 1);
+        if (!slot[at]) {
+            slot[at] = i + 1;
+            class_of_rep[i] = tc->count++;
+        }
+        tc->of[i] = class_of_rep[slot[at] - 1];
+    }
+    tc->state = GC_MALLOC_ATOMIC(tc->count ? (size_t)tc->count : 1);
+    tc->next = GC_MALLOC_ATOMIC(sizeof *tc->next * (size_t)(tc->count ? tc->count : 1));
 }
 
 static int max_trace_events(const tp_thread *tt)
@@ -1057,6 +1118,9 @@ static bool build_filter(enum_ctx *c, trace_filter *f)
     }
     f->words = (px->count + 63) / 64;
     f->may_overflow = events > REL_MAX_EVENTS;
+    f->classes = GC_MALLOC(sizeof *f->classes * (size_t)t->nthreads);
+    for (int th = 0; th < t->nthreads; th++)
+        classify_traces(f->pairs[th], c->paths.threads[th].ntraces, f->words, &f->classes[th]);
     memset(&f->later[t->nthreads], 0, sizeof(pairset));
     for (int th = t->nthreads - 1; th >= 0; th--) {
         f->later[th] = f->later[th + 1];
@@ -1118,12 +1182,16 @@ static void choose_traces(enum_ctx *c, const trace_filter *f, int th, const chos
             run_combination(c);
         return;
     }
+    const trace_classes *tc = &f->classes[th];
+    memset(tc->state, 0, (size_t)tc->count);
     for (int i = 0; i < c->paths.threads[th].ntraces && !c->failed; i++) {
-        chosen_pairs next;
-        if (!extend_choice(f, th, &f->pairs[th][i], so_far, &next))
+        int k = tc->of[i];
+        if (!tc->state[k])
+            tc->state[k] = extend_choice(f, th, &f->pairs[th][i], so_far, &tc->next[k]) ? 1 : 2;
+        if (tc->state[k] == 2)
             continue;
         c->choice[th] = i;
-        choose_traces(c, f, th + 1, &next);
+        choose_traces(c, f, th + 1, &tc->next[k]);
     }
 }
 
@@ -1230,6 +1298,7 @@ bool enumerate_check(const litmus_test *t, const cat_model *m, cat_workspace *ws
     c->locw = GC_MALLOC_ATOMIC(sizeof(loc_writes) * (size_t)(t->nlocs ? t->nlocs : 1));
     c->loc_events = GC_MALLOC_ATOMIC(sizeof(evset) * (size_t)(t->nlocs ? t->nlocs : 1));
     c->vloc_events = GC_MALLOC_ATOMIC(sizeof(evset) * (size_t)(t->nlocs ? t->nlocs : 1));
+    c->loc_writes_now = GC_MALLOC_ATOMIC(sizeof(evset) * (size_t)(t->nlocs ? t->nlocs : 1));
     find_peers(t, &c->peers);
     c->state = GC_MALLOC_ATOMIC(sizeof(lit_value) * (size_t)(t->nobserved ? t->nobserved : 1));
     tp_limits lim = {.unroll = o->unroll, .max_traces = o->max_traces};
