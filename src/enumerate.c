@@ -800,14 +800,17 @@ static bool allow_orders(enum_ctx *c)
 }
 
 /* co from the chosen order of each location, and fr = rf^-1;co, which is,
- * since each read reads from one write, the co row of that write. */
+ * since each read reads from one write, the co row of that write.  Only
+ * the rows of writes and reads are written: the others were cleared with
+ * the static relations, and a combination that keeps them keeps its
+ * events in place. */
 static void set_co(enum_ctx *c)
 {
     relation *co = &c->x.rel[XR_CO];
-    rel_clear(co, c->n);
     for (int p = 0; p < c->nphys; p++) {
         const loc_writes *lw = &c->locw[c->phys_list[p]];
         const uint8_t *rows = table_for(c, lw->k)->rows[c->co_choice[p]];
+        co->row[lw->init] = 0;
         for (int i = 0; i < lw->k; i++) {
             co->row[lw->init] |= evset_of(lw->w[i]);
             evset after = 0;
@@ -817,7 +820,6 @@ static void set_co(enum_ctx *c)
         }
     }
     relation *fr = &c->x.rel[XR_FR];
-    rel_clear(fr, c->n);
     for (int r = 0; r < c->nreads; r++)
         fr->row[c->read_ev[r]] = co->row[c->rf_choice[r]];
 }
