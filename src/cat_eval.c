@@ -138,6 +138,11 @@ static bool run_code(eval_ctx *c, const cat_block *b, unsigned *flags)
     int rounds = 0;
     for (int pc = 0; pc < b->ncode; pc++) {
         const cat_instr *in = &b->code[pc];
+        /* relation operations are most of the code: one dispatch for them */
+        if (in->op >= CI_R_EMPTY && in->op < CI_R_UPDATE) {
+            rel_op(c, in);
+            continue;
+        }
         switch (in->op) {
         case CI_S_UPDATE:
             if (c->ws->set[in->a] != c->ws->set[in->b]) {
@@ -191,10 +196,7 @@ static bool run_code(eval_ctx *c, const cat_block *b, unsigned *flags)
             break;
         }
         default:
-            if (in->op < CI_R_EMPTY)
-                set_op(c, in);
-            else
-                rel_op(c, in);
+            set_op(c, in);
         }
     }
     return true;
