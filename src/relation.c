@@ -68,9 +68,16 @@ void rel_star(relation *out, const relation *a, evset universe, int n)
 
 bool rel_is_acyclic(const relation *a, int n)
 {
-    /* Repeatedly remove events with no successor left among the remaining
-     * ones; a cycle is what cannot be removed. */
-    evset left = evset_universe(n);
+    /* Only an event with both a successor and a predecessor can be on a
+     * cycle; of those, repeatedly remove events with no successor left
+     * among the remaining ones; a cycle is what cannot be removed. */
+    evset has_succ = 0, has_pred = 0;
+    for (int i = 0; i < n; i++) {
+        if (a->row[i])
+            has_succ |= evset_of(i);
+        has_pred |= a->row[i];
+    }
+    evset left = has_succ & has_pred;
     for (;;) {
         evset sinks = 0;
         for (evset s = left; s; s &= s - 1) {
