@@ -81,6 +81,8 @@ typedef struct compiler {
     int floor;                /* least stage of code emitted now (a let rec's body) */
     cat_block static_block;
     slot_pool rels, sets;
+    int *rel_writer;          /* per relation slot: stage of the code that writes it */
+    int rel_writer_cap;
     int block_cap, check_cap, with_cap;
 } compiler;
 
@@ -194,6 +196,13 @@ static void note_operands(compiler *c, const cat_instr *in, int stage)
     }
 }
 
+static void note_rel_write(compiler *c, int slot, int stage)
+{
+    while (slot >= c->rel_writer_cap)
+        c->rel_writer = grow(c->rel_writer, c->rel_writer_cap, &c->rel_writer_cap, sizeof *c->rel_writer);
+    c->rel_writer[slot] = stage;
+}
+
 static void emit(compiler *c, int op, int dst, int a, int b, int cc, int stage)
 {
     if (c->dry)
@@ -201,6 +210,8 @@ static void emit(compiler *c, int op, int dst, int a, int b, int cc, int stage)
     cat_instr in = {op, dst, a, b, cc};
     stage = max_int(stage, c->floor);
     note_operands(c, &in, stage);
+    if (op >= CI_R_EMPTY && op <= CI_R_UPDATE)
+        note_rel_write(c, op == CI_R_UPDATE ? a : dst, stage);
     c->cur_stage = grow(c->cur_stage, c->cur.ncode, &c->cur_stage_cap, sizeof *c->cur_stage);
     c->cur_stage[c->cur.ncode] = stage;
     push_instr(&c->cur, in);
@@ -718,6 +729,25 @@ static void compile_rec(compiler *c, const env **e, const cat_stmt *s)
  * build the relation: when the instruction just emitted made the checked
  * temporary, the check takes its place and reads its operands.  Flags keep
  * the relation (race reports list its pairs). */
+static int rel_stage(const compiler *c, int slot)
+{
+    return slot < XR_COUNT ? base_stage(c, slot) : c->rel_writer[slot];
+}
+
+/* irreflexive (a ; b) holds exactly when a & b^-1 is empty, and when b & a^-1
+ * is: with the inverse of the operand of the earlier stage made there, the
+ * check at the later stage is one pass over rows (Causality in ptx6:
+ * cause is known per reads-from choice, rf | fr per coherence choice). */
+static void fuse_split_irreflexive(compiler *c, const cat_instr *seq, int check, int stage)
+{
+    bool a_first = rel_stage(c, seq->a) < rel_stage(c, seq->b);
+    int early = a_first ? seq->a : seq->b, late = a_first ? seq->b : seq->a;
+    int early_stage = rel_stage(c, early);
+    int inverse = alloc_slot(c, TY_REL, early_stage); /* read later: never given back */
+    emit(c, CI_R_INV, inverse, early, 0, 0, early_stage);
+    emit(c, CI_CHECK_FUSED, check, late, inverse, CI_R_INTER, stage);
+}
+
 static bool fuse_check(compiler *c, value v, const cat_check_info *ci, int check)
 {
     if (!v.temp || v.slot < 0 || ci->is_set || ci->flag >= 0 || c->cur.ncode == 0)
@@ -731,7 +761,10 @@ static bool fuse_check(compiler *c, value v, const cat_check_info *ci, int check
         return false;
     cat_instr made = *last;
     c->cur.ncode--;
-    emit(c, CI_CHECK_FUSED, check, made.a, made.b, made.op, v.stage);
+    if (made.op == CI_R_SEQ && rel_stage(c, made.a) != rel_stage(c, made.b))
+        fuse_split_irreflexive(c, &made, check, v.stage);
+    else
+        emit(c, CI_CHECK_FUSED, check, made.a, made.b, made.op, v.stage);
     return true;
 }
 
@@ -787,6 +820,8 @@ static void compile_with(compiler *c, const env **e, const cat_stmt *s)
     finish_stmt(c);
     cat_with_info w = {set.slot, rel.slot, fresh_slot(c, TY_REL), fresh_slot(c, TY_REL),
                        k + 1, s->text};
+    note_rel_write(c, w.var, k + 1);
+    note_rel_write(c, w.pred, k);
     m->withs = grow(m->withs, m->nwiths, &c->with_cap, sizeof *m->withs);
     m->withs[m->nwiths] = w;
     m->blocks[k].with = m->nwiths++;
