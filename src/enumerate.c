@@ -86,6 +86,7 @@ typedef struct enum_ctx {
     loc_writes *locw;      /* per physical location (indexed by location) */
     int phys_list[REL_MAX_EVENTS];
     int co_choice[REL_MAX_EVENTS];
+    int co_applied[REL_MAX_EVENTS]; /* per location: the order x's co rows hold, or -1 */
     int8_t write_pos[REL_MAX_EVENTS]; /* per write event: its index in its location's w[] */
     /* per location (phys_list index), for the current reads-from choice:
      * the orders thread coherence allows, at allowed + allowed_at[p] */
@@ -396,6 +397,8 @@ static void fill_static_relations(enum_ctx *c, const int *first)
     static const int added[] = {XR_RF, XR_CO, XR_FR, XR_RMW, XR_SYNCBAR, XR_ADDR, XR_DATA, XR_CTRL};
     for (size_t r = 0; r < sizeof added / sizeof *added; r++)
         rel_clear(&x->rel[added[r]], c->n);
+    for (int p = 0; p < REL_MAX_EVENTS; p++)
+        c->co_applied[p] = -1;
     fill_sets(c);
     fill_pair_relations(c);
     fill_dependencies(c, first);
@@ -803,11 +806,15 @@ static bool allow_orders(enum_ctx *c)
  * since each read reads from one write, the co row of that write.  Only
  * the rows of writes and reads are written: the others were cleared with
  * the static relations, and a combination that keeps them keeps its
- * events in place. */
+ * events in place, so a location's rows also stay right while its order
+ * does (consecutive choices mostly change one location). */
 static void set_co(enum_ctx *c)
 {
     relation *co = &c->x.rel[XR_CO];
     for (int p = 0; p < c->nphys; p++) {
+        if (c->co_applied[p] == c->co_choice[p])
+            continue;
+        c->co_applied[p] = c->co_choice[p];
         const loc_writes *lw = &c->locw[c->phys_list[p]];
         const uint8_t *rows = table_for(c, lw->k)->rows[c->co_choice[p]];
         co->row[lw->init] = 0;
