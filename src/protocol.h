@@ -79,6 +79,10 @@ void proto_final_values(const proto_instance *in, const uint8_t *state, lit_valu
  * returns how many there are in all. */
 int proto_unhandled(const proto_instance *in, proto_unhandled_pair *out, int max);
 
+/* The protocol's data value range in this instance; true when its
+ * arithmetic wraps (values are then taken modulo hi - lo + 1). */
+bool proto_value_range(const proto_instance *in, long *lo, long *hi);
+
 /* Bits and bytes of the packed state; fields of the layout. */
 int proto_state_bits(const proto_instance *in);
 

@@ -649,3 +649,10 @@ proto_instance *proto_instantiate(const protocol *p, const litmus_test *t,
 }
 
 int proto_state_bits(const proto_instance *in) { return in->state_bits; }
+
+bool proto_value_range(const proto_instance *in, long *lo, long *hi)
+{
+    *lo = in->vlo;
+    *hi = in->vhi;
+    return in->p->value_wrap;
+}

@@ -414,6 +414,46 @@ static void print_json(FILE *out, const verdict *v, const verify_opts *o, const 
 
 /* ---- one test ------------------------------------------------------------- */
 
+/* x taken into lo..hi modulo its size. */
+static lit_value wrap_value(lit_value x, long lo, long hi)
+{
+    long span = hi - lo + 1, r = ((long)x - lo) % span;
+    return (lit_value)(lo + (r < 0 ? r + span : r));
+}
+
+/* The model may allow values the protocol cannot hold (x = 2 after two
+ * increments, with values 0..1).  A protocol whose arithmetic wraps (the
+ * Rumur baseline) is compared modulo its range, with a warning; one that
+ * does not wrap cannot run the test: an error, since every comparison
+ * would be meaningless. */
+static bool fit_model_outcomes(verdict *v, const char *path, const char *proto_name, FILE *err)
+{
+    long lo, hi;
+    bool wraps = proto_value_range(v->inst, &lo, &hi);
+    int width = v->t->nobserved, n = outcome_count(v->model_outcomes);
+    const lit_value *all = outcome_values(v->model_outcomes);
+    int bad = -1;
+    for (int i = 0; i < n * width && bad < 0; i++)
+        if (all[i] < lo || all[i] > hi)
+            bad = i;
+    if (bad < 0)
+        return true;
+    fprintf(err, "%s: %s: the model allows the value %lld, outside protocol %s's value range %ld..%ld; %s (raise its constant, e.g. --const MAXV=N)\n",
+            path, wraps ? "warning" : "error", (long long)all[bad], proto_name, lo, hi,
+            wraps ? "the protocol wraps values, so outcomes are compared modulo the range" : "the outcomes cannot be compared");
+    if (!wraps)
+        return false;
+    outcome_set *wrapped = outcome_set_new(width);
+    lit_value *one = GC_MALLOC_ATOMIC(sizeof *one * (size_t)(width ? width : 1));
+    for (int i = 0; i < n; i++) {
+        for (int k = 0; k < width; k++)
+            one[k] = wrap_value(all[(size_t)i * (size_t)width + (size_t)k], lo, hi);
+        outcome_add(wrapped, one);
+    }
+    v->model_outcomes = wrapped;
+    return true;
+}
+
 static bool model_outcomes(verdict *v, const verify_opts *o, const cat_model *m, cat_workspace *ws, FILE *err)
 {
     enum_options eo = {.unroll = o->unroll, .max_traces = 100000};
@@ -439,7 +479,7 @@ static int verify_file(const char *path, const verify_opts *o, const protocol *p
     v->inst = inst;
     v->scratch = GC_MALLOC_ATOMIC(sizeof(lit_value) * (size_t)(t->nobserved ? t->nobserved : 1));
     v->protocol_outcomes = outcome_set_new(t->nobserved);
-    if (!model_outcomes(v, o, m, ws, err))
+    if (!model_outcomes(v, o, m, ws, err) || !fit_model_outcomes(v, path, protocol_name(p), err))
         return 2;
     bfs_options bo = o->bfs;
     bo.on_final = on_final;

@@ -91,3 +91,25 @@ done
 check "variant tables: inherited rows name the base file" grep -q 'class="ln">hmg_lite.proto:[0-9]' "$tmp/v.html"
 check "variant tables: the changed row is the variant's, without '+'" grep -q '<td><code>recv hinv.Inv</code></td>' "$tmp/v.html"
 check "variant tables: the source line names both files" grep -q 'hmg_lite_split_inv.proto</code>, extending <code>.*hmg_lite.proto' "$tmp/v.html"
+
+# The HMG notes' litmus suite (shared/notes/seeds/004_hmg.md 5.4, tests
+# litmus/protocol/HMG-T*): PTX allows IRIW's non-multi-copy-atomic outcome
+# across GPUs and a lost update of two .gpu atomics on different GPUs;
+# hmg_lite, with one home copy per address and every atomic at the home,
+# produces neither (sound, each outcome reported as unobserved).
+"$bin" verify --protocol hmg_lite --json litmus/protocol/HMG-T9a-IRIW-sys.litmus >"$tmp/i.json"
+check "HMG-T9a: the IRIW outcome is allowed but never produced" \
+    jq -e '.sound and (.model_outcomes | length) == 16 and (.protocol_outcomes | length) == 15 and
+           all(.protocol_outcomes[]; (.["P2:r1"] == 1 and .["P2:r2"] == 0 and .["P3:r3"] == 1 and .["P3:r4"] == 0) | not)' "$tmp/i.json"
+"$bin" verify --protocol hmg_lite --const MAXV=3 --json litmus/protocol/HMG-T11-atom-gpu-two-gpus.litmus >"$tmp/a.json" 2>"$tmp/a.err"
+check "HMG-T11: no lost update (x == 2 only), x == 1 allowed by the model" \
+    jq -e '.sound and .protocol_outcomes == [{"x":2}] and (.model_outcomes | length) == 2' "$tmp/a.json"
+check "HMG-T11 with MAXV=3: no value-range warning" test ! -s "$tmp/a.err"
+"$bin" verify --protocol hmg_lite litmus/protocol/HMG-T11-atom-gpu-two-gpus.litmus >/dev/null 2>"$tmp/w.err"
+check "values 0..1 wrapping: the model's x = 2 draws a warning naming MAXV" \
+    grep -q "HMG-T11-atom-gpu-two-gpus.litmus: warning: the model allows the value 2, outside protocol hmg_lite's value range 0..1; .*MAXV" "$tmp/w.err"
+sed 's/^value 0..MAXV wrap/value 0..MAXV/' models/hmg_lite.proto >"$tmp/nowrap.proto"
+"$bin" verify --protocol "$tmp/nowrap.proto" litmus/protocol/HMG-T11-atom-gpu-two-gpus.litmus >"$tmp/o" 2>"$tmp/e"
+rc=$?
+check "without wrap the same test is refused (exit 2, nothing on stdout)" test "$rc" -eq 2 -a ! -s "$tmp/o"
+check "without wrap: an error naming the value" grep -q 'error: the model allows the value 2' "$tmp/e"
