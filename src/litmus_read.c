@@ -151,19 +151,28 @@ litmus_test *litmus_read_file(const char *path, FILE *errors)
         diag_error(errors, path, 1, 1, "cannot open file: %s", strerror(errno));
         return NULL;
     }
-    size_t cap = LITMUS_MAX_BYTES + 1;
+    /* Start small and double: a 1 MiB buffer per file made the collector
+     * run every few files of a corpus. */
+    size_t cap = 16384, len = 0, limit = LITMUS_MAX_BYTES + 1;
     char *buf = GC_MALLOC_ATOMIC(cap + 1);
+    while (buf) {
+        size_t got = fread(buf + len, 1, cap - len, f);
+        len += got;
+        if (got == 0 || len == limit)
+            break;
+        if (len == cap) {
+            size_t ncap = cap * 2 < limit ? cap * 2 : limit;
+            char *nb = GC_MALLOC_ATOMIC(ncap + 1);
+            if (nb)
+                memcpy(nb, buf, len);
+            buf = nb;
+            cap = ncap;
+        }
+    }
     if (!buf) {
         fclose(f);
         diag_error(errors, path, 1, 1, "out of memory");
         return NULL;
-    }
-    size_t len = 0;
-    while (len < cap) {
-        size_t got = fread(buf + len, 1, cap - len, f);
-        if (got == 0)
-            break;
-        len += got;
     }
     if (ferror(f)) {
         int e = errno;
