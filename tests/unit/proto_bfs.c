@@ -147,3 +147,14 @@ void proto_step(const nsi_model *m, uint8_t *state, const char *prefix, const ch
     fprintf(stderr, "\nno step starts with '%s'\n", prefix);
     CU_FAIL("no such step");
 }
+
+char *proto_read_all(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    char *buf = calloc(1, 1 << 16);
+    size_t n = fread(buf, 1, (1 << 16) - 1, f);
+    buf[n] = 0;
+    fclose(f);
+    return buf;
+}

@@ -58,4 +58,7 @@ void proto_successors(const nsi_model *m, const uint8_t *state, proto_succs *s);
  * `state` to that step's successor. */
 void proto_step(const nsi_model *m, uint8_t *state, const char *prefix, const char *want);
 
+/* The whole of a (small) text file, NUL-terminated; the caller frees it. */
+char *proto_read_all(const char *path);
+
 #endif

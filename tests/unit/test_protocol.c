@@ -85,21 +85,11 @@ static void test_mp_final_values(void)
 }
 
 /* ---- parser ------------------------------------------------------------------- */
-static char *read_all(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-    char *buf = calloc(1, 1 << 16);
-    size_t n = fread(buf, 1, (1 << 16) - 1, f);
-    buf[n] = 0;
-    fclose(f);
-    return buf;
-}
 
 /* The model with the first occurrence of `from` replaced by `to`. */
 static char *model_with(const char *from, const char *to)
 {
-    char *src = read_all(MODEL), *at = strstr(src, from);
+    char *src = proto_read_all(MODEL), *at = strstr(src, from);
     CU_ASSERT_PTR_NOT_NULL_FATAL(at);
     char *out = calloc(1, strlen(src) + strlen(to) + 1);
     memcpy(out, src, (size_t)(at - src));
@@ -162,7 +152,7 @@ static void test_parse_errors(void)
 /* The model without the (first) line that contains `part`. */
 static char *model_without_line(const char *part)
 {
-    char *src = read_all(MODEL), *at = strstr(src, part);
+    char *src = proto_read_all(MODEL), *at = strstr(src, part);
     CU_ASSERT_PTR_NOT_NULL_FATAL(at);
     char *bol = at, *eol = strchr(at, '\n');
     while (bol > src && bol[-1] != '\n')

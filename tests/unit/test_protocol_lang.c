@@ -1109,16 +1109,6 @@ static void test_variant_star_matches_added_state(void)
 }
 
 /* ---- mutants written as variants against full copies ------------------------------------- */
-static char *read_all(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-    char *buf = calloc(1, 1 << 16);
-    size_t n = fread(buf, 1, (1 << 16) - 1, f);
-    buf[n] = 0;
-    fclose(f);
-    return buf;
-}
 
 /* `src` with the whole line that contains `key` replaced by `lines`. */
 static char *replace_line(const char *src, const char *key, const char *lines)
@@ -1176,7 +1166,7 @@ static summary check_mutant(const char *mutant, const char *copy, const char *li
  * baseline has 268 and 541, and never ends so. */
 static void test_mutant_no_acquire_inval(void)
 {
-    char *src = read_all("models/gpu_vi.proto");
+    char *src = proto_read_all("models/gpu_vi.proto");
     char *copy = replace_line(src, "| load.acquire.gpu ",
                               "  V | load.acquire.gpu | | reg := line.val; done | -\n"
                               "  I | load.acquire.gpu | | send req[slice(addr)] Load(addr); loads += 1; wait | -\n");
@@ -1197,7 +1187,7 @@ static void test_mutant_no_acquire_inval(void)
  * by two (atomics_at_l1).  Each differs from the baseline. */
 static void test_mutant_other_variants(void)
 {
-    char *src = read_all("models/gpu_vi.proto");
+    char *src = proto_read_all("models/gpu_vi.proto");
     char *copy = replace_line(src, "channel req ", "channel req sliced NSLICE from each L1 to L2 unordered capacity CAP vnet 0\n");
     const char *cowr = "litmus/protocol/CoWR-miss.litmus", *rmw = "litmus/protocol/RMW-after-seed.litmus";
     summary m = check_mutant("models/mutants/gpu_vi_reordering_net.proto", copy, cowr);
