@@ -194,6 +194,7 @@ struct protocol {
 
 /* ---- instance ----------------------------------------------------------- */
 #define PROTO_MAX_SLOTS 4096
+#define PROTO_MAX_DESTS 64      /* destinations of a channel (a send to `all` reaches each) */
 #define PROTO_MAX_UNHANDLED 64
 
 typedef struct pslot { int32_t lo, hi; uint32_t off; uint8_t bits; bool is_value; } pslot;

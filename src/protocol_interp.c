@@ -88,10 +88,25 @@ static void set_slot(ctx *c, int slot, long x)
     c->v[slot] = (int32_t)x;
 }
 
-static bool is_fifo(const ctx *c, bool on_line, int idx)
+static enum ptype_kind storage_kind(const ctx *c, bool on_line, int idx)
 {
     const pctrl *pc = &c->in->p->ctrls[c->ctrl];
-    return (on_line ? pc->field_type[idx] : pc->var_type[idx]).kind == T_FIFO;
+    return (on_line ? pc->field_type[idx] : pc->var_type[idx]).kind;
+}
+
+static bool is_fifo(const ctx *c, bool on_line, int idx) { return storage_kind(c, on_line, idx) == T_FIFO; }
+
+/* The elements an aggregate holds now: all of a bits or an array, the
+ * queued ones of a fifo (after its count slot). */
+static bool live_elements(const ctx *c, bool on_line, int idx, int *first, int *len)
+{
+    if (!storage_at(c, on_line, idx, first, len))
+        return false;
+    if (is_fifo(c, on_line, idx)) {
+        *len = c->v[*first];
+        (*first)++;
+    }
+    return true;
 }
 
 /* ---- threads --------------------------------------------------------------- */
@@ -293,13 +308,8 @@ static long binop(ctx *c, const pexpr *e)
 static long element(ctx *c, const pexpr *agg, long i)
 {
     int first, len;
-    bool on_line = agg->kind == EX_LINEF;
-    if (!storage_at(c, on_line, agg->idx, &first, &len))
+    if (!live_elements(c, agg->kind == EX_LINEF, agg->idx, &first, &len))
         return 0;
-    if (is_fifo(c, on_line, agg->idx)) {
-        len = c->v[first];
-        first++;
-    }
     if (i < 0 || i >= len) {
         c->ok = false;
         return 0;
@@ -313,14 +323,9 @@ static long aggregate_query(ctx *c, const pexpr *e)
 {
     int first, len;
     bool on_line = e->l->kind == EX_LINEF;
-    const pctrl *pc = &c->in->p->ctrls[c->ctrl];
-    enum ptype_kind k = (on_line ? pc->field_type[e->l->idx] : pc->var_type[e->l->idx]).kind;
-    if (!storage_at(c, on_line, e->l->idx, &first, &len))
+    enum ptype_kind k = storage_kind(c, on_line, e->l->idx);
+    if (!live_elements(c, on_line, e->l->idx, &first, &len))
         return 0;
-    if (k == T_FIFO) {
-        len = c->v[first];
-        first++;
-    }
     long x = e->kind == EX_HAS ? eval(c, e->r) : 0, n = 0;
     if (e->kind == EX_HAS && k == T_BITS)
         return x >= 0 && x < len && c->v[first + x];
@@ -424,7 +429,6 @@ static long self_instance(const ctx *c, const pchan *ch)
  * PROTO_MAX_DESTS); -1 when the send cannot be made here (no instance of
  * the channel's level in this context, an index out of range, a set bit
  * beyond the channel's instances). */
-#define PROTO_MAX_DESTS 64
 static int send_targets(ctx *c, const pact *a, int *out)
 {
     const proto_instance *in = c->in;
@@ -438,8 +442,8 @@ static int send_targets(ctx *c, const pact *a, int *out)
     case D_INDEX:
         x = eval(c, a->index);
         break;
-    case D_ALL:
-        for (k = 0; k < n && k < PROTO_MAX_DESTS; k++)
+    case D_ALL:                 /* n <= PROTO_MAX_DESTS: proto_instantiate checks it */
+        for (k = 0; k < n; k++)
             out[k] = k;
         return k;
     case D_EACH:
@@ -1021,13 +1025,28 @@ static void print_msg(const proto_instance *in, int msg, const int32_t *fields, 
     fputc(')', out);
 }
 
-/* "send req[1] Load(x)", one per destination ("send inv[0] Inv(x); send
- * inv[2] Inv(x)"); a channel with one instance has no index. */
 static const char *storage_name(const pctrl *pc, const pact *a)
 {
     return a->on_line ? pc->fields[a->idx] : pc->vars[a->idx];
 }
 
+/* Channel ch's instance inst as traces name it: "req" (the system's one),
+ * "req[1]" (an inbox), "hresp[0->1]" (a sender-destination pair), or
+ * "req[1]" for a pair with a single destination (the sender names it). */
+static void print_chan(const proto_instance *in, int ch, int inst, FILE *out)
+{
+    const pchan *pc = &in->p->chans[ch];
+    int nd = in->chans[ch].ndest;
+    if (pc->per_source && nd > 1)
+        fprintf(out, "%s[%d->%d]", pc->name, inst / nd, inst % nd);
+    else if (pc->per_source || pc->level != LV_SYS)
+        fprintf(out, "%s[%d]", pc->name, pc->per_source ? inst / nd : inst);
+    else
+        fputs(pc->name, out);
+}
+
+/* "send req[1] Load(x)", one per destination ("send inv[0] Inv(x); send
+ * inv[2] Inv(x)"). */
 static void describe_send(ctx *c, const pact *a, FILE *out)
 {
     const proto_instance *in = c->in;
@@ -1041,14 +1060,8 @@ static void describe_send(ctx *c, const pact *a, FILE *out)
         fprintf(out, "send %s (%s)", ch->name, n == 0 ? "no destination" : "not possible");
     for (int k = 0; k < n; k++) {
         fputs(k ? "; send " : "send ", out);
-        if (ch->per_source && in->chans[a->idx].ndest == 1)   /* one destination: the sender names the pair */
-            fprintf(out, "%s[%d] ", ch->name, c->inst);
-        else if (ch->per_source)
-            fprintf(out, "%s[%d->%d] ", ch->name, c->inst, dest[k]);
-        else if (ch->level == LV_SYS)
-            fprintf(out, "%s ", ch->name);
-        else
-            fprintf(out, "%s[%d] ", ch->name, dest[k]);
+        print_chan(in, a->idx, chan_instance(c, a->idx, dest[k]), out);
+        fputc(' ', out);
         print_msg(in, a->msg, m + 2, out);
     }
 }
@@ -1170,16 +1183,9 @@ static void describe_event(const ctx *c, const pevent *e, taken tk, const int32_
         fprintf(out, "%s.%s%s", ev_kind_names[e->kind], ord_names[e->order], scope_sfx[e->scope]);
         return;
     }
-    const pchan *ch = &in->p->chans[e->chan];
-    int nd = in->chans[e->chan].ndest;
-    if (ch->per_source && nd == 1)
-        fprintf(out, "recv %s[%d].", ch->name, tk.inst);
-    else if (ch->per_source)
-        fprintf(out, "recv %s[%d->%d].", ch->name, tk.inst / nd, tk.inst % nd);
-    else if (ch->level != LV_SYS)
-        fprintf(out, "recv %s[%d].", ch->name, tk.inst);
-    else
-        fprintf(out, "recv %s.", ch->name);
+    fputs("recv ", out);
+    print_chan(in, e->chan, tk.inst, out);
+    fputc('.', out);
     print_msg(in, e->msg, m + 2, out);
 }
 

@@ -557,9 +557,15 @@ static bool layout(proto_instance *in, FILE *errors)
     for (int c = 0; c < p->nctrls; c++)
         if (!slices_ok(in, "controller", p->ctrls[c].name, p->ctrls[c].level, p->ctrls[c].slices, errors))
             return false;
-    for (int c = 0; c < p->nchans; c++)
+    for (int c = 0; c < p->nchans; c++) {
         if (!slices_ok(in, "channel", p->chans[c].name, p->chans[c].level, p->chans[c].slices, errors))
             return false;
+        if (chan_instances(in, &p->chans[c]) > PROTO_MAX_DESTS) {
+            fprintf(errors, "%s: error: channel %s: more than %d destinations in this test\n", p->path,
+                    p->chans[c].name, PROTO_MAX_DESTS);
+            return false;
+        }
+    }
     need += in->nthreads * 2L;
     for (int i = 0; i < in->nthreads; i++)
         need += in->threads[i].th->nregs;

@@ -619,13 +619,14 @@ static void decl_states(parser *ps, const ptok *kw)
         perr(ps, kw, "line states of %s declared twice", c->name);
     if (!adding)
         c->nstates = 0;
-    int first = c->nstates;
+    int first = c->nstates;     /* states listed here start at `first`; a base state may be named again */
     while (!ps->failed && peek(ps)->kind == PT_IDENT) {
         ptok *at = peek(ps);
         const char *s = ident(ps, "a state name");
-        if (find(c->states, c->nstates, s) >= 0 && (!adding || find(c->states + first, c->nstates - first, s) >= 0))
+        int known = find(c->states, c->nstates, s);
+        if (known >= first)
             perr(ps, at, "state '%s' listed twice", s);
-        else if (find(c->states, c->nstates, s) >= 0)
+        if (known >= 0)
             continue;
         if (c->nstates == PROTO_MAX_STATES)
             perr(ps, at, "too many states");
