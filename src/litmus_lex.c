@@ -279,6 +279,22 @@ void lex_expected(lexer *lx, const char *what)
         lex_error(lx, t->line, t->col, "expected %s, got %s", what, lex_describe(t));
 }
 
+bool lex_signed_number(lexer *lx, lit_value *out, const char *what)
+{
+    bool neg = false;
+    if (lex_is_punct(&lx->tok, "-") || lex_is_punct(&lx->tok, "+")) {
+        neg = lex_is_punct(&lx->tok, "-");
+        lex_advance(lx);
+    }
+    if (lx->tok.kind != TOK_NUMBER) {
+        lex_expected(lx, what);
+        return false;
+    }
+    *out = neg ? -lx->tok.num : lx->tok.num;
+    lex_advance(lx);
+    return true;
+}
+
 static bool is_one_of(const lex_token *t, const char *const *words)
 {
     for (int i = 0; words[i]; i++)

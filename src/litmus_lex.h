@@ -78,6 +78,10 @@ void lex_error(lexer *lx, int line, int col, const char *fmt, ...)
  * WHAT") at the current token, unless the lexer has already reported it. */
 void lex_expected(lexer *lx, const char *what);
 
+/* An optional sign and a number into *out, the lexer moved past them;
+ * false (reported as "expected WHAT") when no number follows. */
+bool lex_signed_number(lexer *lx, lit_value *out, const char *what);
+
 /* A thread placement after a thread's name, "@ G n, D m" in any order and
  * number (the last word of a kind wins): PTX "P0@cta 1,gpu 0", OpenCL
  * "P0@wg 1, dev 0".  The dialect names the words that set the group

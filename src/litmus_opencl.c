@@ -94,22 +94,6 @@ static int thread_number(const lex_token *tok)
     return n;
 }
 
-static bool parse_int(oparser *p, lit_value *out, const char *what)
-{
-    bool neg = false;
-    if (lex_is_punct(&TOK, "-") || lex_is_punct(&TOK, "+")) {
-        neg = lex_is_punct(&TOK, "-");
-        lex_advance(LX);
-    }
-    if (TOK.kind != TOK_NUMBER) {
-        ocl_expected(p, what);
-        return false;
-    }
-    *out = neg ? -TOK.num : TOK.num;
-    lex_advance(LX);
-    return true;
-}
-
 /* ---- header, init block -------------------------------------------------- */
 
 static bool parse_header(oparser *p)
@@ -128,7 +112,7 @@ static bool parse_loc_init_value(oparser *p, const lex_token *name)
     if (!ocl_expect_punct(p, "=", "'=' after the location"))
         return false;
     lit_value v;
-    if (!parse_int(p, &v, "an integer value"))
+    if (!lex_signed_number(LX, &v, "an integer value"))
         return false;
     litmus_add_loc(p->t, s, v);
     return true;
@@ -175,7 +159,7 @@ static bool parse_reg_init(oparser *p, const lex_token *thread)
     lex_token reg = TOK;
     lex_advance(LX);
     lit_value v;
-    if (!ocl_expect_punct(p, "=", "'='") || !parse_int(p, &v, "an integer value"))
+    if (!ocl_expect_punct(p, "=", "'='") || !lex_signed_number(LX, &v, "an integer value"))
         return false;
     void *ri = ocl_append(p->rinit, p->nrinit, sizeof *p->rinit);
     if (!ri)

@@ -75,23 +75,6 @@ static bool is_name(const lex_token *t)
     return t->kind == TOK_IDENT && memchr(t->text, '.', t->len) == NULL;
 }
 
-/* Optional sign and a number; false (reported) otherwise. */
-static bool parse_value(pparser *p, lit_value *out, const char *what)
-{
-    bool neg = false;
-    if (lex_is_punct(&TOK, "-") || lex_is_punct(&TOK, "+")) {
-        neg = lex_is_punct(&TOK, "-");
-        lex_advance(LX);
-    }
-    if (TOK.kind != TOK_NUMBER) {
-        expected(p, what);
-        return false;
-    }
-    *out = neg ? -TOK.num : TOK.num;
-    lex_advance(LX);
-    return true;
-}
-
 /* After an item that must be followed by ';' (or one of `alts`). */
 static bool expect_separator(pparser *p, const char *alts, const char *where)
 {
@@ -169,7 +152,7 @@ static bool parse_init_item(pparser *p)
         }
         lex_advance(LX);
         lit_value v;
-        if (!parse_value(p, &v, "an integer value"))
+        if (!lex_signed_number(LX, &v, "an integer value"))
             return false;
         if (p->nregdecls == p->capregdecls) {
             p->capregdecls = p->capregdecls ? 2 * p->capregdecls : 16;
@@ -193,7 +176,7 @@ static bool parse_init_item(pparser *p)
     if (lex_is_punct(&TOK, "=")) {
         lex_advance(LX);
         lit_value v;
-        if (!parse_value(p, &v, "an integer value"))
+        if (!lex_signed_number(LX, &v, "an integer value"))
             return false;
         litmus_add_loc(t, name, v);
         return true;
@@ -610,7 +593,7 @@ static bool parse_instr(pparser *p, int thread, lex_token mn)
                     return false;
                 }
                 op->is_imm = true;
-                if (!parse_value(p, &op->imm, "an integer"))
+                if (!lex_signed_number(LX, &op->imm, "an integer"))
                     return false;
             } else {
                 if (TOK.kind != TOK_ERROR)
