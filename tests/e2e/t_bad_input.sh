@@ -12,32 +12,6 @@ B=tests/bad/ptx
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# expect_error FILE POSITION REGEX: status 2, empty stdout, and stderr's first
-# line is FILE:POSITION: error: followed by a message matching REGEX.
-expect_error() {
-    local file=$1 pos=$2 re=$3 rc
-    "$bin" litmus "$file" >"$tmp/out" 2>"$tmp/err"
-    rc=$?
-    local what="$(basename "$file") is refused"
-    if [ "$rc" -ne 2 ]; then
-        echo "FAIL: $what (exit status $rc, want 2)"; return
-    fi
-    if [ -s "$tmp/out" ]; then
-        echo "FAIL: $what (stdout not empty)"; return
-    fi
-    local line; line=$(head -n 1 "$tmp/err")
-    if ! grep -qE "^$(printf '%s' "$file" | sed 's/[][\.*^$+?(){}|]/\\&/g'):[0-9]+:[0-9]+: error: " <<<"$line"; then
-        echo "FAIL: $what (stderr '$line' lacks FILE:LINE:COL: error:)"; return
-    fi
-    if ! grep -qF "$file:$pos: error: " <<<"$line"; then
-        echo "FAIL: $what (stderr '$line', want position $pos)"; return
-    fi
-    if ! grep -qiE "$re" <<<"$line"; then
-        echo "FAIL: $what (stderr '$line' does not match /$re/)"; return
-    fi
-    echo "PASS: $what at $pos ($re)"
-}
-
 expect_error "$B/unknown-instruction.litmus"         7:2   "unknown instruction 'frob\.weak'"
 expect_error "$B/undefined-label.litmus"             8:13  "undefined label 'LUP'"
 expect_error "$B/extra-column.litmus"                7:34  "more columns than the 2 threads"

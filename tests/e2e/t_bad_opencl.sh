@@ -12,29 +12,6 @@ B=tests/bad/opencl
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# expect_error FILE POSITION REGEX: status 2, empty stdout, and stderr's first
-# line is FILE:POSITION: error: followed by a message matching REGEX.
-expect_error() {
-    local file=$1 pos=$2 re=$3 rc
-    "$bin" litmus "$file" >"$tmp/out" 2>"$tmp/err"
-    rc=$?
-    local what="$(basename "$file") is refused"
-    if [ "$rc" -ne 2 ]; then
-        echo "FAIL: $what (exit status $rc, want 2)"; return
-    fi
-    if [ -s "$tmp/out" ]; then
-        echo "FAIL: $what (stdout not empty)"; return
-    fi
-    local line; line=$(head -n 1 "$tmp/err")
-    if ! grep -qF "$file:$pos: error: " <<<"$line"; then
-        echo "FAIL: $what (stderr '$line', want $file:$pos: error: )"; return
-    fi
-    if ! grep -qiE "$re" <<<"$line"; then
-        echo "FAIL: $what (stderr '$line' does not match /$re/)"; return
-    fi
-    echo "PASS: $what at $pos ($re)"
-}
-
 expect_error "$B/unknown-function.litmus"            4:3   "unknown function 'atomic_frob'"
 expect_error "$B/undeclared-location.litmus"         4:16  "undeclared location 'y'"
 expect_error "$B/unknown-thread-in-condition.litmus" 6:19  "unknown thread '1' in condition"
