@@ -376,6 +376,21 @@ static value emit_restrict(compiler *c, value v, value dom, value ran)
     return (value){TY_REL, dst, !c->dry, stage};
 }
 
+/* A relation from two operands (`a ; b`, `a * b`), at the later of their
+ * stages; empty, with no instruction, when either is empty. */
+static value emit_rel_pair(compiler *c, int op, value a, value b)
+{
+    int stage = max_int(a.stage, b.stage);
+    if (a.slot < 0 || b.slot < 0) {
+        release(c, a);
+        release(c, b);
+        return empty_of(TY_REL, stage);
+    }
+    consume(c, a, stage);
+    consume(c, b, stage);
+    return emit_op(c, op, TY_REL, a.slot, b.slot, stage);
+}
+
 static value compile_seq(compiler *c, const env *e, const cat_expr *x)
 {
     const value all = {TY_SET, CAT_SLOT_UNIV, false, STATIC_STAGE};
@@ -391,34 +406,14 @@ static value compile_seq(compiler *c, const env *e, const cat_expr *x)
     }
     value a = need(c, e, x->a, TY_REL, x->pos, ";");
     value b = need(c, e, x->b, TY_REL, x->pos, ";");
-    if (c->failed)
-        return EMPTY_ANY;
-    int stage = max_int(a.stage, b.stage);
-    if (a.slot < 0 || b.slot < 0) {
-        release(c, a);
-        release(c, b);
-        return empty_of(TY_REL, stage);
-    }
-    consume(c, a, stage);
-    consume(c, b, stage);
-    return emit_op(c, CI_R_SEQ, TY_REL, a.slot, b.slot, stage);
+    return c->failed ? EMPTY_ANY : emit_rel_pair(c, CI_R_SEQ, a, b);
 }
 
 static value compile_cart(compiler *c, const env *e, const cat_expr *x)
 {
     value a = need(c, e, x->a, TY_SET, x->pos, "*");
     value b = need(c, e, x->b, TY_SET, x->pos, "*");
-    if (c->failed)
-        return EMPTY_ANY;
-    int stage = max_int(a.stage, b.stage);
-    if (a.slot < 0 || b.slot < 0) {
-        release(c, a);
-        release(c, b);
-        return empty_of(TY_REL, stage);
-    }
-    consume(c, a, stage);
-    consume(c, b, stage);
-    return emit_op(c, CI_R_CART, TY_REL, a.slot, b.slot, stage);
+    return c->failed ? EMPTY_ANY : emit_rel_pair(c, CI_R_CART, a, b);
 }
 
 static value compile_compl(compiler *c, const env *e, const cat_expr *x)
