@@ -123,8 +123,6 @@ static void expect_instance_error(const char *text, const char *litmus_text, con
 static const char *const ONE_LOAD =
     "PTX T\n{\nx=0; y=0;\n}\n P0@cta 0,gpu 0 ;\n ld.weak r0, x ;\nexists (P0:r0 == 0)\n";
 
-/* The successors of one state: the first 32 with their rules, n counts
- * them all.  Kept in static storage by the callers (16 KiB each). */
 /* P0's r0 after the only enabled step from the initial state of `in`, or
  * -1 when no step is enabled. */
 static long first_r0(proto_instance *in)
@@ -479,6 +477,44 @@ static void test_level_errors(void)
     expect_error_at(text, "P per", 0, "only one controller takes processor events");
     snprintf(text, sizeof text, "%scontroller N per node\n", c);
     expect_error_at(text, "node", 0, "expected 'cu' or 'gpu', found 'node'");
+}
+
+/* Sliced controllers and channels: a sliced channel leads only to a
+ * controller with the same slices; a slice count outside 1..64 is refused
+ * when the protocol is bound to a test. */
+static void test_slice_errors(void)
+{
+    const char *c = "value 0..1\nconst N = 2\ncontroller L1 per cu processor\nstates I\n"
+                    "controller B sliced N\nstates I\n";
+    char text[512];
+    snprintf(text, sizeof text, "%schannel q per cu from L1 to B fifo capacity 1\n", c);
+    expect_error_at(text, "B fifo", 0,
+                    "a channel per cu cannot lead to a controller sliced (a sliced channel leads to a controller with the same slices)");
+    snprintf(text, sizeof text, "%schannel q sliced 3 from L1 to B fifo capacity 1\n", c);
+    expect_error_at(text, "B fifo", 0,
+                    "a channel sliced cannot lead to a controller sliced (a sliced channel leads to a controller with the same slices)");
+    snprintf(text, sizeof text, "%schannel q sliced N from L1 to L1 fifo capacity 1\n", c);
+    expect_error_at(text, "L1 fifo", 0,
+                    "a channel sliced cannot lead to a controller per cu (a sliced channel leads to a controller with the same slices)");
+    snprintf(text, sizeof text, ONE_ROW_PROTO, "", "done");
+    char *big = strstr(text, "controller M shared");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(big);
+    char sliced[1024];
+    snprintf(sliced, sizeof sliced, "%.*scontroller M sliced 65\nstates V\nfield val : value init memory\n"
+             "home h = 0\nmemory M.val at h\ntable C\n  * | load.weak | | done | -\nend\n",
+             (int)(big - text), text);
+    expect_instance_error(sliced, ONE_LOAD, "t.proto: error: controller M: 65 slices, not in 1..64\n");
+}
+
+/* `order` is the order of the instruction of the event's thread, compared
+ * with the order names. */
+static void test_order_expression(void)
+{
+    char text[1024];
+    snprintf(text, sizeof text, ONE_ROW_PROTO, "", "reg := cond(order == weak, 7, 8); done");
+    CU_ASSERT_EQUAL(first_r0(instance_text(text, ONE_LOAD)), 7);
+    snprintf(text, sizeof text, ONE_ROW_PROTO, "", "reg := cond(order == acquire, 7, 8); done");
+    CU_ASSERT_EQUAL(first_r0(instance_text(text, ONE_LOAD)), 8);
 }
 
 /* Send destinations, on a per-cu channel from the L1 to itself (3 CUs):
@@ -1357,6 +1393,8 @@ void register_protocol_lang_tests(void)
     CU_add_test(s, "variant: extends after a message or protocol line", test_variant_extends_not_first);
     CU_add_test(s, "variant: '- *' after added states", test_variant_star_removes_base_rows);
     CU_add_test(s, "variant: base '*' rows in an added state", test_variant_star_matches_added_state);
+    CU_add_test(s, "sliced: placement and count errors", test_slice_errors);
+    CU_add_test(s, "order: the thread's instruction order", test_order_expression);
     CU_add_test(s, "only value slots wrap", test_wrap_only_values);
     CU_add_test(s, "a guard out of range does not hold", test_guard_out_of_range);
     CU_add_test(s, "a home cannot name a line", test_home_names_no_line);
