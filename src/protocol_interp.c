@@ -6,6 +6,7 @@
  * allocation, no name lookups. */
 #include <string.h>
 
+#include "lit_ops.h"
 #include "protocol_impl.h"
 
 typedef struct ctx {
@@ -124,19 +125,6 @@ static const lit_instr *current_instr(const proto_instance *in, const int32_t *v
     return pc < th->ninstrs ? &th->instrs[pc] : NULL;
 }
 
-static long alu(enum lit_alu_op op, long a, long b)
-{
-    switch (op) {
-    case ALU_ADD: return a + b;
-    case ALU_SUB: return a - b;
-    case ALU_MUL: return a * b;
-    case ALU_AND: return a & b;
-    case ALU_OR: return a | b;
-    case ALU_XOR: return a ^ b;
-    }
-    return 0;
-}
-
 static int local_step(const proto_instance *in, int32_t *v, int thread, const lit_instr *ins)
 {
     int base = in->threads[thread].base;
@@ -146,7 +134,7 @@ static int local_step(const proto_instance *in, int32_t *v, int thread, const li
         v[base + 2 + ins->dst] = (int32_t)wrap(in, a);
         return v[base] + 1;
     case OP_ALU:
-        v[base + 2 + ins->dst] = (int32_t)wrap(in, alu(ins->alu_op, a, b));
+        v[base + 2 + ins->dst] = (int32_t)wrap(in, lit_alu_result(ins->alu_op, a, b));
         return v[base] + 1;
     case OP_BRANCH:
         return (ins->cmp == CMP_EQ) == (a == b) ? ins->target : v[base] + 1;
@@ -253,21 +241,7 @@ static long rmw_apply(const ctx *c, long old, long a)
     const lit_instr *ins = thread >= 0 ? current_instr(c->in, c->v, thread) : NULL;
     if (!ins || (ins->op != OP_RMW && ins->op != OP_RED))
         return old;
-    long b = proto_eval_operand(c->in, c->v, thread, ins->b);
-    switch (ins->rmw_op) {
-    case RMW_ADD: return old + a;
-    case RMW_SUB: return old - a;
-    case RMW_INC: return old >= a ? 0 : old + 1;
-    case RMW_DEC: return old == 0 || old > a ? a : old - 1;
-    case RMW_EXCH: return a;
-    case RMW_CAS: return old == a ? b : old;
-    case RMW_AND: return old & a;
-    case RMW_OR: return old | a;
-    case RMW_XOR: return old ^ a;
-    case RMW_MIN: return old < a ? old : a;
-    case RMW_MAX: return old > a ? old : a;
-    }
-    return old;
+    return lit_rmw_result(ins, old, a, proto_eval_operand(c->in, c->v, thread, ins->b));
 }
 
 static long eval(ctx *c, const pexpr *e);

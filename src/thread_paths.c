@@ -9,6 +9,7 @@
  * values such as 42 in LB+data.
  */
 #include "thread_paths.h"
+#include "lit_ops.h"
 
 #include <gc.h>
 #include <string.h>
@@ -91,37 +92,6 @@ static lit_value operand_value(const path_state *s, const lit_operand *o, uint64
         return o->imm;
     case OPND_NONE:
         break;
-    }
-    return 0;
-}
-
-static lit_value rmw_result(const lit_instr *in, lit_value old, lit_value a, lit_value b)
-{
-    switch (in->rmw_op) {
-    case RMW_ADD: return old + a;
-    case RMW_SUB: return old - a;
-    case RMW_INC: return in->a.kind == OPND_NONE ? old + 1 : (old >= a ? 0 : old + 1);
-    case RMW_DEC: return in->a.kind == OPND_NONE ? old - 1 : ((old == 0 || old > a) ? a : old - 1);
-    case RMW_EXCH: return a;
-    case RMW_CAS: return old == a ? b : old;
-    case RMW_AND: return old & a;
-    case RMW_OR: return old | a;
-    case RMW_XOR: return old ^ a;
-    case RMW_MIN: return old < a ? old : a;
-    case RMW_MAX: return old > a ? old : a;
-    }
-    return old;
-}
-
-static lit_value alu_result(enum lit_alu_op op, lit_value a, lit_value b)
-{
-    switch (op) {
-    case ALU_ADD: return a + b;
-    case ALU_SUB: return a - b;
-    case ALU_MUL: return a * b;
-    case ALU_AND: return a & b;
-    case ALU_OR: return a | b;
-    case ALU_XOR: return a ^ b;
     }
     return 0;
 }
@@ -254,7 +224,7 @@ static void walk_read(walker *w, const path_state *s, int pc)
             wr->order = (uint8_t)(in->order == ORD_SC ? ORD_SC
                                   : (in->order == ORD_RELEASE || in->order == ORD_ACQ_REL) ? ORD_RELEASE
                                                                                            : ORD_RELAXED);
-            wr->value = rmw_result(in, old, a, b);
+            wr->value = lit_rmw_result(in, old, a, b);
             wr->data_deps = deps;
             record_write(w, wr, deps | read_bit);
         }
@@ -326,7 +296,7 @@ static void walk(walker *w, path_state *s, int pc)
         case OP_ALU: {
             lit_value a = operand_value(s, &in->a, &deps);
             lit_value b = operand_value(s, &in->b, &deps);
-            s->regs[in->dst] = alu_result(in->alu_op, a, b);
+            s->regs[in->dst] = lit_alu_result(in->alu_op, a, b);
             s->deps[in->dst] = deps;
             break;
         }

@@ -17,6 +17,7 @@ int main(void)
     register_ptx_model_tests();
     register_protocol_tests();
     register_protocol_lang_tests();
+    register_lit_ops_tests();
     register_search_tests();
     CU_basic_set_mode(CU_BRM_NORMAL);
     CU_basic_run_tests();
