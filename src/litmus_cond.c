@@ -21,20 +21,6 @@ bool litmus_final_starts(const lex_token *tok)
            lex_is_ident(tok, "locations") || lex_is_punct(tok, "~");
 }
 
-/* "P12" -> 12, or -1 if the identifier is not a thread name. */
-static int thread_number(const lex_token *tok)
-{
-    if (tok->kind != TOK_IDENT || tok->len < 2 || tok->len > 6 || tok->text[0] != 'P')
-        return -1;
-    int n = 0;
-    for (size_t i = 1; i < tok->len; i++) {
-        if (tok->text[i] < '0' || tok->text[i] > '9')
-            return -1;
-        n = n * 10 + (tok->text[i] - '0');
-    }
-    return n;
-}
-
 static bool valid_name(const lex_token *tok)
 {
     return tok->kind == TOK_IDENT && memchr(tok->text, '.', tok->len) == NULL;
@@ -81,7 +67,7 @@ static bool parse_term(cparser *p, lit_term *out)
         lex_advance(lx);
         if (lex_is_punct(&lx->tok, ":")) {
             int th = tok.kind == TOK_NUMBER ? (tok.num > 100000 ? 100000 : (int)tok.num)
-                                            : thread_number(&tok);
+                                            : lex_thread_number(&tok);
             if (th < 0) {
                 lex_error(lx, tok.line, tok.col, "expected a thread name like P0, got %s",
                           lex_describe(&tok));

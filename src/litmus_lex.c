@@ -295,6 +295,19 @@ bool lex_signed_number(lexer *lx, lit_value *out, const char *what)
     return true;
 }
 
+int lex_thread_number(const lex_token *tok)
+{
+    if (tok->kind != TOK_IDENT || tok->len < 2 || tok->len > 6 || tok->text[0] != 'P')
+        return -1;
+    int n = 0;
+    for (size_t i = 1; i < tok->len; i++) {
+        if (tok->text[i] < '0' || tok->text[i] > '9')
+            return -1;
+        n = n * 10 + (tok->text[i] - '0');
+    }
+    return n;
+}
+
 static bool is_one_of(const lex_token *t, const char *const *words)
 {
     for (int i = 0; words[i]; i++)

@@ -82,6 +82,9 @@ void lex_expected(lexer *lx, const char *what);
  * false (reported as "expected WHAT") when no number follows. */
 bool lex_signed_number(lexer *lx, lit_value *out, const char *what);
 
+/* "P12" -> 12, or -1 if the token is not a thread name. */
+int lex_thread_number(const lex_token *tok);
+
 /* A thread placement after a thread's name, "@ G n, D m" in any order and
  * number (the last word of a kind wins): PTX "P0@cta 1,gpu 0", OpenCL
  * "P0@wg 1, dev 0".  The dialect names the words that set the group

@@ -80,20 +80,6 @@ void *ocl_append(void *arr, int n, size_t elem)
     return ocl_grow(&arr, n, &cap, elem) ? arr : NULL;
 }
 
-/* "P12" -> 12, or -1 if the identifier is not a thread name. */
-static int thread_number(const lex_token *tok)
-{
-    if (tok->kind != TOK_IDENT || tok->len < 2 || tok->len > 6 || tok->text[0] != 'P')
-        return -1;
-    int n = 0;
-    for (size_t i = 1; i < tok->len; i++) {
-        if (tok->text[i] < '0' || tok->text[i] > '9')
-            return -1;
-        n = n * 10 + (tok->text[i] - '0');
-    }
-    return n;
-}
-
 /* ---- header, init block -------------------------------------------------- */
 
 static bool parse_header(oparser *p)
@@ -137,7 +123,7 @@ static int init_thread(const lex_token *t)
 {
     if (t->kind == TOK_NUMBER)
         return t->num > 100000 ? 100000 : (int)t->num;
-    return thread_number(t);
+    return lex_thread_number(t);
 }
 
 /* ":r = v" after the thread `thread`.  The thread may not exist yet: the
@@ -227,7 +213,7 @@ static bool parse_init(oparser *p)
 /* Thread `TOK` runs in work group wg of device dev. */
 static bool add_placement(oparser *p, int wg, int dev)
 {
-    int th = thread_number(&TOK);
+    int th = lex_thread_number(&TOK);
     if (th < 0) {
         ocl_expected(p, "a thread name (P0, P1, ...) or ')' in the scope tree");
         return false;
@@ -437,7 +423,7 @@ static lit_thread *thread_head(oparser *p, int *numo)
 {
     litmus_test *t = p->t;
     lex_token head = TOK;
-    int num = thread_number(&TOK);
+    int num = lex_thread_number(&TOK);
     if (num < 0) {
         ocl_expected(p, "a thread (P0, P1, ...), 'scopeTree' or the final condition");
         return NULL;

@@ -108,19 +108,12 @@ static const struct { const char *name; enum lit_proxy proxy; } alias_proxies[] 
     { "surface", PROXY_SURFACE }, { "texture", PROXY_TEXTURE },
 };
 
+/* A thread named "P12" or, in PTX conditions, by its number alone. */
 static int thread_number(const lex_token *tok)
 {
     if (tok->kind == TOK_NUMBER)
         return tok->num > 100000 ? 100000 : (int)tok->num;
-    if (tok->kind != TOK_IDENT || tok->len < 2 || tok->len > 6 || tok->text[0] != 'P')
-        return -1;
-    int n = 0;
-    for (size_t i = 1; i < tok->len; i++) {
-        if (tok->text[i] < '0' || tok->text[i] > '9')
-            return -1;
-        n = n * 10 + (tok->text[i] - '0');
-    }
-    return n;
+    return lex_thread_number(tok);
 }
 
 static bool parse_init_item(pparser *p)
