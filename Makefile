@@ -1,28 +1,58 @@
 # scopecheck build.  `make` builds bin/scopecheck; `make test` runs every test;
 # `make asan` runs the unit and end-to-end tests under AddressSanitizer and UBSan.
+#
+# Sources live in one folder per layer under src/ (docs/ARCHITECTURE.md);
+# every folder but src/cli/ is library code shared by the programs and the
+# unit tests.  Objects mirror the tree under build/<flavour>/, and -MMD -MP
+# keeps header dependencies automatic.
 
 CC      ?= cc
 CFLAGS  ?= -O2 -g
 WARN    := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
+INC     := -Isrc
 LDLIBS  := -lgc $(shell pkg-config --libs libgvc 2>/dev/null || echo -lgvc -lcgraph -lcdt)
 TESTLIBS := -lcunit
 
-SRC      := $(wildcard src/*.c)
-LIB_SRC  := $(filter-out src/main.c,$(SRC))
-UNIT_SRC := $(wildcard tests/unit/*.c)
-
-OBJ      := $(SRC:src/%.c=build/obj/%.o)
-LIB_OBJ  := $(LIB_SRC:src/%.c=build/obj/%.o)
-UNIT_OBJ := $(UNIT_SRC:tests/unit/%.c=build/obj/unit/%.o)
+LIB_DIRS := base litmus litmus/opencl cat enumerate protocol search report
+LIB_SRC  := $(foreach d,$(LIB_DIRS),$(wildcard src/$(d)/*.c))
+CLI_SRC  := $(wildcard src/cli/*.c)
+UNIT_SRC := $(wildcard tests/unit/*.c tests/unit/*/*.c)
 
 ASAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
-ASAN_OBJ      := $(SRC:src/%.c=build/asan/%.o)
-ASAN_LIB_OBJ  := $(LIB_SRC:src/%.c=build/asan/%.o)
-ASAN_UNIT_OBJ := $(UNIT_SRC:tests/unit/%.c=build/asan/unit/%.o)
 
-.PHONY: all test unit e2e conformance asan bench bench-search clean
+# $(call objs,FLAVOUR,SOURCES): src/x/y.c -> build/FLAVOUR/x/y.o, tests/unit/x/y.c -> build/FLAVOUR/unit/x/y.o
+objs = $(patsubst tests/unit/%.c,build/$(1)/unit/%.o,$(patsubst src/%.c,build/$(1)/%.o,$(2)))
+
+OBJ           := $(call objs,obj,$(LIB_SRC) $(CLI_SRC))
+LIB_OBJ       := $(call objs,obj,$(LIB_SRC))
+UNIT_OBJ      := $(call objs,obj,$(UNIT_SRC))
+ASAN_OBJ      := $(call objs,asan,$(LIB_SRC) $(CLI_SRC))
+ASAN_LIB_OBJ  := $(call objs,asan,$(LIB_SRC))
+ASAN_UNIT_OBJ := $(call objs,asan,$(UNIT_SRC))
+
+.PHONY: all test unit e2e conformance asan check-layers bench bench-protocol bench-search clean
 
 all: bin/scopecheck
+
+# ---- one rule per kind of file ----------------------------------------------
+
+build/obj/%.o: src/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(CFLAGS) $(INC) -MMD -MP -c -o $@ $<
+
+build/obj/unit/%.o: tests/unit/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(CFLAGS) $(INC) -Itests/unit -MMD -MP -c -o $@ $<
+
+build/asan/%.o: src/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(ASAN_FLAGS) $(INC) -MMD -MP -c -o $@ $<
+
+build/asan/unit/%.o: tests/unit/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(ASAN_FLAGS) $(INC) -Itests/unit -MMD -MP -c -o $@ $<
+
+# ---- programs ---------------------------------------------------------------
 
 bin/scopecheck: $(OBJ)
 	@mkdir -p bin
@@ -32,28 +62,13 @@ bin/unit_tests: $(LIB_OBJ) $(UNIT_OBJ)
 	@mkdir -p bin
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(TESTLIBS)
 
-build/obj/%.o: src/%.c
-	@mkdir -p $(dir $@)
-	$(CC) $(WARN) $(CFLAGS) -MMD -MP -c -o $@ $<
-
-build/obj/unit/%.o: tests/unit/%.c
-	@mkdir -p $(dir $@)
-	$(CC) $(WARN) $(CFLAGS) -Isrc -MMD -MP -c -o $@ $<
-
-# Sanitizer build: same sources, separate objects.
-build/asan/%.o: src/%.c
-	@mkdir -p $(dir $@)
-	$(CC) $(WARN) $(ASAN_FLAGS) -MMD -MP -c -o $@ $<
-
-build/asan/unit/%.o: tests/unit/%.c
-	@mkdir -p $(dir $@)
-	$(CC) $(WARN) $(ASAN_FLAGS) -Isrc -MMD -MP -c -o $@ $<
-
 build/asan/scopecheck: $(ASAN_OBJ)
 	$(CC) $(ASAN_FLAGS) -o $@ $^ $(LDLIBS)
 
 build/asan/unit_tests: $(ASAN_LIB_OBJ) $(ASAN_UNIT_OBJ)
 	$(CC) $(ASAN_FLAGS) -o $@ $^ $(LDLIBS) $(TESTLIBS)
+
+# ---- tests ------------------------------------------------------------------
 
 unit: bin/unit_tests
 	bin/unit_tests
@@ -68,8 +83,14 @@ asan: build/asan/scopecheck build/asan/unit_tests
 	ASAN_OPTIONS=detect_leaks=0 build/asan/unit_tests
 	ASAN_OPTIONS=detect_leaks=0 bash tests/e2e/run.sh build/asan/scopecheck
 
+# The dependency rules of docs/ARCHITECTURE.md (folders, no circles).
+check-layers: bin/scopecheck
+	bash scripts/check_layers.sh build/obj
+
 # The whole suite; the closing line of each part says what passed.
-test: unit e2e conformance asan
+test: check-layers unit e2e conformance asan
+
+# ---- benchmarks -------------------------------------------------------------
 
 bench: bin/scopecheck
 	bash scripts/bench_litmus.sh
@@ -82,9 +103,9 @@ bench-protocol: bin/scopecheck
 bench-search: bin/bench_search
 	bash scripts/bench_search.sh bin/bench_search
 
-bin/bench_search: tests/bench/bench_search.c build/obj/state_store.o build/obj/search_bfs.o
+bin/bench_search: tests/bench/bench_search.c build/obj/search/state_store.o build/obj/search/bfs.o
 	@mkdir -p bin
-	$(CC) $(WARN) $(CFLAGS) -Isrc -o $@ $^
+	$(CC) $(WARN) $(CFLAGS) $(INC) -o $@ $^
 
 clean:
 	rm -rf build bin

@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "search_bfs.h"
+#include "search/bfs.h"
 
 typedef struct counters {
     int nc, maxv;

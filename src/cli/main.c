@@ -1,0 +1,52 @@
+/* cli/main.c: scopecheck's command dispatcher.
+ *
+ * Folder src/cli/: the commands (litmus, verify, graph) and main, the one
+ * place with process-wide setup.  May include every folder but sim/; a new
+ * command is a module here and one branch in main below. */
+#include <gc.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/graph_cmd.h"
+#include "cli/litmus_cmd.h"
+#include "cli/verify_cmd.h"
+
+#define SCOPECHECK_VERSION "0.1.0"
+
+static void usage(FILE *to)
+{
+    fputs("usage: scopecheck COMMAND [ARGS]\n"
+          "commands:\n"
+          "  litmus   check litmus tests against a memory model (scopecheck litmus --help)\n"
+          "  verify   run litmus tests on a protocol and check it against a model (scopecheck verify --help)\n"
+          "  graph    draw a protocol's state graph on a litmus test, or render its tables (scopecheck graph --help)\n"
+          "  version  print the version\n",
+          to);
+}
+
+int main(int argc, char **argv)
+{
+    GC_INIT();
+    if (argc < 2) {
+        usage(stderr);
+        return 2;
+    }
+    const char *cmd = argv[1];
+    if (strcmp(cmd, "litmus") == 0)
+        return litmus_cmd_main(argc - 1, argv + 1, stdout, stderr);
+    if (strcmp(cmd, "verify") == 0)
+        return verify_cmd_main(argc - 1, argv + 1, stdout, stderr);
+    if (strcmp(cmd, "graph") == 0)
+        return graph_cmd_main(argc - 1, argv + 1, stdout, stderr);
+    if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {
+        printf("scopecheck %s\n", SCOPECHECK_VERSION);
+        return 0;
+    }
+    if (strcmp(cmd, "help") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {
+        usage(stdout);
+        return 0;
+    }
+    fprintf(stderr, "scopecheck: error: unknown command '%s'\n", cmd);
+    usage(stderr);
+    return 2;
+}

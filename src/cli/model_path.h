@@ -1,0 +1,18 @@
+/*
+ * cli/model_path.h: where a model named on the command line lives.
+ *
+ * Contract: a name with a '/' or ending in ".cat" is a path, used as it is;
+ * any other name NAME means models/NAME.cat in the first of: the directory
+ * in $SCOPECHECK_MODELS, the models/ directory beside the executable's bin/,
+ * and ./models.  The result is a GC string, or NULL when no file exists.
+ */
+#ifndef SCOPECHECK_CLI_MODEL_PATH_H
+#define SCOPECHECK_CLI_MODEL_PATH_H
+
+const char *model_path_resolve(const char *name);
+
+/* The same for other files kept in models/: a name with a '/' or ending in
+ * `ext` is a path; otherwise models/NAME`ext` (protocol tables: ".proto"). */
+const char *model_path_find(const char *name, const char *ext);
+
+#endif

@@ -1,0 +1,532 @@
+/* cli/verify_cmd.c: `scopecheck verify` (see cli/verify_cmd.h). */
+#include "cli/verify_cmd.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <gc.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cat/cat.h"
+#include "enumerate/enumerate.h"
+#include "litmus/read.h"
+#include "cli/model_path.h"
+#include "litmus/outcome.h"
+#include "protocol/options.h"
+#include "protocol/protocol.h"
+#include "report/report.h"
+#include "search/bfs.h"
+#include "search/state_store.h"
+
+#define MAX_UNHANDLED 32
+
+typedef struct verify_opts {
+    const char *protocol;
+    const char *model;
+    bool json;
+    int unroll;
+    bfs_options bfs;
+    proto_options proto;
+} verify_opts;
+
+/* What one test's check found. */
+typedef struct verdict {
+    const litmus_test *t;
+    outcome_set *protocol_outcomes;
+    uint32_t *witness;           /* per protocol outcome: a final state reaching it */
+    int witness_cap;
+    outcome_set *model_outcomes;
+    int unsound;                 /* protocol outcomes the model forbids */
+    int unobserved;              /* model outcomes the protocol never reaches */
+    int nunhandled;
+    proto_unhandled_pair unhandled[MAX_UNHANDLED];
+    uint32_t unhandled_at[MAX_UNHANDLED];  /* the first state (BFS order) that meets it */
+    bfs_result search;
+    bfs_search *bfs;
+    const proto_instance *inst;
+    lit_value *scratch;
+} verdict;
+
+static void usage(FILE *to)
+{
+    fputs("usage: scopecheck verify --protocol NAME|FILE.proto [--model NAME|FILE.cat] [--json]\n"
+          "                         [--max-states N] [--max-memory BYTES] [--timeout SECONDS]\n"
+          "                         [--net fifo|unordered] [--const NAME=VALUE] LITMUS...\n"
+          "  --protocol P   protocol tables (models/P.proto), e.g. gpu_vi\n"
+          "  --model M      memory model to compare outcomes with (default ptx6)\n"
+          "  --json         one JSON object per test and line\n"
+          "  --max-states N, --max-memory BYTES (suffix K, M, G), --timeout SECONDS:\n"
+          "                 stop the search there, with partial statistics\n"
+          "  --net          make every channel of the protocol fifo or unordered\n"
+          "  --const N=V    override a configuration constant of the protocol\n",
+          to);
+}
+
+/* "64M", "2G", "1000": bytes; false when not a size. */
+static bool parse_size(const char *text, uint64_t *out)
+{
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(text, &end, 10);
+    if (errno || end == text || text[0] == '-')
+        return false;
+    uint64_t mult = 1;
+    if (*end == 'K' || *end == 'k')
+        mult = 1ull << 10, end++;
+    else if (*end == 'M' || *end == 'm')
+        mult = 1ull << 20, end++;
+    else if (*end == 'G' || *end == 'g')
+        mult = 1ull << 30, end++;
+    if (*end)
+        return false;
+    *out = (uint64_t)v * mult;
+    return true;
+}
+
+static int option_error(FILE *err, const char *what, const char *value)
+{
+    fprintf(err, "scopecheck verify: error: %s '%s'\n", what, value);
+    return 2;
+}
+
+static int parse_one(int ch, verify_opts *o, FILE *err)
+{
+    uint64_t n;
+    char *end;
+    switch (ch) {
+    case 'p': o->protocol = optarg; return -1;
+    case 'm': o->model = optarg; return -1;
+    case 'j': o->json = true; return -1;
+    case 's':
+        if (!parse_size(optarg, &n) || n == 0)
+            return option_error(err, "--max-states takes a positive number, not", optarg);
+        o->bfs.max_states = n;
+        return -1;
+    case 'M':
+        if (!parse_size(optarg, &n) || n == 0)
+            return option_error(err, "--max-memory takes a size such as 512M, not", optarg);
+        o->bfs.max_memory = (size_t)n;
+        return -1;
+    case 't':
+        errno = 0;
+        o->bfs.timeout_s = strtod(optarg, &end);
+        if (errno || end == optarg || *end || o->bfs.timeout_s <= 0)
+            return option_error(err, "--timeout takes a positive number of seconds, not", optarg);
+        return -1;
+    case 'n':
+        if (!proto_options_net(&o->proto, optarg))
+            return option_error(err, "--net takes fifo or unordered, not", optarg);
+        return -1;
+    case 'c':
+        if (!proto_options_const(&o->proto, optarg))
+            return option_error(err, "--const takes NAME=NUMBER, not", optarg);
+        return -1;
+    default:
+        return 2;
+    }
+}
+
+/* Returns -1 to go on, else the exit status. */
+static int parse_options(int argc, char **argv, verify_opts *o, FILE *out, FILE *err)
+{
+    static const struct option longopts[] = {
+        {"protocol", required_argument, NULL, 'p'}, {"model", required_argument, NULL, 'm'},
+        {"json", no_argument, NULL, 'j'},           {"max-states", required_argument, NULL, 's'},
+        {"max-memory", required_argument, NULL, 'M'}, {"timeout", required_argument, NULL, 't'},
+        {"net", required_argument, NULL, 'n'},      {"const", required_argument, NULL, 'c'},
+        {"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0},
+    };
+    memset(o, 0, sizeof *o);
+    o->model = "ptx6";
+    o->unroll = 2;
+    optind = 1;
+    opterr = 0;
+    int ch;
+    while ((ch = getopt_long(argc, argv, "+p:m:j", longopts, NULL)) != -1) {
+        if (ch == 'h') {
+            usage(out);
+            return 0;
+        }
+        int status = parse_one(ch, o, err);
+        if (status == 2 && ch != 's' && ch != 'M' && ch != 't' && ch != 'n' && ch != 'c') {
+            fprintf(err, "scopecheck verify: error: unknown or incomplete option '%s'\n", argv[optind - 1]);
+            usage(err);
+        }
+        if (status >= 0)
+            return status;
+    }
+    if (!o->protocol) {
+        fputs("scopecheck verify: error: --protocol is required\n", err);
+        return 2;
+    }
+    if (optind >= argc) {
+        fputs("scopecheck verify: error: no litmus file given\n", err);
+        return 2;
+    }
+    return -1;
+}
+
+/* ---- collecting outcomes ----------------------------------------------- */
+
+static void on_final(void *ctx, const uint8_t *state, uint32_t index)
+{
+    verdict *v = ctx;
+    proto_final_values(v->inst, state, v->scratch);
+    int before = outcome_count(v->protocol_outcomes);
+    int i = outcome_add(v->protocol_outcomes, v->scratch);
+    if (i < before)
+        return;
+    if (i == v->witness_cap) {
+        v->witness_cap = v->witness_cap ? 2 * v->witness_cap : 16;
+        uint32_t *grown = GC_MALLOC_ATOMIC(sizeof *grown * (size_t)v->witness_cap);
+        if (i)
+            memcpy(grown, v->witness, sizeof *grown * (size_t)i);
+        v->witness = grown;
+    }
+    v->witness[i] = index;
+}
+
+static void compare_outcomes(verdict *v)
+{
+    int width = v->t->nobserved;
+    const lit_value *mine = outcome_values(v->protocol_outcomes);
+    for (int i = 0; i < outcome_count(v->protocol_outcomes); i++)
+        if (outcome_find(v->model_outcomes, &mine[(size_t)i * (size_t)width]) < 0)
+            v->unsound++;
+    const lit_value *allowed = outcome_values(v->model_outcomes);
+    for (int i = 0; i < outcome_count(v->model_outcomes); i++)
+        if (outcome_find(v->protocol_outcomes, &allowed[(size_t)i * (size_t)width]) < 0)
+            v->unobserved++;
+}
+
+static bool has_violation(const verdict *v)
+{
+    return v->unsound || v->nunhandled || v->search.deadlocks || v->search.stop == BFS_VIOLATION;
+}
+
+/* ---- where unhandled events happen ------------------------------------------ */
+
+static void ignore_successor(void *ctx, const uint8_t *next, int rule)
+{
+    (void)ctx, (void)next, (void)rule;
+}
+
+/* The interpreter only lists the unhandled (state, event) pairs.  To give
+ * each a shortest trace, a fresh instance of the protocol (with an empty
+ * list) re-expands the stored states in BFS order until it has met them
+ * all: the first state that meets a pair is one of the shallowest. */
+static void locate_unhandled(verdict *v, const protocol *p, const verify_opts *o)
+{
+    int n = v->nunhandled < MAX_UNHANDLED ? v->nunhandled : MAX_UNHANDLED;
+    proto_instance *fresh = proto_instantiate(p, v->t, &o->proto, stderr);
+    if (!fresh || n == 0)
+        return;
+    const nsi_model *m = proto_nsi(fresh);
+    const state_store *store = bfs_store(v->bfs);
+    int seen = 0;
+    proto_unhandled_pair found[MAX_UNHANDLED];
+    for (uint32_t i = 0; i < ss_count(store) && seen < n; i++) {
+        m->successors(m->ctx, ss_state(store, i), ignore_successor, NULL);
+        int now = proto_unhandled(fresh, found, MAX_UNHANDLED);
+        for (int k = seen; k < now && k < MAX_UNHANDLED; k++) {
+            v->unhandled[k] = found[k];
+            v->unhandled_at[k] = i;
+        }
+        seen = now;
+    }
+    v->nunhandled = seen < n ? seen : n;
+}
+
+/* ---- printing ------------------------------------------------------------ */
+
+static void print_outcomes(FILE *out, const litmus_test *t, outcome_set *set, const char *title)
+{
+    int count = outcome_count(set);
+    const lit_value *sorted = outcome_sorted(set);
+    fprintf(out, "%s %d\n", title, count);
+    for (int i = 0; i < count; i++) {
+        report_state(out, t, &sorted[(size_t)i * (size_t)t->nobserved]);
+        fputc('\n', out);
+    }
+}
+
+static void print_trace(FILE *out, const verdict *v, uint32_t index)
+{
+    fputs("Trace\n", out);
+    bfs_print_trace(v->bfs, index, out);
+}
+
+static void print_unsound(FILE *out, const verdict *v)
+{
+    int width = v->t->nobserved;
+    const lit_value *mine = outcome_values(v->protocol_outcomes);
+    for (int i = 0; i < outcome_count(v->protocol_outcomes); i++) {
+        const lit_value *state = &mine[(size_t)i * (size_t)width];
+        if (outcome_find(v->model_outcomes, state) >= 0)
+            continue;
+        fputs("Violation unsound outcome: ", out);
+        report_state(out, v->t, state);
+        fputs(" (the model forbids it)\n", out);
+        print_trace(out, v, v->witness[i]);
+    }
+}
+
+static void print_text(FILE *out, const verdict *v, const verify_opts *o, const char *proto_name)
+{
+    fprintf(out, "Verify %s protocol %s model %s\n", v->t->name, proto_name, o->model);
+    print_outcomes(out, v->t, v->protocol_outcomes, "Protocol outcomes");
+    print_outcomes(out, v->t, v->model_outcomes, "Model outcomes");
+    fprintf(out, "Sound %s\n", v->unsound ? "no" : "yes");
+    fprintf(out, "Unobserved %d (allowed by the model, never produced by the protocol)\n", v->unobserved);
+    print_unsound(out, v);
+    if (v->search.stop == BFS_VIOLATION) {
+        fprintf(out, "Violation invariant %s\n", v->search.violated);
+        print_trace(out, v, v->search.violation_index);
+    }
+    for (int i = 0; i < v->search.deadlocks_kept; i++) {
+        fprintf(out, "Violation deadlock (%" PRIu64 " deadlock states in all)\n", v->search.deadlocks);
+        print_trace(out, v, v->search.deadlock_index[i]);
+    }
+    for (int i = 0; i < v->nunhandled && i < MAX_UNHANDLED; i++) {
+        fprintf(out, "Violation unhandled: controller %s in state %s has no row for %s\n",
+                v->unhandled[i].controller, v->unhandled[i].state, v->unhandled[i].event);
+        print_trace(out, v, v->unhandled_at[i]);
+    }
+    bfs_print_stats(&v->search, out);
+    fprintf(out, "state bits: %d (%d bytes)\n", proto_state_bits(v->inst), (proto_state_bits(v->inst) + 7) / 8);
+    fprintf(out, "Result %s%s\n\n", has_violation(v) ? "Fail" : "Pass",
+            v->search.complete ? "" : " (search incomplete: only the states explored were checked)");
+}
+
+static void json_outcomes(FILE *out, const litmus_test *t, outcome_set *set)
+{
+    int count = outcome_count(set);
+    const lit_value *sorted = outcome_sorted(set);
+    fputc('[', out);
+    for (int i = 0; i < count; i++) {
+        if (i)
+            fputc(',', out);
+        report_json_state(out, t, &sorted[(size_t)i * (size_t)t->nobserved]);
+    }
+    fputc(']', out);
+}
+
+/* The trace as a JSON list of lines, as bfs_print_trace writes them. */
+static void json_trace(FILE *out, const verdict *v, uint32_t index)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    if (mem) {
+        bfs_print_trace(v->bfs, index, mem);
+        fclose(mem);
+    }
+    fputs("\"trace\":[", out);
+    bool first = true;
+    for (char *line = text, *next; line && *line; line = next) {
+        next = strchr(line, '\n');
+        if (next)
+            *next++ = '\0';
+        else
+            next = line + strlen(line);
+        if (!first)
+            fputc(',', out);
+        report_json_string(out, line);
+        first = false;
+    }
+    fputc(']', out);
+    free(text);
+}
+
+static void json_violations(FILE *out, const verdict *v)
+{
+    bool first = true;
+    int width = v->t->nobserved;
+    const lit_value *mine = outcome_values(v->protocol_outcomes);
+    fputs(",\"violations\":[", out);
+    for (int i = 0; i < outcome_count(v->protocol_outcomes); i++) {
+        const lit_value *state = &mine[(size_t)i * (size_t)width];
+        if (outcome_find(v->model_outcomes, state) >= 0)
+            continue;
+        fputs(first ? "{\"kind\":\"unsound\",\"outcome\":" : ",{\"kind\":\"unsound\",\"outcome\":", out);
+        report_json_state(out, v->t, state);
+        fputc(',', out);
+        json_trace(out, v, v->witness[i]);
+        fputc('}', out);
+        first = false;
+    }
+    if (v->search.stop == BFS_VIOLATION) {
+        fputs(first ? "{\"kind\":\"invariant\",\"name\":" : ",{\"kind\":\"invariant\",\"name\":", out);
+        report_json_string(out, v->search.violated);
+        fputc(',', out);
+        json_trace(out, v, v->search.violation_index);
+        fputc('}', out);
+        first = false;
+    }
+    for (int i = 0; i < v->nunhandled && i < MAX_UNHANDLED; i++) {
+        fputs(first ? "{\"kind\":\"unhandled\",\"controller\":" : ",{\"kind\":\"unhandled\",\"controller\":", out);
+        report_json_string(out, v->unhandled[i].controller);
+        fputs(",\"state\":", out);
+        report_json_string(out, v->unhandled[i].state);
+        fputs(",\"event\":", out);
+        report_json_string(out, v->unhandled[i].event);
+        fputc(',', out);
+        json_trace(out, v, v->unhandled_at[i]);
+        fputc('}', out);
+        first = false;
+    }
+    fputc(']', out);
+}
+
+static void print_json(FILE *out, const verdict *v, const verify_opts *o, const char *proto_name)
+{
+    fputs("{\"test\":", out);
+    report_json_string(out, v->t->name);
+    fputs(",\"file\":", out);
+    report_json_string(out, v->t->file);
+    fputs(",\"protocol\":", out);
+    report_json_string(out, proto_name);
+    fputs(",\"model\":", out);
+    report_json_string(out, o->model);
+    fprintf(out, ",\"sound\":%s,\"complete\":%s", v->unsound ? "false" : "true",
+            v->search.complete ? "true" : "false");
+    fputs(",\"protocol_outcomes\":", out);
+    json_outcomes(out, v->t, v->protocol_outcomes);
+    fputs(",\"model_outcomes\":", out);
+    json_outcomes(out, v->t, v->model_outcomes);
+    fputs(",\"deadlocks\":[", out);
+    for (int i = 0; i < v->search.deadlocks_kept; i++) {
+        fputs(i ? ",{" : "{", out);
+        json_trace(out, v, v->search.deadlock_index[i]);
+        fputc('}', out);
+    }
+    fputc(']', out);
+    json_violations(out, v);
+    const bfs_result *s = &v->search;
+    fprintf(out,
+            ",\"stats\":{\"stop\":\"%s\",\"states\":%" PRIu64 ",\"transitions\":%" PRIu64
+            ",\"depth\":%u,\"seconds\":%.4f,\"states_per_s\":%.0f,\"bytes_per_state\":%.1f"
+            ",\"peak_rss\":%zu,\"deadlock_states\":%" PRIu64 ",\"state_bits\":%d}}\n",
+            bfs_stop_name(s->stop), s->states, s->transitions, s->depth, s->seconds, s->states_per_s,
+            s->bytes_per_state, s->peak_rss, s->deadlocks, proto_state_bits(v->inst));
+}
+
+/* ---- one test ------------------------------------------------------------- */
+
+/* x taken into lo..hi modulo its size. */
+static lit_value wrap_value(lit_value x, long lo, long hi)
+{
+    long span = hi - lo + 1, r = ((long)x - lo) % span;
+    return (lit_value)(lo + (r < 0 ? r + span : r));
+}
+
+/* The model may allow values the protocol cannot hold (x = 2 after two
+ * increments, with values 0..1).  A protocol whose arithmetic wraps (the
+ * Rumur baseline) is compared modulo its range, with a warning; one that
+ * does not wrap cannot run the test: an error, since every comparison
+ * would be meaningless. */
+static bool fit_model_outcomes(verdict *v, const char *path, const char *proto_name, FILE *err)
+{
+    long lo, hi;
+    bool wraps = proto_value_range(v->inst, &lo, &hi);
+    int width = v->t->nobserved, n = outcome_count(v->model_outcomes);
+    const lit_value *all = outcome_values(v->model_outcomes);
+    int bad = -1;
+    for (int i = 0; i < n * width && bad < 0; i++)
+        if (all[i] < lo || all[i] > hi)
+            bad = i;
+    if (bad < 0)
+        return true;
+    fprintf(err, "%s: %s: the model allows the value %lld, outside protocol %s's value range %ld..%ld; %s (raise its constant, e.g. --const MAXV=N)\n",
+            path, wraps ? "warning" : "error", (long long)all[bad], proto_name, lo, hi,
+            wraps ? "the protocol wraps values, so outcomes are compared modulo the range" : "the outcomes cannot be compared");
+    if (!wraps)
+        return false;
+    outcome_set *wrapped = outcome_set_new(width);
+    lit_value *one = GC_MALLOC_ATOMIC(sizeof *one * (size_t)(width ? width : 1));
+    for (int i = 0; i < n; i++) {
+        for (int k = 0; k < width; k++)
+            one[k] = wrap_value(all[(size_t)i * (size_t)width + (size_t)k], lo, hi);
+        outcome_add(wrapped, one);
+    }
+    v->model_outcomes = wrapped;
+    return true;
+}
+
+static bool model_outcomes(verdict *v, const verify_opts *o, const cat_model *m, cat_workspace *ws, FILE *err)
+{
+    enum_options eo = {.unroll = o->unroll, .max_traces = 100000};
+    check_result r;
+    if (!enumerate_check(v->t, m, ws, &eo, &r, err))
+        return false;
+    v->model_outcomes = r.states;
+    return true;
+}
+
+/* 0 pass, 1 violation, 2 unusable. */
+static int verify_file(const char *path, const verify_opts *o, const protocol *p, const cat_model *m,
+                       cat_workspace *ws, FILE *out, FILE *err)
+{
+    litmus_test *t = litmus_read_file(path, err);
+    if (!t)
+        return 2;
+    proto_instance *inst = proto_instantiate(p, t, &o->proto, err);
+    if (!inst)
+        return 2;
+    verdict *v = GC_MALLOC(sizeof *v);
+    v->t = t;
+    v->inst = inst;
+    v->scratch = GC_MALLOC_ATOMIC(sizeof(lit_value) * (size_t)(t->nobserved ? t->nobserved : 1));
+    v->protocol_outcomes = outcome_set_new(t->nobserved);
+    if (!model_outcomes(v, o, m, ws, err) || !fit_model_outcomes(v, path, protocol_name(p), err))
+        return 2;
+    bfs_options bo = o->bfs;
+    bo.on_final = on_final;
+    bo.final_ctx = v;
+    v->bfs = bfs_run(proto_nsi(inst), &bo, &v->search);
+    if (!v->bfs) {
+        fprintf(err, "%s: error: the search could not start (%s)\n", path, bfs_stop_name(v->search.stop));
+        return 2;
+    }
+    compare_outcomes(v);
+    v->nunhandled = proto_unhandled(inst, v->unhandled, MAX_UNHANDLED);
+    locate_unhandled(v, p, o);
+    if (o->json)
+        print_json(out, v, o, protocol_name(p));
+    else
+        print_text(out, v, o, protocol_name(p));
+    int status = has_violation(v) ? 1 : 0;
+    bfs_free(v->bfs);
+    return status;
+}
+
+int verify_cmd_main(int argc, char **argv, FILE *out, FILE *err)
+{
+    verify_opts o;
+    int status = parse_options(argc, argv, &o, out, err);
+    if (status >= 0)
+        return status;
+    const char *proto_path = model_path_find(o.protocol, ".proto");
+    if (!proto_path) {
+        fprintf(err, "scopecheck verify: error: no protocol '%s' (a name in models/, or a .proto file)\n", o.protocol);
+        return 2;
+    }
+    protocol *p = protocol_load(proto_path, err);
+    const char *model_path = model_path_resolve(o.model);
+    if (!model_path) {
+        fprintf(err, "scopecheck verify: error: no model '%s'\n", o.model);
+        return 2;
+    }
+    cat_model *m = cat_load(model_path, err);
+    if (!p || !m)
+        return 2;
+    cat_workspace *ws = cat_workspace_new(m);
+    int worst = 0;
+    for (int i = optind; i < argc; i++) {
+        int s = verify_file(argv[i], &o, p, m, ws, out, err);
+        worst = s > worst ? s : worst;
+        fflush(out);
+    }
+    return worst;
+}

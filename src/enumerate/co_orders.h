@@ -1,0 +1,27 @@
+/*
+ * enumerate/co_orders.h: the coherence orders a location's writes may take.
+ *
+ * Contract: order_table_build lists, once each, every strict total order
+ * (k! of them) or every strict partial order (19 at k=3, 219 at k=4, 4231
+ * at k=5) on k writes numbered 0..k-1; rows[o][i] has bit j when write i
+ * comes before write j in order o.  Tables depend only on k, so the
+ * enumerator builds each once per run.  Allocation: Boehm GC.
+ */
+#ifndef SCOPECHECK_ENUMERATE_CO_ORDERS_H
+#define SCOPECHECK_ENUMERATE_CO_ORDERS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define MAX_TOTAL_K 8    /* writes to one location, total coherence orders */
+#define MAX_PARTIAL_K 5  /* ... partial orders */
+
+/* All strict orders of one kind on k writes; rows[i] holds i's successors. */
+typedef struct order_table {
+    int count;
+    uint8_t (*rows)[MAX_TOTAL_K];
+} order_table;
+
+void order_table_build(order_table *tab, int k, bool partial);
+
+#endif

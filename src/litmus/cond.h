@@ -1,0 +1,32 @@
+/*
+ * litmus/cond.h: the final condition of a litmus test, dialect-independent.
+ *
+ *   final    ::= [ "locations" "[" term { ";" term } [";"] "]" ] quant prop EOF
+ *   quant    ::= "exists" | "~" "exists" | "forall"
+ *   prop     ::= conj { "\/" conj }
+ *   conj     ::= unary { "/\" unary }
+ *   unary    ::= "~" unary | "(" prop ")" | "true" | "false" | term cmp term
+ *   cmp      ::= "==" | "=" | "!="
+ *   term     ::= P<n> ":" reg | <n> ":" reg | location | ["-"|"+"] number
+ *
+ * The threads of `t` must already exist.  A register the condition names that
+ * its thread lacks is added (initial value 0), likewise a location.
+ * Fills t->quant, t->cond and t->observed (each register or location term once,
+ * in order of first mention, locations clause first).
+ */
+#ifndef SCOPECHECK_LITMUS_COND_H
+#define SCOPECHECK_LITMUS_COND_H
+
+#include <stdbool.h>
+
+#include "litmus/litmus.h"
+#include "litmus/lex.h"
+
+/* lx->tok must be the first token of the final part.  False on error
+ * (already reported). */
+bool litmus_parse_final(lexer *lx, litmus_test *t);
+
+/* True if the token can start the final part (locations, exists, ~, forall). */
+bool litmus_final_starts(const lex_token *tok);
+
+#endif

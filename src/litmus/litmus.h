@@ -1,0 +1,141 @@
+/*
+ * litmus/litmus.h: a litmus test after parsing, independent of its dialect.
+ *
+ * Folder src/litmus/: the litmus front ends (a new dialect is one module
+ * here plus one line in read.c), this dialect-independent program, the
+ * arithmetic of its instructions (ops.h) and outcomes.  May include base/.
+ *
+ * Contract: a dialect front end (litmus/ptx.c, litmus/opencl/) turns text
+ * into this structure; the execution enumerator reads it and never sees
+ * text.  Every instruction is a small register-machine operation; labels are
+ * already resolved to instruction indices.  All memory comes from Boehm GC
+ * (GC_MALLOC), so a test is simply dropped when no longer needed.
+ */
+#ifndef SCOPECHECK_LITMUS_LITMUS_H
+#define SCOPECHECK_LITMUS_LITMUS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+typedef int64_t lit_value;
+
+/* ORD_WEAK: PTX weak / OpenCL non-atomic.  ORD_SC: fence.sc, or an OpenCL
+ * seq_cst access or fence. */
+enum lit_order { ORD_WEAK, ORD_RELAXED, ORD_ACQUIRE, ORD_RELEASE, ORD_ACQ_REL, ORD_SC };
+/* Scopes, narrow to wide.  OpenCL/HSA names map onto PTX ones:
+ * work_group = cta, device (agent) = gpu, all_svm_devices (system) = sys;
+ * SCOPE_WI is OpenCL's memory_scope_work_item. */
+enum lit_scope { SCOPE_NONE, SCOPE_CTA, SCOPE_GPU, SCOPE_SYS, SCOPE_WI };
+/* Memory regions (OpenCL address spaces; fence and barrier flags). */
+enum lit_region { REGION_GLOBAL = 1, REGION_LOCAL = 2 };
+enum lit_proxy { PROXY_GENERIC, PROXY_SURFACE, PROXY_TEXTURE, PROXY_CONSTANT, PROXY_ALIAS };
+
+enum lit_opcode {
+    OP_LOAD,    /* dst <- [loc]                                           */
+    OP_STORE,   /* [loc] <- a                                             */
+    OP_RMW,     /* atom: dst <- [loc]; [loc] <- rmwop(old, a, b)           */
+    OP_RED,     /* red: like OP_RMW without a destination register        */
+    OP_FENCE,   /* order ORD_SC or ORD_ACQ_REL, or a proxy fence (proxy)   */
+    OP_BARRIER, /* bar.cta.sync / bar.cta.arrive: id a, optional count b    */
+    OP_MOV,     /* dst <- a                                               */
+    OP_ALU,     /* dst <- a aluop b                                       */
+    OP_BRANCH,  /* if (a cmp b) goto target                               */
+    OP_GOTO,    /* goto target                                            */
+};
+
+enum lit_rmw_op { RMW_ADD, RMW_SUB, RMW_INC, RMW_DEC, RMW_EXCH, RMW_CAS,
+                  RMW_AND, RMW_OR, RMW_XOR, RMW_MIN, RMW_MAX };
+enum lit_alu_op { ALU_ADD, ALU_SUB, ALU_MUL, ALU_AND, ALU_OR, ALU_XOR };
+enum lit_cmp { CMP_EQ, CMP_NE };
+
+enum lit_operand_kind { OPND_NONE, OPND_REG, OPND_IMM };
+
+typedef struct lit_operand {
+    enum lit_operand_kind kind;
+    int reg;         /* index into the thread's register table, OPND_REG  */
+    lit_value imm;   /* OPND_IMM                                         */
+} lit_operand;
+
+typedef struct lit_instr {
+    enum lit_opcode op;
+    enum lit_order order;
+    enum lit_scope scope;
+    enum lit_proxy proxy;    /* accesses: proxy used; fences: which proxy  */
+    enum lit_rmw_op rmw_op;
+    enum lit_alu_op alu_op;
+    enum lit_cmp cmp;
+    bool barrier_waits;      /* bar.sync (true) or bar.arrive (false)      */
+    int dst;                 /* destination register, or -1              */
+    int loc;                 /* location index for memory accesses, or -1 */
+    lit_operand a, b;        /* value / compare / cas operands, barrier id & count */
+    int target;              /* branch target: instruction index (may equal count: end) */
+    int line, col;           /* source position, for diagnostics and traces */
+    const char *text;        /* the instruction as written, for traces    */
+    bool remote;             /* remote-scope-promotion form (..._remote)   */
+    uint8_t regions;         /* fences and barriers: enum lit_region bits (0: all) */
+} lit_instr;
+
+typedef struct lit_thread {
+    const char *name;        /* "P0" */
+    int cta, gpu;            /* placement: P0@cta C,gpu G or P0@wg C, dev G (defaults 0,0) */
+    int ninstrs;
+    lit_instr *instrs;
+    int nregs;
+    const char **reg_names;  /* "r0", ... */
+    lit_value *reg_init;     /* initial value of each register (0 if absent) */
+} lit_thread;
+
+typedef struct lit_location {
+    const char *name;
+    lit_value init;
+    int physical;            /* index of the location it aliases, itself if none */
+    enum lit_proxy alias_proxy; /* proxy named by "x @ P aliases y" */
+    uint8_t region;          /* enum lit_region: where it lives (0: global) */
+    bool atomic_type;        /* declared atomic (OpenCL atomic_int) */
+} lit_location;
+
+/* Condition: a proposition over final register and location values. */
+enum lit_cond_kind { COND_TRUE, COND_FALSE, COND_AND, COND_OR, COND_NOT, COND_EQ, COND_NE };
+enum lit_term_kind { TERM_REG, TERM_LOC, TERM_CONST };
+
+typedef struct lit_term {
+    enum lit_term_kind kind;
+    int thread, reg;         /* TERM_REG */
+    int loc;                 /* TERM_LOC */
+    lit_value value;         /* TERM_CONST */
+} lit_term;
+
+typedef struct lit_cond {
+    enum lit_cond_kind kind;
+    struct lit_cond *left, *right;   /* AND, OR: both; NOT: left */
+    lit_term lhs, rhs;               /* EQ, NE */
+} lit_cond;
+
+enum lit_quantifier { QUANT_EXISTS, QUANT_NOT_EXISTS, QUANT_FORALL };
+
+typedef struct litmus_test {
+    const char *file;
+    const char *arch;        /* "PTX" */
+    const char *name;        /* from the header line */
+    const char *doc;         /* the quoted comment, if any */
+    int nthreads;
+    lit_thread *threads;
+    int nlocs;
+    lit_location *locs;
+    enum lit_quantifier quant;
+    lit_cond *cond;
+    /* observed values, in the order herd prints them: the registers and
+     * locations that the condition (or a locations clause) mentions */
+    int nobserved;
+    lit_term *observed;
+} litmus_test;
+
+/* Building a test (program.c), for the dialects.  Location table: index by
+ * name, or -1; append (physical = itself).  Register table of a thread:
+ * index by name, or -1; append.  Memory from Boehm GC. */
+int litmus_loc_index(const litmus_test *t, const char *name);
+int litmus_add_loc(litmus_test *t, const char *name, lit_value init);
+int litmus_reg_index(const lit_thread *th, const char *name);
+int litmus_add_reg(lit_thread *th, const char *name, lit_value init);
+
+#endif

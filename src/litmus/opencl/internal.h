@@ -1,0 +1,194 @@
+/*
+ * litmus/opencl/internal.h: the contract between the modules of the OpenCL
+ * litmus front end (internal; the public entry point is litmus/opencl/opencl.h).
+ *
+ *   litmus/opencl/opencl.c          the dialect's top level: header, init block,
+ *                            scope tree, threads and parameters, placement,
+ *                            the final condition; the parser helpers below
+ *   litmus/opencl/code.c     the code buffer of the thread being compiled:
+ *                            instructions, labels, text stamps, temporaries,
+ *                            the names in scope
+ *   litmus/opencl/expr.c     expressions: parsed into a node tree, compiled
+ *                            into values, registers and conditional jumps
+ *   litmus/opencl/builtin.c  calls of the builtins (atomics, fences, barriers)
+ *   litmus/opencl/stmt.c     statements and control flow
+ *
+ * Every function reports at most one diagnostic through the lexer (which
+ * sets p->lx.failed) and returns false, NULL or -1 after it; callers stop.
+ * Branch targets are label numbers (ocl_new_label) while a body is
+ * compiled; the top level turns them into instruction indices.
+ */
+#ifndef SCOPECHECK_LITMUS_OPENCL_INTERNAL_H
+#define SCOPECHECK_LITMUS_OPENCL_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "litmus/litmus.h"
+#include "litmus/lex.h"
+
+#define MAX_DEPTH 200
+#define MAX_ARGS 8
+
+/* ---- expression trees ---------------------------------------------------- */
+
+enum node_kind { N_NUM, N_VAR, N_DEREF, N_ADDR, N_CALL, N_BIN, N_NOT, N_NEG };
+enum binop { B_ADD, B_SUB, B_MUL, B_AND, B_OR, B_EQ, B_NE, B_LT, B_GT, B_LE, B_GE, B_LAND, B_LOR };
+
+typedef struct node {
+    enum node_kind kind;
+    enum binop op;
+    lit_value num;
+    const char *name;        /* N_VAR, N_DEREF, N_ADDR, N_CALL */
+    struct node *l, *r;      /* N_BIN: both; N_NOT, N_NEG: l */
+    struct node *args[MAX_ARGS];
+    int nargs;
+    int line, col;
+} node;
+
+/* ---- parser state ------------------------------------------------------- */
+
+typedef struct param {
+    const char *name;
+    int loc;
+} param;
+
+typedef struct placement {
+    int thread, cta, gpu, line, col;
+} placement;
+
+typedef struct loop_labels {
+    int brk, cont;
+} loop_labels;
+
+typedef struct oparser {
+    lexer lx;
+    litmus_test *t;
+    int depth;
+    /* register initialisations from the init block */
+    struct { int thread; const char *name; lit_value v; int line, col; } *rinit;
+    int nrinit;
+    /* scopeTree placements */
+    placement *places;
+    int nplaces;
+    /* parameters of every thread, for conditions that name them */
+    param **tparams;
+    int *tnparams;
+    /* the thread being compiled */
+    lit_thread *th;
+    param *params;
+    int nparams;
+    const char **decl;       /* declared local variables */
+    int ndecl;
+    lit_instr *code;
+    int ncode, capcode;
+    int *labels;             /* label number -> instruction index, -1 if not placed */
+    int nlabels, caplabels;
+    int ntemps;
+    int nbarriers;
+    loop_labels loops[MAX_DEPTH];
+    int nloops;
+} oparser;
+
+#define LX (&p->lx)
+#define TOK (p->lx.tok)
+
+static inline bool failed(oparser *p) { return p->lx.failed; }
+
+/* The character just after the current token in the source, or -1. */
+static inline int char_after(oparser *p)
+{
+    const char *e = TOK.text + TOK.len;
+    return e < LX->src + LX->len ? (unsigned char)*e : -1;
+}
+
+static inline lit_operand imm(lit_value v)
+{
+    lit_operand o = { OPND_IMM, -1, v };
+    return o;
+}
+
+static inline lit_operand regop(int r)
+{
+    lit_operand o = { OPND_REG, r, 0 };
+    return o;
+}
+
+/* ---- parser helpers (litmus/opencl/opencl.c) ------------------------------------ */
+
+/* Report "expected WHAT" at the current token unless the lexer already did. */
+void ocl_expected(oparser *p, const char *what);
+/* Consume the punctuation `punct`, or report "expected WHAT". */
+bool ocl_expect_punct(oparser *p, const char *punct, const char *what);
+/* One level deeper into a nested construct, `what` ("expression", ...);
+ * past MAX_DEPTH it reports "WHAT nested too deeply" at line:col and returns
+ * false.  The caller steps out with p->depth--. */
+bool ocl_enter(oparser *p, int line, int col, const char *what);
+/* Make room for element n of the GC array *v (capacity *cap). */
+bool ocl_grow(void **v, int n, int *cap, size_t elem);
+/* The GC array arr of n elements copied into one with room for element n
+ * (NULL when out of memory); the caller stores it back. */
+void *ocl_append(void *arr, int n, size_t elem);
+
+/* ---- code buffer (litmus/opencl/code.c) ---------------------------------- */
+
+/* A new, unplaced label (-1 when out of memory); place it at the next instruction. */
+int ocl_new_label(oparser *p);
+void ocl_place_label(oparser *p, int l);
+/* Append an instruction with no operands (NULL after reporting). */
+lit_instr *ocl_emit(oparser *p, enum lit_opcode op, int line, int col);
+/* Instructions of one shape, their fields filled in (NULL after reporting). */
+lit_instr *ocl_emit_mov(oparser *p, int dst, lit_operand a, int line, int col);
+lit_instr *ocl_emit_alu(oparser *p, enum lit_alu_op op, int dst, lit_operand a, lit_operand b, int line,
+                        int col);
+lit_instr *ocl_emit_goto(oparser *p, int label, int line, int col);
+lit_instr *ocl_emit_branch(oparser *p, enum lit_cmp cmp, lit_operand a, lit_operand b, int label, int line,
+                           int col);
+/* A non-atomic load or store (weak, no scope): C's *x. */
+lit_instr *ocl_emit_plain_load(oparser *p, int dst, int loc, int line, int col);
+lit_instr *ocl_emit_plain_store(oparser *p, int loc, lit_operand a, int line, int col);
+/* Give instructions from `from` on that have no text yet the source slice
+ * [s, e) and its position. */
+void ocl_stamp(oparser *p, int from, const char *s, const char *e, int line, int col);
+/* A fresh temporary register "t.N". */
+int ocl_new_temp(oparser *p);
+/* Declare the variable `name` (its register already exists) in the thread
+ * being compiled; false when out of memory. */
+bool ocl_declare(oparser *p, const char *name);
+/* The register of a declared variable, the location of a parameter, or -1. */
+int ocl_local_index(oparser *p, const char *name);
+int ocl_param_loc(oparser *p, const char *name);
+/* The location *name reads or writes: that of the pointer parameter `name`
+ * unless a variable hides it; -1 (reported at line:col) if there is none. */
+int ocl_deref_loc(oparser *p, const char *name, int line, int col);
+
+/* ---- expressions (litmus/opencl/expr.c) ---------------------------------- */
+
+node *ocl_parse_expr(oparser *p);
+/* e as an operand (an immediate, or a register, compiling what it needs). */
+bool ocl_gen_value(oparser *p, node *e, lit_operand *out);
+/* Compile e so that its value ends up in register dst. */
+bool ocl_gen_into(oparser *p, node *e, int dst);
+/* Jump to `label` when the truth of e equals jump_if; fall through otherwise. */
+bool ocl_gen_cond(oparser *p, node *e, bool jump_if, int label);
+
+/* ---- builtins (builtin.c) ------------------------------------------------ */
+
+/* Compiles an argument expression to an operand: ocl_gen_value, passed in
+ * by the callers so that the builtins do not depend on the expression
+ * compiler that depends on them (calls nest inside expressions and
+ * expressions inside calls). */
+typedef bool (*ocl_value_compiler)(oparser *p, node *e, lit_operand *out);
+
+/* Compile a call; `dst` is the register that receives its value, or -1
+ * when the value is unused (a call statement). */
+bool ocl_gen_call(oparser *p, node *e, int dst, ocl_value_compiler gen_value);
+
+/* ---- statements (litmus/opencl/stmt.c) ----------------------------------- */
+
+/* A type word of C (int, uint, long, ...). */
+bool ocl_is_type_word(const lex_token *t);
+/* A { ... } block; `body` for a thread body (see litmus/opencl/stmt.c). */
+bool ocl_parse_block_ex(oparser *p, bool body);
+
+#endif

@@ -1,0 +1,24 @@
+/*
+ * litmus/ops.h: the arithmetic of litmus instructions, one definition for
+ * every engine that runs them: the axiomatic enumerator (enumerate/thread_paths.c)
+ * and the protocol interpreter (protocol/interp.c) must agree on what an
+ * `atom.inc` or an `add` computes, or the protocol's outcomes and the
+ * model's would differ for no reason of memory ordering.
+ *
+ * Contract: pure functions of their arguments; values are not wrapped or
+ * range-checked here (each engine applies its own value range).
+ */
+#ifndef SCOPECHECK_LITMUS_OPS_H
+#define SCOPECHECK_LITMUS_OPS_H
+
+#include "litmus/litmus.h"
+
+/* The value a read-modify-write instruction `in` stores, given the old
+ * value and its operands a and b (b: the new value of a cas).  An inc or
+ * dec without a bound operand counts by one without wrapping. */
+lit_value lit_rmw_result(const lit_instr *in, lit_value old, lit_value a, lit_value b);
+
+/* The result of a register ALU operation. */
+lit_value lit_alu_result(enum lit_alu_op op, lit_value a, lit_value b);
+
+#endif

@@ -1,0 +1,49 @@
+/* litmus/program.c: the location and register tables of a litmus_test (see litmus.h). */
+#include "litmus/litmus.h"
+
+#include <gc.h>
+#include <string.h>
+
+int litmus_loc_index(const litmus_test *t, const char *name)
+{
+    for (int i = 0; i < t->nlocs; i++)
+        if (strcmp(t->locs[i].name, name) == 0)
+            return i;
+    return -1;
+}
+
+int litmus_add_loc(litmus_test *t, const char *name, lit_value init)
+{
+    lit_location *n = GC_MALLOC(sizeof *n * (size_t)(t->nlocs + 1));
+    if (t->nlocs)
+        memcpy(n, t->locs, sizeof *n * (size_t)t->nlocs);
+    n[t->nlocs].name = name;
+    n[t->nlocs].init = init;
+    n[t->nlocs].physical = t->nlocs;
+    n[t->nlocs].alias_proxy = PROXY_GENERIC;
+    t->locs = n;
+    return t->nlocs++;
+}
+
+int litmus_reg_index(const lit_thread *th, const char *name)
+{
+    for (int i = 0; i < th->nregs; i++)
+        if (strcmp(th->reg_names[i], name) == 0)
+            return i;
+    return -1;
+}
+
+int litmus_add_reg(lit_thread *th, const char *name, lit_value init)
+{
+    const char **names = GC_MALLOC(sizeof *names * (size_t)(th->nregs + 1));
+    lit_value *vals = GC_MALLOC_ATOMIC(sizeof *vals * (size_t)(th->nregs + 1));
+    if (th->nregs) {
+        memcpy(names, th->reg_names, sizeof *names * (size_t)th->nregs);
+        memcpy(vals, th->reg_init, sizeof *vals * (size_t)th->nregs);
+    }
+    names[th->nregs] = name;
+    vals[th->nregs] = init;
+    th->reg_names = names;
+    th->reg_init = vals;
+    return th->nregs++;
+}

@@ -1,0 +1,146 @@
+/* litmus/read.c: see litmus/read.h. */
+#include "litmus/read.h"
+
+#include <errno.h>
+#include <gc.h>
+#include <string.h>
+
+#include "base/diag.h"
+#include "litmus/opencl/opencl.h"
+#include "litmus/ptx.h"
+
+/* Position (line, col) of byte offset `off`. */
+static void position_of(const char *text, size_t off, int *line, int *col)
+{
+    int l = 1, c = 1;
+    for (size_t i = 0; i < off; i++) {
+        if (text[i] == '\n') { l++; c = 1; }
+        else c++;
+    }
+    *line = l;
+    *col = c;
+}
+
+/* Offset of the first byte that makes the text binary, or len if none:
+ * NUL and control characters other than \t \n \v \f \r, DEL, and bytes
+ * that are not well-formed UTF-8. */
+static size_t first_binary_byte(const unsigned char *s, size_t len)
+{
+    size_t i = 0;
+    while (i < len) {
+        unsigned c = s[i];
+        if (c < 0x80) {
+            if ((c < 0x20 && !(c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r')) ||
+                c == 0x7f)
+                return i;
+            i++;
+            continue;
+        }
+        size_t n;
+        unsigned min;
+        if (c >= 0xc2 && c <= 0xdf) { n = 1; min = 0x80; }
+        else if (c >= 0xe0 && c <= 0xef) { n = 2; min = 0x800; }
+        else if (c >= 0xf0 && c <= 0xf4) { n = 3; min = 0x10000; }
+        else return i;
+        unsigned cp = c & (0x3fu >> n);
+        for (size_t k = 1; k <= n; k++) {
+            if (i + k >= len || (s[i + k] & 0xc0) != 0x80)
+                return i;
+            cp = (cp << 6) | (s[i + k] & 0x3fu);
+        }
+        if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+            return i;
+        i += n + 1;
+    }
+    return len;
+}
+
+litmus_test *litmus_parse_text(const char *path, const char *text, size_t len, FILE *errors)
+{
+    if (len > LITMUS_MAX_BYTES) {
+        diag_error(errors, path, 1, 1, "file too large (%zu bytes, the limit is %u)",
+                   len, LITMUS_MAX_BYTES);
+        return NULL;
+    }
+    size_t bad = first_binary_byte((const unsigned char *)text, len);
+    if (bad < len) {
+        int line, col;
+        position_of(text, bad, &line, &col);
+        diag_error(errors, path, line, col, "binary data in file (byte 0x%02x): not a litmus test",
+                   (unsigned)(unsigned char)text[bad]);
+        return NULL;
+    }
+    size_t i = 0;
+    while (i < len && strchr(" \t\n\v\f\r", text[i]))
+        i++;
+    if (i == len) {
+        diag_error(errors, path, 1, 1, "empty file: expected a litmus test");
+        return NULL;
+    }
+    if (i > 0) {
+        int line, col;
+        position_of(text, i, &line, &col);
+        diag_error(errors, path, line, col,
+                   "expected the architecture name (PTX) at the very start of the file");
+        return NULL;
+    }
+    size_t n = 0;
+    while (n < len && ((text[n] >= 'A' && text[n] <= 'Z') || (text[n] >= 'a' && text[n] <= 'z') ||
+                       (text[n] >= '0' && text[n] <= '9') || text[n] == '_'))
+        n++;
+    if (n == 3 && memcmp(text, "PTX", 3) == 0)
+        return litmus_parse_ptx(path, text, len, errors);
+    if (n == 6 && memcmp(text, "OPENCL", 6) == 0)
+        return litmus_parse_opencl(path, text, len, errors);
+    if (n == 0)
+        diag_error(errors, path, 1, 1, "expected the architecture name (PTX) at the start of the file");
+    else
+        diag_error(errors, path, 1, 1, "unknown architecture '%.*s' (supported: PTX)",
+                   (int)(n > 40 ? 40 : n), text);
+    return NULL;
+}
+
+litmus_test *litmus_read_file(const char *path, FILE *errors)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        diag_error(errors, path, 1, 1, "cannot open file: %s", strerror(errno));
+        return NULL;
+    }
+    /* Start small and double: a 1 MiB buffer per file made the collector
+     * run every few files of a corpus. */
+    size_t cap = 16384, len = 0, limit = LITMUS_MAX_BYTES + 1;
+    char *buf = GC_MALLOC_ATOMIC(cap + 1);
+    while (buf) {
+        size_t got = fread(buf + len, 1, cap - len, f);
+        len += got;
+        if (got == 0 || len == limit)
+            break;
+        if (len == cap) {
+            size_t ncap = cap * 2 < limit ? cap * 2 : limit;
+            char *nb = GC_MALLOC_ATOMIC(ncap + 1);
+            if (nb)
+                memcpy(nb, buf, len);
+            buf = nb;
+            cap = ncap;
+        }
+    }
+    if (!buf) {
+        fclose(f);
+        diag_error(errors, path, 1, 1, "out of memory");
+        return NULL;
+    }
+    if (ferror(f)) {
+        int e = errno;
+        fclose(f);
+        diag_error(errors, path, 1, 1, "cannot read file: %s", strerror(e));
+        return NULL;
+    }
+    fclose(f);
+    if (len > LITMUS_MAX_BYTES) {
+        diag_error(errors, path, 1, 1, "file too large (more than %u bytes)", LITMUS_MAX_BYTES);
+        return NULL;
+    }
+    buf[len] = '\0';
+    return litmus_parse_text(path, buf, len, errors);
+}

@@ -1,0 +1,281 @@
+/*
+ * protocol/internal.h: the resolved form of a protocol table file and of an
+ * instance, shared by protocol/lex.c, protocol/parse.c, protocol/layout.c
+ * and protocol/interp.c.  Not for other modules: they use protocol.h.
+ */
+#ifndef SCOPECHECK_PROTOCOL_INTERNAL_H
+#define SCOPECHECK_PROTOCOL_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "protocol/protocol.h"
+
+/* ---- tokens ---------------------------------------------------------- */
+enum ptok_kind { PT_EOF, PT_NL, PT_IDENT, PT_NUM, PT_STRING, PT_PUNCT };
+
+typedef struct ptok {
+    enum ptok_kind kind;
+    const char *text;   /* identifier, string contents or punctuation */
+    long num;
+    int line, col;
+} ptok;
+
+/* Splits `text` into tokens (GC array ending in PT_EOF); NULL on error
+ * after writing "file:line:col: error: ..." to `errors`. */
+ptok *ptok_split(const char *path, const char *text, FILE *errors);
+
+/* ---- declarations ------------------------------------------------------ */
+/* A bound: a configuration constant plus an offset (cst >= 0: NCU-1) or
+ * a number. */
+typedef struct pbound { int cst; long num; } pbound;
+/* A range of small integers; is_value: the protocol's value range. */
+typedef struct prange { bool is_value; pbound lo, hi; } prange;
+
+/* The type of a line field or a controller variable: a scalar in a range,
+ * or a small aggregate of `len` elements in the range `r` (bits: 0..1).
+ * A fifo is a count followed by its elements, oldest first, unused ones
+ * at their lowest value (canonical). */
+enum ptype_kind { T_SCALAR, T_BITS, T_ARRAY, T_FIFO };
+typedef struct ptype { enum ptype_kind kind; prange r; pbound len; } ptype;
+
+/* The topology levels a controller or a channel is placed at, finest
+ * first: one instance per compute unit, per GPU, or one for the system;
+ * and `sliced N`: N instances tied to no CU or GPU (L2 slices, directory
+ * banks), reached by index. */
+enum plevel { LV_CU, LV_GPU, LV_SYS, LV_SLICE };
+
+/* A placement: its level, and for LV_SLICE the number of slices. */
+typedef struct pplace { enum plevel level; pbound slices; } pplace;
+
+enum pex_kind { EX_NUM, EX_CONST, EX_VAR, EX_LINEF, EX_MSGF, EX_ADDR, EX_VALUE,
+                EX_STATE, EX_BIN, EX_NOT, EX_RMW, EX_NEG,
+                EX_INDEX,       /* l[r]: element r of an aggregate (l: EX_VAR / EX_LINEF) */
+                EX_LEN,         /* len(l): fifo length, bits: number set, array: size */
+                EX_HAS,         /* has(l, r): some element equals r (bits: bit r set) */
+                EX_HOME,        /* home idx of the address r */
+                EX_CU, EX_GPU,  /* the context's compute unit, GPU */
+                EX_ORDER,       /* the order of the instruction of the event's thread */
+                EX_COND };      /* if l then r else r2: written cond(c, a, b) */
+enum pex_op { OPX_ADD, OPX_SUB, OPX_EQ, OPX_NE, OPX_LT, OPX_LE, OPX_GT, OPX_GE,
+              OPX_AND, OPX_OR, OPX_MUL, OPX_DIV, OPX_MOD };
+
+typedef struct pexpr {
+    enum pex_kind kind;
+    enum pex_op op;
+    int idx;            /* const, var, field, home index */
+    long num;
+    struct pexpr *l, *r, *r2;
+} pexpr;
+
+enum pact_kind { A_SEND, A_LINEF, A_VAR_SET, A_VAR_ADD, A_VAR_SUB, A_REG, A_DONE,
+                 A_WAIT, A_STALL, A_INV, A_INV_ALL, A_SET,
+                 A_PUSH, A_POP, A_CLEAR };
+
+/* Where a send goes: the context's own instance of the channel's level,
+ * an instance by number, each instance whose bit is set in a bits
+ * variable or field, or every instance. */
+enum pdest { D_SELF, D_INDEX, D_EACH, D_ALL };
+
+typedef struct pact {
+    enum pact_kind kind;
+    int idx;            /* field, var, channel or state */
+    int msg;            /* A_SEND: message type */
+    int nargs;
+    pexpr **args;       /* A_SEND: one per message field */
+    pexpr *e;
+    pexpr *index;       /* element assignments: the element; A_SEND: the destination */
+    enum pdest dest;    /* A_SEND */
+    bool on_line;       /* A_PUSH/A_POP/A_CLEAR/element: a line field, not a variable */
+} pact;
+
+enum pev_kind { EV_LOAD, EV_STORE, EV_RMW, EV_FENCE, EV_RECV, EV_INTERNAL };
+#define PEV_ANY (-1)
+
+typedef struct pevent {
+    enum pev_kind kind;
+    int order;          /* enum lit_order or PEV_ANY */
+    int scope;          /* enum lit_scope or PEV_ANY */
+    int chan, msg;      /* EV_RECV */
+    int internal;       /* EV_INTERNAL: index in the controller's internal events */
+} pevent;
+
+typedef struct prow {
+    const char *path;   /* the file the row was written in (variants: base or variant) */
+    uint64_t states;    /* bit s: matches line state s */
+    pevent ev;
+    pexpr *guard;       /* NULL: true */
+    int nacts;
+    pact *acts;
+    int next;           /* state index, or -1: unchanged */
+    int line, col;
+} prow;
+
+#define PROTO_MAX_STATES 64
+#define PROTO_MAX_FIELDS 8
+
+typedef struct pctrl {
+    const char *name;
+    enum plevel level;
+    pbound slices;          /* LV_SLICE: how many */
+    bool processor;
+    int nstates;
+    const char **states;
+    int nfields;
+    const char **fields;
+    ptype *field_type;
+    bool *field_memory;     /* initialised from the litmus location */
+    bool *field_keep;       /* not reset by invalidate / invalidate_all */
+    bool any_keep;
+    int nvars;
+    const char **vars;
+    ptype *var_type;
+    pexpr *final;           /* NULL: always */
+    int ninternal;
+    const char **internal;
+    int nrows;
+    prow *rows;
+} pctrl;
+
+typedef struct pchan {
+    const char *name;
+    enum plevel level;
+    pbound slices;          /* LV_SLICE: how many */
+    bool unordered;
+    bool per_source;        /* `from each X`: one channel per (sender, destination) pair */
+    int from, to;
+    pbound cap;
+    int vnet;
+} pchan;
+
+typedef struct pmsg {
+    const char *name;
+    int nfields;            /* field 0 is addr */
+    const char **fields;
+    prange *range;
+    int cu_field, gpu_field;   /* fields named `cu` / `gpu` (routing above the CU), or -1 */
+} pmsg;
+
+typedef struct pinv {
+    const char *name;
+    int ctrl;
+    pexpr *e;
+} pinv;
+
+/* A named function of the address: `home NAME = EXPR` (EXPR over addr). */
+typedef struct phome { const char *name; pexpr *e; } phome;
+
+enum { PB_NCU, PB_NGPU, PB_NADDR, PB_NTHREADS, PB_MAXOPS, PB_NBUILTIN };
+
+struct protocol {
+    const char *path, *name;
+    int nsources;              /* files read: the base of a variant first, this one last */
+    const char **sources;
+    int nconsts;
+    const char **const_names;
+    long *const_values;     /* first PB_NBUILTIN are set at instantiation */
+    prange value;
+    bool value_wrap, has_value;
+    int nmsgs;
+    pmsg *msgs;
+    int nchans;
+    pchan *chans;
+    int nctrls;
+    pctrl *ctrls;
+    int ninvs;
+    pinv *invs;
+    int nhomes;
+    phome *homes;
+    int mem_ctrl, mem_field;   /* memory declaration, or -1 */
+    int mem_home;              /* the memory instance of an address: a home, or -1 (instance 0) */
+    int proc_ctrl;             /* the controller with processor events */
+};
+
+/* ---- instance ----------------------------------------------------------- */
+#define PROTO_MAX_SLOTS 4096
+#define PROTO_MAX_DESTS 64      /* destinations of a channel (a send to `all` reaches each) */
+#define PROTO_MAX_UNHANDLED 64
+
+typedef struct pslot { int32_t lo, hi; uint32_t off; uint8_t bits; bool is_value; } pslot;
+/* A message field's declared range, resolved. */
+typedef struct pfield_range { long lo, hi; bool is_value; } pfield_range;
+
+typedef struct pthread_info {
+    int cu, tid;            /* compute unit, slot within it */
+    int base;               /* pc, waiting, regs... */
+    const lit_thread *th;
+} pthread_info;
+
+typedef struct pchan_info {
+    int ninst, base, cap, msg_slots;  /* msg_slots: kind, tid, fields */
+    int ndest;              /* destinations; ninst = senders * ndest with `from each` */
+    bool unordered;
+    int rule_base;
+} pchan_info;
+
+/* The arrival counter of one CTA barrier: CU and barrier id, its slot. */
+typedef struct pbar_info { int cu; long id; int slot; } pbar_info;
+
+/* Barrier ids a register operand may name: PTX has 16 barriers per CTA. */
+#define PROTO_MAX_BAR_ID 15
+/* The largest barrier thread count a test may give as a number. */
+#define PROTO_MAX_BAR_COUNT 65536
+
+typedef struct pctrl_info {
+    int ninst, base, line_slots, inst_slots;
+    int rule_base;          /* internal events */
+    int *field_off;         /* slot of field f relative to its line's first slot */
+    int *var_off;           /* slot of variable v relative to the instance's variables */
+    int *field_len, *var_len; /* elements of an aggregate (1: scalar) */
+} pctrl_info;
+
+struct proto_instance {
+    const protocol *p;
+    const litmus_test *t;
+    long *consts;           /* resolved configuration */
+    long vlo, vhi;
+    int ncu, ngpu, naddr, nthreads, max_tid_per_cu;
+    int *cu_gpu;            /* cu -> its GPU */
+    pfield_range *msg_range; /* [message * PROTO_MAX_FIELDS + field] */
+    int **cu_threads;       /* cu -> tid -> thread */
+    int *cu_size;           /* cu -> its number of threads */
+    pthread_info *threads;
+    pchan_info *chans;
+    pctrl_info *ctrls;
+    int maxfields;
+    int nslots;
+    pslot *slots;
+    int nbars;              /* barrier counters, (cu, id) pairs the test may use */
+    pbar_info *bars;
+    int32_t *init;          /* unpacked initial state */
+    int state_bits;
+    nsi_model model;
+    int nrules;
+    int nunhandled;
+    proto_unhandled_pair unhandled[PROTO_MAX_UNHANDLED];
+    uint32_t unhandled_key[PROTO_MAX_UNHANDLED];
+};
+
+/* layout.c.  proto_layout fixes the configuration, places threads on CUs,
+ * checks the program against the tables and lays out the packed state;
+ * false after writing an error. */
+bool proto_layout(proto_instance *in, const proto_options *o, FILE *errors);
+long pbound_value(const proto_instance *in, pbound b);
+/* Instances of a level in this instance: NCU, NGPU or 1. */
+int proto_level_count(const proto_instance *in, enum plevel lv, pbound slices);
+void proto_pack(const proto_instance *in, const int32_t *v, uint8_t *out);
+void proto_unpack(const proto_instance *in, const uint8_t *s, int32_t *v);
+/* One slot, and the slots first..last-1 only (the predicates that look at
+ * a few slots do not unpack the whole state). */
+int32_t proto_slot(const proto_instance *in, const uint8_t *s, int i);
+void proto_unpack_range(const proto_instance *in, const uint8_t *s, int32_t *v, int first, int last);
+/* Rewrites in `out` (a copy of the packed `old`) the slots where v differs from old. */
+void proto_repack(const proto_instance *in, const int32_t *old, const int32_t *v, uint8_t *out);
+
+/* interp.c */
+void proto_init_model(proto_instance *in);
+int proto_local_steps(const proto_instance *in, int32_t *v, int thread);
+long proto_eval_operand(const proto_instance *in, const int32_t *v, int thread, lit_operand o);
+
+#endif

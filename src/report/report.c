@@ -1,0 +1,249 @@
+/* report/report.c: herd7-style blocks and JSON lines (see report.h). */
+#include "report/report.h"
+
+#include <inttypes.h>
+
+const char *report_verdict(const litmus_test *t, const check_result *r, const cat_model *m)
+{
+    if (m && cat_model_flags_undefined(m) && r->flags)
+        return "Undef";
+    return report_condition_ok(t, r) ? "Ok" : "No";
+}
+
+bool report_condition_ok(const litmus_test *t, const check_result *r)
+{
+    switch (t->quant) {
+    case QUANT_EXISTS: return r->positive > 0;
+    case QUANT_NOT_EXISTS: return r->positive == 0;
+    case QUANT_FORALL: return r->negative == 0;
+    }
+    return false;
+}
+
+static const char *quantifier_word(enum lit_quantifier q)
+{
+    switch (q) {
+    case QUANT_EXISTS: return "exists";
+    case QUANT_NOT_EXISTS: return "~exists";
+    case QUANT_FORALL: return "forall";
+    }
+    return "?";
+}
+
+/* herd prints registers as THREAD:REG with the thread's number. */
+static void print_term(FILE *out, const litmus_test *t, const lit_term *term, bool json_key)
+{
+    switch (term->kind) {
+    case TERM_REG:
+        if (json_key)
+            fprintf(out, "%s:%s", t->threads[term->thread].name, t->threads[term->thread].reg_names[term->reg]);
+        else
+            fprintf(out, "%d:%s", term->thread, t->threads[term->thread].reg_names[term->reg]);
+        break;
+    case TERM_LOC:
+        fputs(t->locs[term->loc].name, out);
+        break;
+    case TERM_CONST:
+        fprintf(out, "%" PRId64, term->value);
+        break;
+    }
+}
+
+static void print_cond(FILE *out, const litmus_test *t, const lit_cond *c)
+{
+    switch (c->kind) {
+    case COND_TRUE: fputs("true", out); break;
+    case COND_FALSE: fputs("false", out); break;
+    case COND_AND:
+    case COND_OR:
+        fputc('(', out);
+        print_cond(out, t, c->left);
+        fputs(c->kind == COND_AND ? " /\\ " : " \\/ ", out);
+        print_cond(out, t, c->right);
+        fputc(')', out);
+        break;
+    case COND_NOT:
+        fputs("~", out);
+        print_cond(out, t, c->left);
+        break;
+    case COND_EQ:
+    case COND_NE:
+        print_term(out, t, &c->lhs, false);
+        fputs(c->kind == COND_EQ ? "=" : "!=", out);
+        print_term(out, t, &c->rhs, false);
+        break;
+    }
+}
+
+static void print_instr_ref(FILE *out, const litmus_test *t, int thread, int instr)
+{
+    const lit_instr *in = &t->threads[thread].instrs[instr];
+    fprintf(out, "%s line %d `%s`", t->threads[thread].name, in->line, in->text ? in->text : "?");
+}
+
+static void herd_flags_and_races(FILE *out, const litmus_test *t, const check_result *r, const report_info *info)
+{
+    for (int f = 0; f < cat_model_flag_count(info->cat); f++)
+        if (r->flags & (1u << f))
+            fprintf(out, "Flag %s\n", cat_model_flag_name(info->cat, f));
+    for (int i = 0; info->races && i < r->nraces; i++) {
+        const race_report *rr = &r->races[i];
+        fprintf(out, "Race %s: ", cat_model_flag_name(info->cat, rr->flag));
+        print_instr_ref(out, t, rr->thread_a, rr->instr_a);
+        fputs(" and ", out);
+        print_instr_ref(out, t, rr->thread_b, rr->instr_b);
+        if (rr->loc >= 0)
+            fprintf(out, " on %s", t->locs[rr->loc].name);
+        fputc('\n', out);
+    }
+}
+
+void report_state(FILE *out, const litmus_test *t, const lit_value *state)
+{
+    for (int i = 0; i < t->nobserved; i++) {
+        print_term(out, t, &t->observed[i], false);
+        fprintf(out, "=%" PRId64 ";%s", state[i], i + 1 < t->nobserved ? " " : "");
+    }
+}
+
+static const char *observation_word(const check_result *r)
+{
+    if (r->positive == 0)
+        return "Never";
+    return r->negative == 0 ? "Always" : "Sometimes";
+}
+
+void report_herd(FILE *out, const litmus_test *t, check_result *r, const report_info *info)
+{
+    bool requires = t->quant != QUANT_EXISTS;
+    fprintf(out, "Test %s %s\n", t->name, requires ? "Required" : "Allowed");
+    int count = outcome_count(r->states), width = t->nobserved;
+    const lit_value *states = outcome_sorted(r->states);
+    fprintf(out, "States %d\n", count);
+    for (int s = 0; s < count; s++) {
+        report_state(out, t, &states[(size_t)s * (size_t)width]);
+        fputc('\n', out);
+    }
+    fprintf(out, "%s\n", report_verdict(t, r, info->cat));
+    fprintf(out, "Witnesses\nPositive: %" PRIu64 " Negative: %" PRIu64 "\n", r->positive, r->negative);
+    fprintf(out, "Condition %s ", quantifier_word(t->quant));
+    if (t->cond)
+        print_cond(out, t, t->cond);
+    fputc('\n', out);
+    fprintf(out, "Observation %s %s %" PRIu64 " %" PRIu64 "\n", t->name, observation_word(r), r->positive,
+            r->negative);
+    herd_flags_and_races(out, t, r, info);
+    if (r->unroll_cut)
+        fprintf(out, "Warning %s: loop bound %d cut some executions (raise --unroll)\n", t->name, info->unroll);
+    if (r->values_cut)
+        fprintf(out, "Warning %s: value search stopped before closing; outcomes may be missing\n", t->name);
+    if (r->too_big)
+        fprintf(out, "Warning %s: executions with more than 64 events were skipped\n", t->name);
+    if (r->hang)
+        fprintf(out, "Warning %s: some executions wait forever at a counted barrier\n", t->name);
+    fprintf(out, "Time %s %.4f\n\n", t->name, info->seconds);
+}
+
+void report_json_string(FILE *out, const char *s)
+{
+    fputc('"', out);
+    for (; s && *s; s++) {
+        unsigned char ch = (unsigned char)*s;
+        if (ch == '"' || ch == '\\')
+            fprintf(out, "\\%c", ch);
+        else if (ch == '\n')
+            fputs("\\n", out);
+        else if (ch < 0x20)
+            fprintf(out, "\\u%04x", ch);
+        else
+            fputc(ch, out);
+    }
+    fputc('"', out);
+}
+
+void report_json_state(FILE *out, const litmus_test *t, const lit_value *state)
+{
+    fputc('{', out);
+    for (int i = 0; i < t->nobserved; i++) {
+        fputs(i ? ",\"" : "\"", out);
+        print_term(out, t, &t->observed[i], true);
+        fprintf(out, "\":%" PRId64, state[i]);
+    }
+    fputc('}', out);
+}
+
+static void json_states(FILE *out, const litmus_test *t, check_result *r)
+{
+    int count = outcome_count(r->states), width = t->nobserved;
+    const lit_value *states = outcome_sorted(r->states);
+    fputc('[', out);
+    for (int s = 0; s < count; s++) {
+        if (s)
+            fputc(',', out);
+        report_json_state(out, t, &states[(size_t)s * (size_t)width]);
+    }
+    fputc(']', out);
+}
+
+static void json_instr_ref(FILE *out, const litmus_test *t, int thread, int instr)
+{
+    const lit_instr *in = &t->threads[thread].instrs[instr];
+    fputs("{\"thread\":", out);
+    report_json_string(out, t->threads[thread].name);
+    fprintf(out, ",\"line\":%d,\"instruction\":", in->line);
+    report_json_string(out, in->text ? in->text : "");
+    fputc('}', out);
+}
+
+static void json_flags_and_races(FILE *out, const litmus_test *t, const check_result *r, const report_info *info)
+{
+    fputs(",\"flags\":[", out);
+    bool first = true;
+    for (int f = 0; f < cat_model_flag_count(info->cat); f++)
+        if (r->flags & (1u << f)) {
+            if (!first)
+                fputc(',', out);
+            report_json_string(out, cat_model_flag_name(info->cat, f));
+            first = false;
+        }
+    fputc(']', out);
+    if (!info->races)
+        return;
+    fputs(",\"races\":[", out);
+    for (int i = 0; i < r->nraces; i++) {
+        const race_report *rr = &r->races[i];
+        fputs(i ? ",{\"kind\":" : "{\"kind\":", out);
+        report_json_string(out, cat_model_flag_name(info->cat, rr->flag));
+        fputs(",\"a\":", out);
+        json_instr_ref(out, t, rr->thread_a, rr->instr_a);
+        fputs(",\"b\":", out);
+        json_instr_ref(out, t, rr->thread_b, rr->instr_b);
+        fputs(",\"location\":", out);
+        if (rr->loc >= 0)
+            report_json_string(out, t->locs[rr->loc].name);
+        else
+            fputs("null", out);
+        fputc('}', out);
+    }
+    fputc(']', out);
+}
+
+void report_json(FILE *out, const litmus_test *t, check_result *r, const report_info *info)
+{
+    fputs("{\"test\":", out);
+    report_json_string(out, t->name);
+    fputs(",\"file\":", out);
+    report_json_string(out, t->file);
+    fputs(",\"model\":", out);
+    report_json_string(out, info->model);
+    fprintf(out, ",\"condition\":\"%s\",\"verdict\":\"%s\"", quantifier_word(t->quant),
+            report_verdict(t, r, info->cat));
+    fprintf(out, ",\"positive\":%" PRIu64 ",\"negative\":%" PRIu64, r->positive, r->negative);
+    fputs(",\"states\":", out);
+    json_states(out, t, r);
+    fprintf(out, ",\"candidates\":%" PRIu64 ",\"consistent\":%" PRIu64, r->candidates, r->consistent);
+    json_flags_and_races(out, t, r, info);
+    fprintf(out, ",\"unroll\":%d,\"unroll_cut\":%s,\"values_cut\":%s,\"hang\":%s,\"time_us\":%.0f}\n",
+            info->unroll, r->unroll_cut ? "true" : "false", r->values_cut ? "true" : "false",
+            r->hang ? "true" : "false", info->seconds * 1e6);
+}

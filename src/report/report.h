@@ -1,0 +1,45 @@
+/*
+ * report/report.h: how the result of checking one litmus test is printed.
+ *
+ * Folder src/report/: how litmus results are printed (herd7's block, JSON).
+ * May include base/, litmus/, cat/, enumerate/.
+ *
+ * Contract: herd7's block (Test, States, Ok/No, Witnesses, Condition,
+ * Observation, Time) or one JSON object per line.  Printing never changes
+ * the result; the verdict is decided here, from the condition's quantifier
+ * and the positive/negative counts, exactly as herd7 decides it.
+ */
+#ifndef SCOPECHECK_REPORT_REPORT_H
+#define SCOPECHECK_REPORT_REPORT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "cat/cat.h"
+#include "enumerate/enumerate.h"
+#include "litmus/litmus.h"
+
+/* True when the condition holds as herd7 means it ("Ok"). */
+bool report_condition_ok(const litmus_test *t, const check_result *r);
+/* "Ok", "No", or "Undef" when the model makes flagged programs undefined. */
+const char *report_verdict(const litmus_test *t, const check_result *r, const cat_model *m);
+
+typedef struct report_info {
+    const char *model;    /* model name as given */
+    const cat_model *cat; /* the model itself: names of its flags */
+    int unroll;
+    bool races;           /* list racing pairs */
+    double seconds;       /* time spent checking this test */
+} report_info;
+
+void report_herd(FILE *out, const litmus_test *t, check_result *r, const report_info *info);
+
+/* One final state (values in t->observed order): herd's "0:r0=1; x=2;", or
+ * a JSON object {"P0:r0":1,"x":2}. */
+void report_state(FILE *out, const litmus_test *t, const lit_value *state);
+void report_json_state(FILE *out, const litmus_test *t, const lit_value *state);
+/* A JSON string literal, escaped. */
+void report_json_string(FILE *out, const char *s);
+void report_json(FILE *out, const litmus_test *t, check_result *r, const report_info *info);
+
+#endif

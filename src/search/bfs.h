@@ -1,0 +1,112 @@
+/*
+ * search/bfs.h: breadth-first exploration of an nsi_model (nsi.h).
+ *
+ * Contract.  bfs_run() stores the initial state, then expands stored states
+ * in index order: the store numbers states in discovery order, so the BFS
+ * queue is the range of indices not yet expanded and needs no memory of its
+ * own.  Each new state is checked with the model's `violated` as it is
+ * stored; the search stops at the first violation, which (BFS) has a
+ * shortest path from the initial state.  An expanded state with no
+ * successor that `is_final` does not accept is a deadlock: the first
+ * BFS_KEEP_DEADLOCKS are kept by index, all are counted, and the search
+ * goes on.  Every expanded state that `is_final` accepts is passed to the
+ * optional `on_final` callback.
+ *
+ * Limits (max states, max memory, timeout) stop the search gracefully: the
+ * result says which one, its statistics are those of the partial search,
+ * and `complete` is false.  The search object outlives bfs_run() so that
+ * traces can be read from it; bfs_free() releases it (malloc'd memory, no
+ * GC).  Not thread-safe; no global state.
+ */
+#ifndef SCOPECHECK_SEARCH_BFS_H
+#define SCOPECHECK_SEARCH_BFS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "search/nsi.h"
+#include "search/state_store.h"
+
+#define BFS_KEEP_DEADLOCKS 8
+
+typedef enum bfs_stop {
+    BFS_EXHAUSTED,       /* every reachable state explored */
+    BFS_VIOLATION,       /* an invariant is violated (result.violated) */
+    BFS_MAX_STATES,      /* --max-states reached */
+    BFS_MAX_MEMORY,      /* the store refused: --max-memory (or malloc) */
+    BFS_TIMEOUT,         /* --timeout reached */
+    BFS_BAD_MODEL,       /* state_bytes 0 or nrules beyond SS_MAX_RULE+1 */
+} bfs_stop;
+
+/* Called for each expanded state that the model's is_final accepts. */
+typedef void (*bfs_final_fn)(void *ctx, const uint8_t *state, uint32_t index);
+
+typedef struct bfs_options {
+    uint64_t max_states;     /* 0: no limit */
+    size_t max_memory;       /* bytes of store (arena + table); 0: none */
+    double timeout_s;        /* wall seconds; 0: none */
+    bfs_final_fn on_final;   /* optional */
+    void *final_ctx;
+} bfs_options;
+
+typedef struct bfs_result {
+    bfs_stop stop;
+    bool complete;               /* stop == BFS_EXHAUSTED */
+    const char *violated;        /* the invariant's name (model's string) */
+    uint32_t violation_index;    /* valid when stop == BFS_VIOLATION */
+    uint64_t deadlocks;          /* how many deadlock states were expanded */
+    int deadlocks_kept;
+    uint32_t deadlock_index[BFS_KEEP_DEADLOCKS];
+    uint64_t finals;             /* expanded states is_final accepted */
+    uint64_t states;             /* stored (discovered) states */
+    uint64_t expanded;           /* states whose successors were generated */
+    uint64_t transitions;        /* successors emitted, duplicates included */
+    uint32_t depth;              /* BFS level of the deepest stored state */
+    double seconds;              /* wall time of bfs_run */
+    double states_per_s;
+    size_t store_bytes;          /* the store's bytes at the end */
+    size_t store_peak_bytes;     /* counting both tables while doubling */
+    double bytes_per_state;      /* store_bytes / states */
+    size_t peak_rss;             /* VmHWM of the process, bytes (0: unknown) */
+} bfs_result;
+
+typedef struct bfs_search bfs_search;
+
+/* One step of a trace: the state reached and the rule that reached it
+ * (SS_NO_RULE for the initial state, which is always step 0). */
+typedef struct bfs_step {
+    uint32_t state;
+    int rule;
+} bfs_step;
+
+/* Explores `model` (which must outlive the search object); `opt` may be
+ * NULL (no limits, no callback).  Fills *res and returns the search object,
+ * or NULL (res->stop says why: BFS_BAD_MODEL or BFS_MAX_MEMORY) when not
+ * even the initial state could be stored. */
+bfs_search *bfs_run(const nsi_model *model, const bfs_options *opt, bfs_result *res);
+
+void bfs_free(bfs_search *s);
+
+const state_store *bfs_store(const bfs_search *s);
+
+/* The shortest path from the initial state to `index`: a malloc'd array
+ * of *len steps (the caller frees it), or NULL when out of memory. */
+bfs_step *bfs_trace(const bfs_search *s, uint32_t index, size_t *len);
+
+/* Prints the trace to `index`, one numbered line per step, using the
+ * model's `describe` where it has one (else the rule id). */
+void bfs_print_trace(const bfs_search *s, uint32_t index, FILE *out);
+
+/* "exhausted", "violation", "max-states", "max-memory", "timeout", ... */
+const char *bfs_stop_name(bfs_stop stop);
+
+/* The statistics, one "key: value" line each, with a line that says when
+ * the search stopped early and its figures are partial. */
+void bfs_print_stats(const bfs_result *r, FILE *out);
+
+/* Peak resident set of this process (VmHWM), bytes; 0 when unknown. */
+size_t bfs_peak_rss(void);
+
+#endif

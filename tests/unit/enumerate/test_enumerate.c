@@ -1,0 +1,307 @@
+/* test_enumerate.c: unit tests of thread_paths, enumerate and outcome. */
+#include <CUnit/CUnit.h>
+#include <string.h>
+
+#include "cat/cat.h"
+#include "enumerate/co_orders.h"
+#include "enumerate/enumerate.h"
+#include "litmus/read.h"
+#include "litmus/outcome.h"
+#include "enumerate/thread_paths.h"
+#include "unit_suites.h"
+
+static litmus_test *parse(const char *text)
+{
+    litmus_test *t = litmus_parse_text("t.litmus", text, strlen(text), stderr);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+    return t;
+}
+
+static check_result run(const char *test_text, const char *model_text, int unroll)
+{
+    litmus_test *t = parse(test_text);
+    cat_model *m = cat_load_string("m.cat", model_text, stderr);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+    enum_options o = {.unroll = unroll, .max_traces = 10000};
+    check_result r;
+    CU_ASSERT_TRUE_FATAL(enumerate_check(t, m, cat_workspace_new(m), &o, &r, stderr));
+    return r;
+}
+
+static const char *SB =
+    "PTX SB\n{ x=0; y=0; }\n"
+    " P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n"
+    " st.weak x, 1   | st.weak y, 1   ;\n"
+    " ld.weak r0, y  | ld.weak r1, x  ;\n"
+    "exists (P0:r0 == 0 /\\ P1:r1 == 0)\n";
+
+static const char *SC_MODEL = "SC\noption co = total\nacyclic po | rf | co | fr as sc\n";
+static const char *ANY_MODEL = "ANY\nempty 0 as nothing\n";
+
+static void test_sb_under_sc_and_any(void)
+{
+    check_result sc = run(SB, SC_MODEL, 2);
+    CU_ASSERT_EQUAL(outcome_count(sc.states), 3);
+    CU_ASSERT_EQUAL(sc.positive, 0);
+    check_result any = run(SB, ANY_MODEL, 2);
+    CU_ASSERT_EQUAL(outcome_count(any.states), 4);
+    CU_ASSERT_EQUAL(any.positive, 1);
+    CU_ASSERT_EQUAL(any.candidates, 4);  /* one rf choice per read value */
+}
+
+static void test_no_thin_air_values(void)
+{
+    const char *lb =
+        "PTX LB\n{ x=0; y=0; }\n"
+        " P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n"
+        " ld.weak r1, y  | ld.weak r2, x  ;\n"
+        " st.weak x, r1  | st.weak y, r2  ;\n"
+        "exists (P0:r1 == 42)\n";
+    check_result r = run(lb, ANY_MODEL, 2);
+    CU_ASSERT_EQUAL(outcome_count(r.states), 1);  /* only r1 = 0 */
+    CU_ASSERT_EQUAL(r.positive, 0);
+}
+
+static void test_thin_air_values_when_the_model_allows_them(void)
+{
+    const char *ta =
+        "PTX TA\n{ x=0; y=0; }\n"
+        " P0@cta 0,gpu 0         | P1@cta 1,gpu 0         ;\n"
+        " ld.relaxed.gpu r1, y   | ld.relaxed.gpu r2, x   ;\n"
+        " st.relaxed.gpu x, r1   | st.relaxed.gpu y, r2   ;\n"
+        "exists (x == 42 /\\ y == 42)\n";
+    const char *allowed = "T\noption thin-air = allowed\nempty 0\n";
+    check_result r = run(ta, allowed, 2);
+    CU_ASSERT_EQUAL(r.positive, 1);  /* 42 flows around the rf cycle */
+    check_result nta = run(ta, "T\nacyclic rf | data\n", 2);
+    CU_ASSERT_EQUAL(nta.positive, 0);
+    /* non-atomic reads in such a cycle would race: they guess no seeds */
+    const char *weak =
+        "PTX TAw\n{ x=0; y=0; }\n"
+        " P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n"
+        " ld.weak r1, y  | ld.weak r2, x  ;\n"
+        " st.weak x, r1  | st.weak y, r2  ;\n"
+        "exists (x == 42 /\\ y == 42)\n";
+    CU_ASSERT_EQUAL(run(weak, allowed, 2).positive, 0);
+}
+
+static void test_value_fixpoint_follows_chains(void)
+{
+    const char *chain =
+        "PTX Chain\n{ x=0; y=0; }\n"
+        " P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n"
+        " st.weak x, 5   | ld.weak r1, x  ;\n"
+        "                | add r2, r1, 1  ;\n"
+        "                | st.weak y, r2  ;\n"
+        "exists (y == 6)\n";
+    check_result r = run(chain, ANY_MODEL, 2);
+    CU_ASSERT_TRUE(r.positive > 0);
+    CU_ASSERT_FALSE(r.values_cut);
+}
+
+static void test_partial_co_gives_every_final_value(void)
+{
+    const char *ww =
+        "PTX WW\n{ x=0; }\n"
+        " P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n"
+        " st.weak x, 1   | st.weak x, 2   ;\n"
+        "exists (x == 1)\n";
+    check_result total = run(ww, ANY_MODEL, 2);
+    CU_ASSERT_EQUAL(total.candidates, 2);
+    CU_ASSERT_EQUAL(outcome_count(total.states), 2);
+    check_result partial = run(ww, "P\noption co = partial\nempty 0\n", 2);
+    CU_ASSERT_EQUAL(partial.candidates, 3);  /* 1<2, 2<1, unordered */
+    CU_ASSERT_EQUAL(outcome_count(partial.states), 2);
+}
+
+static void test_thread_coherence_prunes_candidates(void)
+{
+    const char *cow =
+        "PTX CoWR\n{ x=0; }\n"
+        " P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n"
+        " st.weak x, 1   | st.weak x, 2   ;\n"
+        " st.weak x, 3   |                ;\n"
+        " ld.weak r0, x  |                ;\n"
+        "exists (P0:r0 == 0)\n";
+    const char *uniproc = "U\noption co = partial\nacyclic po-loc | rf | co | fr\n"
+                          "empty ((po-loc & (W * W)) \\ co)\n";
+    const char *promised = "U\noption co = partial\noption thread-coherence = enforced\n"
+                           "acyclic po-loc | rf | co | fr\nempty ((po-loc & (W * W)) \\ co)\n";
+    check_result all = run(cow, uniproc, 2);
+    check_result pruned = run(cow, promised, 2);
+    CU_ASSERT_TRUE(pruned.candidates < all.candidates);
+    CU_ASSERT_EQUAL(pruned.consistent, all.consistent);
+    CU_ASSERT_EQUAL(outcome_count(pruned.states), outcome_count(all.states));
+    CU_ASSERT_EQUAL(pruned.positive, 0);
+    /* reading 0 (before its own st x, 1) or 1 (co-before its own st x, 3) is never built */
+    CU_ASSERT_EQUAL(outcome_count(pruned.states), 2);  /* r0 = 3 or 2 */
+}
+
+/* Handing the coherence choices to the model (co-dependent checks innermost)
+ * must accept exactly what checking every candidate whole accepts.  A with
+ * that depends on co turns the staging off. */
+static void test_co_staging_agrees_with_whole_checks(void)
+{
+    const char *test =
+        "PTX CoMix\n{ x=0; y=0; }\n"
+        " P0@cta 0,gpu 0 | P1@cta 1,gpu 0 | P2@cta 0,gpu 0 ;\n"
+        " st.weak x, 1   | st.weak x, 2   | ld.weak r0, x  ;\n"
+        " fence.sc.gpu   | fence.sc.gpu   | ld.weak r1, x  ;\n"
+        " ld.weak r2, y  | st.weak y, 1   | ld.weak r3, y  ;\n"
+        "exists (x == 1 /\\ P2:r0 == 2)\n";
+    const char *body = "with s from linearisations(F & SC, po)\n"
+                       "let hb = (po | rf | s)+\n"
+                       "irreflexive (hb ; (co | fr))\n"
+                       "acyclic po-loc | rf | co | fr\n";
+    char staged[512], whole[512];
+    snprintf(staged, sizeof staged, "S\noption co = partial\n%s", body);
+    snprintf(whole, sizeof whole, "S\noption co = partial\nwith d from linearisations(0, co)\n%s", body);
+    check_result a = run(test, staged, 2);
+    check_result b = run(test, whole, 2);
+    CU_ASSERT_EQUAL(a.consistent, b.consistent);
+    CU_ASSERT_EQUAL(a.positive, b.positive);
+    CU_ASSERT_EQUAL(a.negative, b.negative);
+    CU_ASSERT_EQUAL(outcome_count(a.states), outcome_count(b.states));
+    CU_ASSERT_TRUE(a.consistent > 0);
+}
+
+static void test_loop_bound_cuts_paths(void)
+{
+    const char *spin =
+        "PTX Spin\n{ f=0; }\n"
+        " P0@cta 0,gpu 0      | P1@cta 0,gpu 0 ;\n"
+        " LC00:               | st.weak f, 1   ;\n"
+        " ld.weak r0, f       |                ;\n"
+        " beq r0, 0, LC00     |                ;\n"
+        "exists (P0:r0 == 1)\n";
+    litmus_test *t = parse(spin);
+    tp_limits lim = {.unroll = 2, .max_traces = 100};
+    tp_result paths;
+    CU_ASSERT_TRUE_FATAL(thread_paths_build(t, &lim, &paths, stderr));
+    CU_ASSERT_TRUE(paths.unroll_cut);
+    /* exits after reading 1 on the first, second or third try */
+    CU_ASSERT_EQUAL(paths.threads[0].ntraces, 3);
+    check_result r = run(spin, ANY_MODEL, 2);
+    CU_ASSERT_TRUE(r.unroll_cut);
+    CU_ASSERT_EQUAL(r.negative, 0);
+}
+
+static void test_counters_stay_finite(void)
+{
+    /* each atom.add reads back what the other wrote: values beyond 2 need a
+     * chain of more writes than the execution has */
+    const char *add =
+        "PTX Add\n{ x=0; }\n"
+        " P0@cta 0,gpu 0                 | P1@cta 1,gpu 0                 ;\n"
+        " atom.relaxed.gpu.add r0, x, 1 | atom.relaxed.gpu.add r1, x, 1 ;\n"
+        "exists (x == 3)\n";
+    litmus_test *t = parse(add);
+    tp_limits lim = {.unroll = 2, .max_traces = 100};
+    tp_result paths;
+    CU_ASSERT_TRUE_FATAL(thread_paths_build(t, &lim, &paths, stderr));
+    CU_ASSERT_FALSE(paths.values_cut);
+    CU_ASSERT_EQUAL(paths.threads[0].ntraces, 3);  /* reads 0, 1 or 2, never 3 */
+}
+
+static void test_rmw_events_and_cas(void)
+{
+    const char *cas =
+        "PTX Cas\n{ x=0; }\n"
+        " P0@cta 0,gpu 0                  ;\n"
+        " atom.relaxed.gpu.cas r0, x, 0, 7 ;\n"
+        " atom.relaxed.gpu.cas r1, x, 0, 9 ;\n"
+        "forall (x == 7 /\\ P0:r1 == 7)\n";
+    check_result r = run(cas, SC_MODEL, 2);
+    CU_ASSERT_EQUAL(outcome_count(r.states), 1);
+    CU_ASSERT_EQUAL(r.negative, 0);
+}
+
+static void test_counted_barrier_hangs(void)
+{
+    const char *hang =
+        "PTX Hang\n{ x=0; }\n"
+        " P0@cta 0,gpu 0       | P1@cta 0,gpu 0       ;\n"
+        " bar.cta.sync 1, 1, 3 | bar.cta.sync 1, 1, 3 ;\n"
+        "exists (x == 0)\n";
+    check_result r = run(hang, ANY_MODEL, 2);
+    CU_ASSERT_TRUE(r.hang);
+    CU_ASSERT_EQUAL(r.candidates, 0);
+}
+
+/* Traces of one thread that differ in shape (a branch taken or not) and
+ * only in values: the static part prepared for one combination must be
+ * reused only while the shapes stay the same.  Under SC, MP's reader sees
+ * x = 1 whenever it saw y = 1. */
+static void test_static_part_follows_trace_shape(void)
+{
+    const char *mp =
+        "PTX MPbranch\n{ x=0; y=0; P1:r1=5; }\n"
+        " P0@cta 0,gpu 0 | P1@cta 1,gpu 0   ;\n"
+        " st.weak x, 1   | ld.weak r0, y    ;\n"
+        " st.weak y, 1   | beq r0, 0, LC00  ;\n"
+        "                | ld.weak r1, x    ;\n"
+        "                | LC00:            ;\n"
+        "exists (P1:r0 == 1 /\\ P1:r1 == 0)\n";
+    check_result r = run(mp, SC_MODEL, 2);
+    CU_ASSERT_EQUAL(outcome_count(r.states), 2);  /* r0=0, r1=5 and r0=1, r1=1 */
+    CU_ASSERT_EQUAL(r.positive, 0);
+    check_result any = run(mp, ANY_MODEL, 2);
+    CU_ASSERT_EQUAL(outcome_count(any.states), 3);
+    CU_ASSERT_EQUAL(any.positive, 1);
+}
+
+static void test_order_tables_count_every_order_once(void)
+{
+    /* partial orders on k labelled elements: 1, 1, 3, 19, 219, 4231 */
+    static const int partial[] = {1, 1, 3, 19, 219, 4231};
+    for (int k = 0; k <= MAX_PARTIAL_K; k++) {
+        order_table t;
+        order_table_build(&t, k, true);
+        CU_ASSERT_EQUAL(t.count, partial[k]);
+    }
+    int factorial = 1;
+    for (int k = 1; k <= 6; k++) {
+        factorial *= k;
+        order_table t;
+        order_table_build(&t, k, false);
+        CU_ASSERT_EQUAL(t.count, factorial);
+    }
+}
+
+static void test_outcome_set_sorts_and_dedups(void)
+{
+    outcome_set *s = outcome_set_new(2);
+    lit_value a[2] = {1, 0}, b[2] = {0, 5}, c[2] = {1, 0};
+    CU_ASSERT_EQUAL(outcome_add(s, a), 0);
+    CU_ASSERT_EQUAL(outcome_add(s, b), 1);
+    CU_ASSERT_EQUAL(outcome_add(s, c), 0);
+    for (lit_value i = 0; i < 200; i++) {
+        lit_value v[2] = {i, i};
+        outcome_add(s, v);
+    }
+    CU_ASSERT_EQUAL(outcome_count(s), 202);  /* {1,0}, {0,5} and the 200 diagonal ones */
+    const lit_value *sorted = outcome_sorted(s);
+    CU_ASSERT_EQUAL(sorted[0], 0);
+    CU_ASSERT_EQUAL(sorted[1], 0);
+    CU_ASSERT_EQUAL(sorted[2], 0);
+    CU_ASSERT_EQUAL(sorted[3], 5);
+}
+
+void register_enumerate_tests(void)
+{
+    CU_pSuite s = CU_add_suite("enumerate", NULL, NULL);
+    CU_add_test(s, "SB under SC and under no model", test_sb_under_sc_and_any);
+    CU_add_test(s, "no thin-air values", test_no_thin_air_values);
+    CU_add_test(s, "value fixpoint follows chains", test_value_fixpoint_follows_chains);
+    CU_add_test(s, "thin-air values when allowed", test_thin_air_values_when_the_model_allows_them);
+    CU_add_test(s, "partial coherence orders", test_partial_co_gives_every_final_value);
+    CU_add_test(s, "thread coherence prunes candidates", test_thread_coherence_prunes_candidates);
+    CU_add_test(s, "co staging agrees with whole checks", test_co_staging_agrees_with_whole_checks);
+    CU_add_test(s, "loop bound cuts paths", test_loop_bound_cuts_paths);
+    CU_add_test(s, "RMW and CAS", test_rmw_events_and_cas);
+    CU_add_test(s, "counters stay finite", test_counters_stay_finite);
+    CU_add_test(s, "counted barrier hangs", test_counted_barrier_hangs);
+    CU_add_test(s, "static part follows trace shape", test_static_part_follows_trace_shape);
+    CU_add_test(s, "order tables", test_order_tables_count_every_order_once);
+    CU_add_test(s, "outcome set", test_outcome_set_sorts_and_dedups);
+}
