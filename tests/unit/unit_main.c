@@ -9,6 +9,7 @@ int main(void)
     GC_INIT();
     if (CU_initialize_registry() != CUE_SUCCESS)
         return 2;
+    register_diag_tests();
     register_relation_tests();
     register_cat_tests();
     register_litmus_ptx_tests();
@@ -19,6 +20,7 @@ int main(void)
     register_protocol_lang_tests();
     register_lit_ops_tests();
     register_search_tests();
+    register_report_tests();
     CU_basic_set_mode(CU_BRM_NORMAL);
     CU_basic_run_tests();
     unsigned failed = CU_get_number_of_failures() + CU_get_number_of_tests_failed();

@@ -2,6 +2,8 @@
 #ifndef SCOPECHECK_UNIT_SUITES_H
 #define SCOPECHECK_UNIT_SUITES_H
 
+void register_diag_tests(void);
+void register_report_tests(void);
 void register_relation_tests(void);
 void register_cat_tests(void);
 void register_litmus_ptx_tests(void);

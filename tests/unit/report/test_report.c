@@ -1,0 +1,90 @@
+/* test_report.c: herd7's verdict rule and the printed forms of a final
+ * state.  Expected values follow herd7's definitions: `exists p` is Ok when
+ * some execution satisfies p (positive > 0), `~exists p` when none does,
+ * `forall p` when every execution does (negative == 0). */
+#include <CUnit/CUnit.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "litmus/read.h"
+#include "report/report.h"
+#include "unit_suites.h"
+
+static litmus_test *parse(const char *text)
+{
+    return litmus_parse_text("t.litmus", text, strlen(text), stderr);
+}
+
+static const char mp[] =
+    "PTX MP\n"
+    "{ x=0; y=0; }\n"
+    " P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n"
+    " st.weak x, 1   | ld.weak r0, y  ;\n"
+    " st.weak y, 1   | ld.weak r1, x  ;\n"
+    "exists (P1:r0 == 1 /\\ P1:r1 == 0 /\\ x == 1)\n";
+
+static void test_verdict_rule(void)
+{
+    litmus_test *t = parse(mp);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+    check_result r;
+    memset(&r, 0, sizeof r);
+    struct { enum lit_quantifier q; uint64_t pos, neg; bool ok; } cases[] = {
+        { QUANT_EXISTS, 0, 4, false },     { QUANT_EXISTS, 1, 3, true },
+        { QUANT_NOT_EXISTS, 0, 4, true },  { QUANT_NOT_EXISTS, 2, 2, false },
+        { QUANT_FORALL, 4, 0, true },      { QUANT_FORALL, 3, 1, false },
+        { QUANT_FORALL, 0, 0, true },      /* no execution at all: vacuous, as herd */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        t->quant = cases[i].q;
+        r.positive = cases[i].pos;
+        r.negative = cases[i].neg;
+        CU_ASSERT_EQUAL(report_condition_ok(t, &r), cases[i].ok);
+    }
+}
+
+/* Run `print` into a string. */
+static char *capture(void (*print)(FILE *, const litmus_test *, const lit_value *), const litmus_test *t,
+                     const lit_value *v)
+{
+    char *buf = NULL;
+    size_t n = 0;
+    FILE *f = open_memstream(&buf, &n);
+    print(f, t, v);
+    fclose(f);
+    return buf;
+}
+
+static void test_state_forms(void)
+{
+    litmus_test *t = parse(mp);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+    CU_ASSERT_EQUAL_FATAL(t->nobserved, 3);
+    lit_value v[3] = { 1, 0, 1 };
+    char *herd = capture(report_state, t, v);
+    CU_ASSERT_STRING_EQUAL(herd, "1:r0=1; 1:r1=0; x=1;");
+    char *json = capture(report_json_state, t, v);
+    CU_ASSERT_STRING_EQUAL(json, "{\"P1:r0\":1,\"P1:r1\":0,\"x\":1}");
+    free(herd);
+    free(json);
+}
+
+static void test_json_string(void)
+{
+    char *buf = NULL;
+    size_t n = 0;
+    FILE *f = open_memstream(&buf, &n);
+    report_json_string(f, "a\"b\\c\nd\x01");
+    fclose(f);
+    CU_ASSERT_STRING_EQUAL(buf, "\"a\\\"b\\\\c\\nd\\u0001\"");
+    free(buf);
+}
+
+void register_report_tests(void)
+{
+    CU_pSuite s = CU_add_suite("report", NULL, NULL);
+    CU_add_test(s, "herd7's verdict rule", test_verdict_rule);
+    CU_add_test(s, "a final state, herd and JSON", test_state_forms);
+    CU_add_test(s, "JSON string escapes", test_json_string);
+}
