@@ -117,14 +117,32 @@ static tp_event *push_event(walker *w, path_state *s, const lit_instr *in, int p
     return e;
 }
 
-static void emit_trace(walker *w, const path_state *s)
+/* Counts the writes of a path, whole or dropped at the loop bound, into
+ * the round's bounds (the most writes a thread makes, per location and in
+ * all).  A dropped path counts too: in the first rounds a spin loop may
+ * wait for a value nobody has written yet, so every path of its thread is
+ * dropped; its writes must still count, or the rounds stop before the
+ * awaited value reaches the loop (two spinning threads then had no trace). */
+static void count_path_writes(walker *w, const path_state *s)
 {
-    tp_thread *t = w->out;
     int writes = 0;
     for (int i = 0; i < s->nevents; i++)
         writes += w->events[i].kind == EV_WRITE;
     if (writes > w->max_writes)
         w->max_writes = writes;
+    for (int l = 0; l < w->test->nlocs; l++) {
+        int n = 0;
+        for (int i = 0; i < s->nevents; i++)
+            n += w->events[i].kind == EV_WRITE && w->test->locs[w->events[i].loc].physical == l;
+        if (n > w->path_writes[l])
+            w->path_writes[l] = n;
+    }
+}
+
+static void emit_trace(walker *w, const path_state *s)
+{
+    tp_thread *t = w->out;
+    count_path_writes(w, s);
     if (t->ntraces == w->lim->max_traces) {
         w->too_many = true;
         return;
@@ -135,13 +153,6 @@ static void emit_trace(walker *w, const path_state *s)
         if (t->ntraces)
             memcpy(grown, t->traces, sizeof *grown * (size_t)t->ntraces);
         t->traces = grown;
-    }
-    for (int l = 0; l < w->test->nlocs; l++) {
-        int n = 0;
-        for (int i = 0; i < s->nevents; i++)
-            n += w->events[i].kind == EV_WRITE && w->test->locs[w->events[i].loc].physical == l;
-        if (n > w->path_writes[l])
-            w->path_writes[l] = n;
     }
     tp_trace *tr = &t->traces[t->ntraces++];
     tr->nevents = s->nevents;
@@ -243,6 +254,7 @@ static bool take_branch(walker *w, path_state *s, int pc, int *next_pc)
     if (target <= pc) {
         if (s->taken[pc] >= w->lim->unroll) {
             w->unroll_cut = true;
+            count_path_writes(w, s);
             return false;
         }
         s->taken[pc]++;

@@ -186,6 +186,37 @@ static void test_loop_bound_cuts_paths(void)
     CU_ASSERT_EQUAL(r.negative, 0);
 }
 
+/* Two threads that each spin until they read back their own write.  In the
+ * first round of the value fixpoint neither awaited value is known, so every
+ * path of both threads is dropped at the loop bound; the writes of those
+ * dropped paths must still drive further rounds.  By hand: a read of c
+ * returns 0 or 2 and the loop exits only on 2, so a thread's traces are its
+ * write then 2 after zero, one or two reads of 0 (three with --unroll 2),
+ * and every final state has r1 == 2 and r2 == 1: exactly one state, which
+ * SC allows (each read after its own thread's write). */
+static void test_loops_in_two_threads(void)
+{
+    const char *spin2 =
+        "PTX SpinOwn2\n{ c=0; d=0; }\n"
+        " P0@cta 0,gpu 0       | P1@cta 1,gpu 0       ;\n"
+        " st.relaxed.gpu c, 2  | st.relaxed.gpu d, 1  ;\n"
+        " LC00:                | LC10:                ;\n"
+        " ld.relaxed.gpu r1, c | ld.relaxed.gpu r2, d ;\n"
+        " bne r1, 2, LC00      | bne r2, 1, LC10      ;\n"
+        "exists (P0:r1 == 2 /\\ P1:r2 == 1)\n";
+    litmus_test *t = parse(spin2);
+    tp_limits lim = {.unroll = 2, .max_traces = 100};
+    tp_result paths;
+    CU_ASSERT_TRUE_FATAL(thread_paths_build(t, &lim, &paths, stderr));
+    /* each thread: its write, then its own value read on the 1st, 2nd or 3rd try */
+    CU_ASSERT_EQUAL(paths.threads[0].ntraces, 3);
+    CU_ASSERT_EQUAL(paths.threads[1].ntraces, 3);
+    check_result r = run(spin2, SC_MODEL, 2);
+    CU_ASSERT_EQUAL(outcome_count(r.states), 1);
+    CU_ASSERT_EQUAL(r.negative, 0);
+    CU_ASSERT_TRUE(r.positive > 0);
+}
+
 static void test_counters_stay_finite(void)
 {
     /* each atom.add reads back what the other wrote: values beyond 2 need a
@@ -298,6 +329,7 @@ void register_enumerate_tests(void)
     CU_add_test(s, "thread coherence prunes candidates", test_thread_coherence_prunes_candidates);
     CU_add_test(s, "co staging agrees with whole checks", test_co_staging_agrees_with_whole_checks);
     CU_add_test(s, "loop bound cuts paths", test_loop_bound_cuts_paths);
+    CU_add_test(s, "loops in two threads", test_loops_in_two_threads);
     CU_add_test(s, "RMW and CAS", test_rmw_events_and_cas);
     CU_add_test(s, "counters stay finite", test_counters_stay_finite);
     CU_add_test(s, "counted barrier hangs", test_counted_barrier_hangs);
