@@ -25,31 +25,81 @@ typedef struct cat_pos {
     int line, col;
 } cat_pos;
 
+/* Two forms share these types.  The parser (cat/parse.c) produces the
+ * surface form: herd's whole expression language, with functions, tuples,
+ * tags, explicit sets, `let ... in`, `match`, procedures.  The lowering pass
+ * (cat/lower.c) evaluates everything that is known when the model is loaded
+ * and produces the core form that the compiler reads: set and relation
+ * expressions over uniquely named bindings (the kinds up to CE_LET_IN, and
+ * CE_CALL only for domain and range), and statements CS_LET, CS_LET_REC,
+ * CS_CHECK and CS_WITH. */
 enum cat_expr_kind {
     CE_NAME, CE_ZERO, CE_UNIV, CE_BRACKET, CE_CALL,
     CE_UNION, CE_SEQ, CE_DIFF, CE_INTER, CE_CART,
     CE_COMPL, CE_INV, CE_PLUS, CE_STAR, CE_OPT,
+    CE_LET_IN,               /* core: let name = a in b */
+    /* surface only */
+    CE_APP,                  /* a b: application (f(x, y) applies f to a tuple) */
+    CE_TUPLE,                /* (args) */
+    CE_SET,                  /* {args} */
+    CE_TAG,                  /* 'name */
+    CE_ADD,                  /* a ++ b: b with the element a added */
+    CE_FUN,                  /* fun params -> a */
+    CE_LET,                  /* let [rec] binds in a */
+    CE_MATCH,                /* match a with clauses end */
+    CE_TRY,                  /* try a with b */
+    CE_IF,                   /* if a = b then args[0] else args[1] */
 };
+
+/* A function's parameters: one name, or a tuple of names. */
+typedef struct cat_params {
+    const char **names;
+    int n;
+    bool tuple;              /* (a, b): the argument is a tuple */
+} cat_params;
+
+/* A clause of `match`: a tag ('a -> e), the default (_ -> e), the empty
+ * set ({} -> e) or an element and the rest (x ++ rest -> e). */
+enum cat_clause_kind { CL_TAG, CL_DEFAULT, CL_EMPTY, CL_ADD };
+typedef struct cat_clause {
+    enum cat_clause_kind kind;
+    const char *tag, *elem, *rest;
+    struct cat_expr *body;
+} cat_clause;
 
 typedef struct cat_expr {
     enum cat_expr_kind kind;
     cat_pos pos;             /* of the operator, or of the primary */
-    const char *name;        /* CE_NAME, CE_CALL */
+    const char *name;        /* CE_NAME, CE_CALL, CE_TAG, CE_LET_IN; CE_FUN: the function's name */
     struct cat_expr *a, *b;  /* operands (unary: a) */
-    struct cat_expr **args;  /* CE_CALL */
+    struct cat_expr **args;  /* CE_CALL, CE_TUPLE, CE_SET, CE_IF */
     int nargs;
+    cat_params params;       /* CE_FUN */
+    struct cat_binding *binds; /* CE_LET */
+    int nbinds;
+    bool rec;                /* CE_LET */
+    cat_clause *clauses;     /* CE_MATCH */
+    int nclauses;
 } cat_expr;
 
+/* `name = body`, `(a, b) = body`, and functions `f(a, b) = e`, `f x = e`
+ * (the parser makes their body a CE_FUN).  In the core form only
+ * `name = body`. */
 typedef struct cat_binding {
-    const char *name;
+    const char *name;        /* NULL for a tuple pattern */
     cat_pos pos;
-    bool is_func;            /* let f(a, b) = e */
+    cat_params pattern;      /* (a, b) = e */
+    bool is_func;            /* core: never; kept for the compiler */
     const char **params;
     int nparams;
     cat_expr *body;
 } cat_binding;
 
-enum cat_stmt_kind { CS_LET, CS_LET_REC, CS_CHECK, CS_WITH };
+enum cat_stmt_kind {
+    CS_LET, CS_LET_REC, CS_CHECK, CS_WITH,
+    /* surface only */
+    CS_PROCEDURE, CS_CALL, CS_ENUM, CS_FORALL,
+};
 enum cat_check_kind { CK_ACYCLIC, CK_IRREFLEXIVE, CK_EMPTY };
 
 typedef struct cat_stmt {
@@ -62,11 +112,21 @@ typedef struct cat_stmt {
     /* CS_CHECK */
     enum cat_check_kind check;
     bool negate, flag;
-    const char *name;            /* `as name`, or NULL */
-    cat_expr *expr;
-    /* CS_WITH: with var from linearisations(set, rel) */
-    const char *var;
+    bool undefined;              /* undefined_unless: a flag that makes the program undefined */
+    const char *name;            /* `as name`, or NULL; CS_PROCEDURE, CS_CALL, CS_ENUM: the name */
+    cat_expr *expr;              /* CS_CHECK; CS_WITH (surface), CS_CALL, CS_FORALL: the operand */
+    /* CS_WITH: with var from expr (surface); core: linearisations(set, rel),
+     * or with per_loc one per location class of set (herd's generate_orders) */
+    const char *var;             /* also CS_FORALL */
     cat_expr *set, *rel;
+    bool per_loc;
+    /* CS_PROCEDURE, CS_FORALL: the body */
+    cat_params params;
+    struct cat_stmt *body;
+    int nbody;
+    /* CS_ENUM */
+    const char **tags;
+    int ntags;
 } cat_stmt;
 
 typedef struct cat_ast {
@@ -79,10 +139,23 @@ typedef struct cat_ast {
     int nstmts;
 } cat_ast;
 
-/* Parses `text` (len bytes) named `name`; includes are looked up in `dir`
- * ("" for the current directory).  NULL after reporting errors. */
+/* How a model is loaded: where `include` looks (after the including file's
+ * directory) and herd's prelude stdlib.cat is searched, and which herd
+ * variants `if "name"` tests.  NULL means none. */
+struct cat_load_options;
+
+/* Parses `text` (len bytes) named `name` into the surface form; includes
+ * are looked up in `dir` ("" for the current directory), then in the
+ * options' directories.  With `prelude`, herd's stdlib.cat, when one of
+ * those directories holds it, comes first.  NULL after reporting errors. */
 cat_ast *cat_parse(const char *name, const char *text, size_t len, const char *dir,
-                   FILE *errors);
+                   const struct cat_load_options *opts, bool prelude, FILE *errors);
+
+/* The surface form to the core form (cat/lower.c): functions expanded,
+ * tags, tuples and explicit sets evaluated, bindings renamed apart and
+ * emitted only when something uses them (herd's laziness: an unused
+ * binding is never evaluated).  NULL after reporting errors. */
+cat_ast *cat_lower(const cat_ast *surface, FILE *errors);
 
 /* Reads a whole file into GC memory; NULL if it cannot be read. */
 char *cat_read_file(const char *path, size_t *len);
@@ -131,6 +204,7 @@ typedef struct cat_check_info {
 
 typedef struct cat_with_info {
     int set, rel;                /* operand slots (-1: empty) */
+    bool per_loc;                /* one order per location class of set (herd's generate_orders) */
     int var, pred;               /* relation slots: the order, scratch */
     int next;                    /* block evaluated for each order */
     const char *text;
@@ -150,6 +224,7 @@ struct cat_model {
     bool flags_undefined;
     int nflags;
     const char *flag_names[CAT_MAX_FLAGS];
+    unsigned undefined_flags;    /* bit i: flag i comes from undefined_unless */
     cat_block *blocks;
     int nblocks;
     cat_check_info *checks;

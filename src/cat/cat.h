@@ -34,6 +34,20 @@ enum cat_co_mode { CAT_CO_TOTAL, CAT_CO_PARTIAL };
  * and NULL.  Allocation: Boehm GC. */
 cat_model *cat_load(const char *path, FILE *errors);
 
+/* herd's habits when loading a model: a search path (herd's -I and
+ * -set-libdir) where `include` looks after the including file's directory,
+ * where herd's prelude stdlib.cat is found (it is read before the model
+ * whenever the model's directory or a search directory holds one), and the
+ * variants (herd's -variant) that `if "name"` tests, compared without case. */
+typedef struct cat_load_options {
+    const char *const *dirs;
+    int ndirs;
+    const char *const *variants;
+    int nvariants;
+} cat_load_options;
+
+cat_model *cat_load_opts(const char *path, const cat_load_options *opts, FILE *errors);
+
 /* Same, from text in memory (`name` is used in diagnostics and for includes
  * relative to the current directory). */
 cat_model *cat_load_string(const char *name, const char *text, FILE *errors);
@@ -62,6 +76,12 @@ bool cat_model_thin_air(const cat_model *m);
 bool cat_model_flags_undefined(const cat_model *m);
 int cat_model_flag_count(const cat_model *m);
 const char *cat_model_flag_name(const cat_model *m, int flag);
+/* A flag from herd's `undefined_unless C`: raised when C fails, it makes
+ * the program undefined (herd's verdict "Undef", printed "Flag *undef*"). */
+bool cat_model_flag_undefined(const cat_model *m, int flag);
+/* Some flag of `flags` makes the program undefined (option flags =
+ * undefined, or an undefined_unless flag). */
+bool cat_model_flags_make_undefined(const cat_model *m, unsigned flags);
 
 cat_workspace *cat_workspace_new(const cat_model *m);
 

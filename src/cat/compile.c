@@ -483,6 +483,34 @@ static int base_stage(const compiler *c, int rel)
     return rel == XR_RF || rel == XR_SYNCBAR ? 0 : STATIC_STAGE;
 }
 
+/* herd's FW, the final writes: the writes, initial ones aside, that no
+ * write follows in co (with total co, one per location written). */
+static value compile_final_writes(compiler *c)
+{
+    int stage = base_stage(c, XR_CO);
+    value followed = emit_op(c, CI_S_DOMAIN, TY_SET, XR_CO, 0, stage);
+    value writes = emit_op(c, CI_S_DIFF, TY_SET, XS_W, XS_IW, STATIC_STAGE);
+    consume(c, writes, stage);
+    consume(c, followed, stage);
+    return emit_op(c, CI_S_DIFF, TY_SET, writes.slot, followed.slot, stage);
+}
+
+/* let name = a in b (made by cat/lower.c for function arguments). */
+static value compile_let_in(compiler *c, const env *e, const cat_expr *x)
+{
+    value v = compile_expr(c, e, x->a);
+    if (c->failed)
+        return EMPTY_ANY;
+    value bound = v;
+    bound.temp = false;
+    value r = compile_expr(c, bind(e, x->name, bound), x->b);
+    if (v.temp && !r.temp && r.slot == v.slot && r.ty == v.ty)
+        r.temp = true; /* the result is the bound value: take it over */
+    else
+        release(c, v);
+    return r;
+}
+
 static value compile_name(compiler *c, const env *e, const cat_expr *x)
 {
     const env *b = lookup(e, x->name);
@@ -497,6 +525,8 @@ static value compile_name(compiler *c, const env *e, const cat_expr *x)
     }
     if (strcmp(x->name, "id") == 0)
         return emit_op(c, CI_R_IDENT, TY_REL, CAT_SLOT_UNIV, 0, STATIC_STAGE);
+    if (strcmp(x->name, "FW") == 0)
+        return compile_final_writes(c);
     int i = exec_find_set(x->name);
     if (i >= 0)
         return (value){TY_SET, i, false, STATIC_STAGE};
@@ -583,8 +613,11 @@ static value compile_expr(compiler *c, const env *e, const cat_expr *x)
     case CE_PLUS:
     case CE_STAR:
     case CE_OPT: return compile_postfix(c, e, x);
+    case CE_LET_IN: return compile_let_in(c, e, x);
+    default:
+        error_at(c, x->pos, "internal: surface expression given to the compiler");
+        return EMPTY_ANY;
     }
-    return EMPTY_ANY;
 }
 
 /* ---- Statements ---- */
@@ -782,6 +815,8 @@ static void compile_check(compiler *c, const env *e, const cat_stmt *s)
             return;
         }
         info.flag = m->nflags;
+        if (s->undefined)
+            m->undefined_flags |= 1u << m->nflags;
         m->flag_names[m->nflags++] = info.name;
     }
     m->checks = grow(m->checks, m->nchecks, &c->check_cap, sizeof *m->checks);
@@ -813,7 +848,7 @@ static void compile_with(compiler *c, const env **e, const cat_stmt *s)
     if (set.stage == CO_STAGE || rel.stage == CO_STAGE)
         c->co_conflict = true;
     finish_stmt(c);
-    cat_with_info w = {set.slot, rel.slot, fresh_slot(c, TY_REL), fresh_slot(c, TY_REL),
+    cat_with_info w = {set.slot, rel.slot, s->per_loc, fresh_slot(c, TY_REL), fresh_slot(c, TY_REL),
                        k + 1, s->text};
     note_rel_write(c, w.var, k + 1);
     note_rel_write(c, w.pred, k);
@@ -862,6 +897,7 @@ static cat_model *compile_model(const cat_ast *ast, const char *default_title, F
         case CS_LET_REC: compile_rec(&c, &e, s); break;
         case CS_CHECK: compile_check(&c, e, s); break;
         case CS_WITH: compile_with(&c, &e, s); break;
+        default: error_at(&c, s->pos, "internal: surface statement given to the compiler"); break;
         }
     }
     if (c.failed)

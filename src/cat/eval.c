@@ -234,6 +234,39 @@ static bool linearise(eval_ctx *c, const cat_with_info *w, const relation *pred,
     return found;
 }
 
+/* linearise for herd's generate_orders: one order per location class, so
+ * events are placed class after class (the class of the lowest event left
+ * first) and ordered only after the placed events of their own class. */
+static bool linearise_classes(eval_ctx *c, const cat_with_info *w, const relation *pred,
+                              relation *ord, evset left, evset placed, unsigned flags)
+{
+    if (!left)
+        return run_block(c, w->next, flags);
+    const relation *loc = c->ws->rp[XR_LOC];
+    int first = __builtin_ctzll(left);
+    evset class = (loc->row[first] | evset_of(first)) & left;
+    bool found = false;
+    evset minimal = 0;
+    for (evset s = class; s; s &= s - 1) {
+        int e = __builtin_ctzll(s);
+        if (!(pred->row[e] & class))
+            minimal |= evset_of(e);
+    }
+    for (; minimal; minimal &= minimal - 1) {
+        int e = __builtin_ctzll(minimal);
+        evset before = placed & loc->row[e];
+        for (evset p = before; p; p &= p - 1)
+            ord->row[__builtin_ctzll(p)] |= evset_of(e);
+        bool passed = linearise_classes(c, w, pred, ord, left & ~evset_of(e), placed | evset_of(e), flags);
+        found |= passed;
+        if (passed && (!c->co || c->done))
+            return true;
+        for (evset p = before; p; p &= p - 1)
+            ord->row[__builtin_ctzll(p)] &= ~evset_of(e);
+    }
+    return found;
+}
+
 static bool block_is_trivial(const cat_model *m, const cat_block *b)
 {
     bool co_code = m->co_block >= 0 && m->blocks[m->co_block].ncode > 0;
@@ -252,9 +285,13 @@ static bool run_with(eval_ctx *c, const cat_with_info *w, unsigned flags)
         rel_clear(pred, n);
     }
     rel_clear(ord, n);
+    if (w->per_loc)
+        rel_inter(pred, pred, c->ws->rp[XR_LOC], n);
     bool ok;
     if (block_is_trivial(c->m, &c->m->blocks[w->next]))
         ok = rel_is_acyclic(pred, n) && run_block(c, w->next, flags); /* any order will do */
+    else if (w->per_loc)
+        ok = linearise_classes(c, w, pred, ord, set, 0, flags);
     else
         ok = linearise(c, w, pred, ord, set, 0, flags);
     if (!ok && !c->failed)

@@ -34,7 +34,8 @@ enum exec_set {
     XS_GEN,     /* generic-proxy accesses */
     XS_SUR,     /* surface-proxy accesses (sust, suld) and fence.proxy.surface */
     XS_TEX,     /* texture-proxy accesses (tld) and fence.proxy.texture */
-    XS_CON,     /* constant-proxy accesses (cold) and fence.proxy.constant */
+    XS_CON,     /* constant-proxy accesses (cold) and fence.proxy.constant; in C
+                 * (herd's name too) memory_order_consume accesses */
     XS_PROXY,   /* proxy fences: fence.proxy.* */
     XS_ALIAS,   /* fence.proxy.alias */
     XS_BSYNC,   /* barrier events that wait (bar.cta.sync) */
@@ -44,6 +45,15 @@ enum exec_set {
     XS_GLOBAL,  /* accesses to global memory; fences/barriers with the global flag */
     XS_LOCAL,   /* accesses to local memory; fences/barriers with the local flag */
     XS_REMOTE,  /* remote-scope-promotion accesses (..._remote) */
+    /* herd's lock events of C (mutexes): no dialect makes them yet, so empty */
+    XS_LK,      /* lock */
+    XS_LS,      /* successful lock */
+    XS_UL,      /* unlock */
+    XS_LF,      /* failed lock */
+    XS_LKR,     /* read of a Linux lock */
+    XS_LKW,     /* write of a Linux lock */
+    XS_RL,      /* read of a locked lock */
+    XS_RU,      /* read of an unlocked lock */
     XS_COUNT
 };
 

@@ -123,13 +123,40 @@ static enum cat_tok punct(int c)
     case '~': return CT_TILDE;
     case '+': return CT_PLUS;
     case '?': return CT_QMARK;
+    case '{': return CT_LBRACE;
+    case '}': return CT_RBRACE;
     default: return CT_ERROR;
     }
 }
 
+/* The two-character symbols of herd's functional layer. */
+static bool lex_pair(cat_lexer *lx, cat_token *t, int c)
+{
+    static const struct { char a, b; enum cat_tok kind; } pairs[] = {
+        {'|', '|', CT_ALT}, {'+', '+', CT_PLUSPLUS}, {'-', '>', CT_ARROW},
+    };
+    for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++)
+        if (c == pairs[i].a && peek_at(lx, 1) == pairs[i].b) {
+            advance(lx);
+            advance(lx);
+            t->kind = pairs[i].kind;
+            return true;
+        }
+    return false;
+}
+
 static void lex_other(cat_lexer *lx, cat_token *t, int c)
 {
-    if (c == '0' && !ident_char(peek_at(lx, 1))) {
+    if (lex_pair(lx, t, c))
+        return;
+    if (c == '\'' && ident_start(peek_at(lx, 1))) {
+        advance(lx);
+        size_t from = lx->pos;
+        while (ident_char(peek_at(lx, 0)))
+            advance(lx);
+        t->text = copy_range(lx->src, from, lx->pos);
+        t->kind = CT_TAG;
+    } else if (c == '0' && !ident_char(peek_at(lx, 1))) {
         advance(lx);
         t->kind = CT_ZERO;
     } else if (c == '^' && peek_at(lx, 1) == '-' && peek_at(lx, 2) == '1') {
@@ -198,6 +225,12 @@ const char *cat_tok_describe(const cat_token *t)
     case CT_INV: return "^-1";
     case CT_PLUS: return "+";
     case CT_QMARK: return "?";
+    case CT_LBRACE: return "{";
+    case CT_RBRACE: return "}";
+    case CT_ALT: return "||";
+    case CT_PLUSPLUS: return "++";
+    case CT_ARROW: return "->";
+    case CT_TAG: return "tag";
     }
     return "?";
 }

@@ -17,11 +17,13 @@ enum cat_tok {
     CT_LPAREN, CT_RPAREN, CT_LBRACK, CT_RBRACK, CT_COMMA, CT_EQ,
     CT_BAR, CT_SEMI, CT_BSLASH, CT_AMP, CT_STAR, CT_TILDE,
     CT_INV, CT_PLUS, CT_QMARK,
+    CT_LBRACE, CT_RBRACE, CT_ALT /* || */, CT_PLUSPLUS /* ++ */, CT_ARROW /* -> */,
+    CT_TAG /* 'name: text is the name */,
 };
 
 typedef struct cat_token {
     enum cat_tok kind;
-    const char *text;   /* CT_IDENT, CT_STRING: the name or contents (GC) */
+    const char *text;   /* CT_IDENT, CT_STRING, CT_TAG: the name or contents (GC) */
     int line, col;
     size_t start, end;  /* byte offsets of the token in the source */
 } cat_token;

@@ -4,13 +4,21 @@
 #include <gc.h>
 #include <string.h>
 
-cat_model *cat_load_string(const char *name, const char *text, FILE *errors)
+/* Parse, lower, compile. */
+static cat_model *load_text(const char *name, const char *text, size_t len, const char *dir,
+                            const cat_load_options *opts, bool prelude, FILE *errors)
 {
-    cat_ast *ast = cat_parse(name, text, strlen(text), "", errors);
-    return ast ? cat_compile(ast, name, errors) : NULL;
+    cat_ast *ast = cat_parse(name, text, len, dir, opts, prelude, errors);
+    cat_ast *lowered = ast ? cat_lower(ast, errors) : NULL;
+    return lowered ? cat_compile(lowered, name, errors) : NULL;
 }
 
-cat_model *cat_load(const char *path, FILE *errors)
+cat_model *cat_load_string(const char *name, const char *text, FILE *errors)
+{
+    return load_text(name, text, strlen(text), "", NULL, false, errors);
+}
+
+cat_model *cat_load_opts(const char *path, const cat_load_options *opts, FILE *errors)
 {
     size_t len;
     char *text = cat_read_file(path, &len);
@@ -18,8 +26,12 @@ cat_model *cat_load(const char *path, FILE *errors)
         fprintf(errors, "%s: error: cannot read model file\n", path);
         return NULL;
     }
-    cat_ast *ast = cat_parse(path, text, len, cat_dir_of(path), errors);
-    return ast ? cat_compile(ast, path, errors) : NULL;
+    return load_text(path, text, len, cat_dir_of(path), opts, true, errors);
+}
+
+cat_model *cat_load(const char *path, FILE *errors)
+{
+    return cat_load_opts(path, NULL, errors);
 }
 
 const char *cat_model_title(const cat_model *m) { return m->title; }
@@ -28,6 +40,16 @@ bool cat_model_thread_coherent(const cat_model *m) { return m->thread_coherent; 
 bool cat_model_thin_air(const cat_model *m) { return m->thin_air; }
 bool cat_model_flags_undefined(const cat_model *m) { return m->flags_undefined; }
 int cat_model_flag_count(const cat_model *m) { return m->nflags; }
+
+bool cat_model_flag_undefined(const cat_model *m, int flag)
+{
+    return flag >= 0 && flag < m->nflags && (m->undefined_flags >> flag) & 1u;
+}
+
+bool cat_model_flags_make_undefined(const cat_model *m, unsigned flags)
+{
+    return flags && (m->flags_undefined || (flags & m->undefined_flags));
+}
 
 const char *cat_model_flag_name(const cat_model *m, int flag)
 {

@@ -434,7 +434,8 @@ static void test_syntax_errors(void)
                  "t.cat:2:1: error: expected ')', found 'acyclic'\n");
     expect_error("let = po", "t.cat:1:5: error: expected a name to bind, found '='\n");
     expect_error("acyclic po as", "t.cat:1:14: error: expected a name after 'as', found 'end of file'\n");
-    expect_error("let x = po\n  foo", "t.cat:2:3: error: expected a statement, found 'foo'\n");
+    expect_error("acyclic po\n  = rf", "t.cat:2:3: error: expected a statement, found '='\n");
+    expect_error("acyclic po\n  foo", "t.cat:1:9: error: 'po' is not a function\n");
     expect_error("let x = po $ rf", "t.cat:1:12: error: unexpected character '$'\n");
     expect_error("let x = po ^ rf", "t.cat:1:12: error: expected '^-1'\n");
     expect_error("let x = 1", "t.cat:1:9: error: unexpected number (only 0 is allowed)\n");
@@ -442,30 +443,32 @@ static void test_syntax_errors(void)
     expect_error("\"title", "t.cat:1:1: error: unterminated string\n");
     expect_error("option co = maybe", "t.cat:1:13: error: expected 'partial' or 'total', found 'maybe'\n");
     expect_error("option sc = total", "t.cat:1:8: error: unknown option 'sc' (options: co, thread-coherence, thin-air, flags)\n");
-    expect_error("with x from lin(R, po)", "t.cat:1:13: error: expected 'linearisations', found 'lin'\n");
-    expect_error("let rec f(a) = a", "t.cat:1:10: error: recursive functions are not supported: "
-                 "expected '=', found '('\n");
+    expect_error("with x from lin(R, po)", "t.cat:1:13: error: unknown name 'lin'\n");
+    expect_error("with x from po", "t.cat:1:13: error: 'with x from' needs linearisations(S, r), "
+                 "generate_orders(S, r) or generate_cos(r), but this is a set of events or a relation\n");
+    expect_error("let rec f(a) = a and x = po", "t.cat:1:9: error: 'let rec' binds either functions or "
+                 "sets and relations, not both\n");
     expect_error("include \"no-such-file.cat\"",
                  "t.cat:1:9: error: cannot read included file 'no-such-file.cat'\n");
 }
 
 static void test_type_errors(void)
 {
-    expect_error("let x = po | R", "t.cat:1:12: error: type error: operands of '|' must both be "
+    expect_error("let x = po | R\nacyclic x", "t.cat:1:12: error: type error: operands of '|' must both be "
                  "sets or both be relations, but the left one is a relation and the right one a set\n");
-    expect_error("let x = W\n\nlet y = x ; po",
+    expect_error("let x = W\n\nlet y = x ; po\nacyclic y",
                  "t.cat:3:11: error: type error: operand of ';' must be a relation, but it is a set\n");
-    expect_error("let y = po * rf", "t.cat:1:12: error: type error: operand of '*' must be a set, "
+    expect_error("let y = po * rf\nacyclic y", "t.cat:1:12: error: type error: operand of '*' must be a set, "
                  "but it is a relation\n");
-    expect_error("let y = [po]", "t.cat:1:9: error: type error: operand of '[...]' must be a set, "
+    expect_error("let y = [po]\nacyclic y", "t.cat:1:9: error: type error: operand of '[...]' must be a set, "
                  "but it is a relation\n");
-    expect_error("let y = R+", "t.cat:1:10: error: type error: operand of '+' must be a relation, "
+    expect_error("let y = R+\nacyclic y", "t.cat:1:10: error: type error: operand of '+' must be a relation, "
                  "but it is a set\n");
     expect_error("acyclic R", "t.cat:1:1: error: type error: 'acyclic' needs a relation, but this is a set\n");
     expect_error("acyclic foo", "t.cat:1:9: error: unknown name 'foo'\n");
     expect_error("let f(a) = a\nacyclic f", "t.cat:2:9: error: 'f' is a function: call it with arguments\n");
-    expect_error("acyclic po(rf)", "t.cat:1:9: error: unknown function 'po'\n");
-    expect_error("let x = domain(R)", "t.cat:1:9: error: type error: operand of 'domain' must be a "
+    expect_error("acyclic po(rf)", "t.cat:1:9: error: 'po' is not a function\n");
+    expect_error("let x = domain(R)\nempty x", "t.cat:1:9: error: type error: operand of 'domain' must be a "
                  "relation, but it is a set\n");
     expect_error("let rec x = x | R | po", "t.cat:1:19: error: type error: operands of '|' must both "
                  "be sets or both be relations, but the left one is a set and the right one a relation\n");
