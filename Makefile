@@ -13,7 +13,7 @@ INC     := -Isrc
 LDLIBS  := -lgc $(shell pkg-config --libs libgvc 2>/dev/null || echo -lgvc -lcgraph -lcdt)
 TESTLIBS := -lcunit
 
-LIB_DIRS := base litmus litmus/opencl cat enumerate protocol search report
+LIB_DIRS := base litmus litmus/opencl litmus/c cat enumerate protocol search report
 LIB_SRC  := $(foreach d,$(LIB_DIRS),$(wildcard src/$(d)/*.c))
 CLI_SRC  := $(wildcard src/cli/*.c)
 UNIT_SRC := $(wildcard tests/unit/*.c tests/unit/*/*.c)

@@ -38,6 +38,8 @@ typedef struct litmus_opts {
     int unroll;
     bool json;
     bool races;
+    file_list cat_dirs;      /* -I: herd's search path for models and includes */
+    file_list variants;      /* --variant: herd's variants for `if "name"` */
 } litmus_opts;
 
 static void usage(FILE *to)
@@ -46,7 +48,10 @@ static void usage(FILE *to)
           "  --model M   memory model: ptx6 (default), ptx75, sc, or a .cat file\n"
           "  --unroll N  times a loop's backward branch may be taken per path (default 2)\n"
           "  --json      one JSON object per test and line instead of herd's block\n"
-          "  --races     list every racing pair the model flags (JSON: \"races\")\n",
+          "  --races     list every racing pair the model flags (JSON: \"races\")\n"
+          "  -I DIR      where .cat models, their includes and herd's stdlib.cat are also\n"
+          "              looked for (herd's -I / -set-libdir; repeatable)\n"
+          "  --variant V a variant that the model's `if \"V\"` tests (herd's -variant; repeatable)\n",
           to);
 }
 
@@ -138,6 +143,7 @@ static int parse_options(int argc, char **argv, litmus_opts *o, FILE *out, FILE 
         {"unroll", required_argument, NULL, 'u'},
         {"json", no_argument, NULL, 'j'},
         {"races", no_argument, NULL, 'r'},
+        {"variant", required_argument, NULL, 'V'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -145,10 +151,12 @@ static int parse_options(int argc, char **argv, litmus_opts *o, FILE *out, FILE 
     o->unroll = DEFAULT_UNROLL;
     o->json = false;
     o->races = false;
+    memset(&o->cat_dirs, 0, sizeof o->cat_dirs);
+    memset(&o->variants, 0, sizeof o->variants);
     optind = 1;
     opterr = 0;
     int ch;
-    while ((ch = getopt_long(argc, argv, "+m:u:jrh", longopts, NULL)) != -1) {
+    while ((ch = getopt_long(argc, argv, "+m:u:jrhI:", longopts, NULL)) != -1) {
         switch (ch) {
         case 'm': o->model = optarg; break;
         case 'u':
@@ -160,6 +168,8 @@ static int parse_options(int argc, char **argv, litmus_opts *o, FILE *out, FILE 
             break;
         case 'j': o->json = true; break;
         case 'r': o->races = true; break;
+        case 'I': list_add(&o->cat_dirs, optarg); break;
+        case 'V': list_add(&o->variants, optarg); break;
         case 'h': usage(out); return 0;
         default:
             fprintf(err, "scopecheck litmus: error: unknown or incomplete option '%s'\n", argv[optind - 1]);
@@ -210,12 +220,15 @@ int litmus_cmd_main(int argc, char **argv, FILE *out, FILE *err)
     if (status >= 0)
         return status;
     const char *path = model_path_resolve(o.model);
+    for (int i = 0; !path && i < o.cat_dirs.count; i++)
+        path = model_path_in(o.cat_dirs.paths[i], o.model);
     if (!path) {
         fprintf(err, "scopecheck litmus: error: no model '%s' (names: ptx6, ptx75, sc; or a path to a .cat file)\n",
                 o.model);
         return 2;
     }
-    cat_model *m = cat_load(path, err);
+    cat_load_options lo = {o.cat_dirs.paths, o.cat_dirs.count, o.variants.paths, o.variants.count};
+    cat_model *m = cat_load_opts(path, &lo, err);
     if (!m)
         return 2;
     cat_workspace *ws = cat_workspace_new(m);

@@ -59,3 +59,11 @@ const char *model_path_find(const char *name, const char *ext)
 }
 
 const char *model_path_resolve(const char *name) { return model_path_find(name, ".cat"); }
+
+const char *model_path_in(const char *dir, const char *name)
+{
+    if (!*name || name[0] == '/')
+        return NULL;
+    bool has_ext = strlen(name) > 4 && strcmp(name + strlen(name) - 4, ".cat") == 0;
+    return existing(dir, name, has_ext ? "" : ".cat");
+}

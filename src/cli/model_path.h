@@ -15,4 +15,8 @@ const char *model_path_resolve(const char *name);
  * `ext` is a path; otherwise models/NAME`ext` (protocol tables: ".proto"). */
 const char *model_path_find(const char *name, const char *ext);
 
+/* A model in a search directory (herd's -I): DIR/NAME, or DIR/NAME.cat when
+ * NAME has no ".cat"; NULL when no such file exists or NAME is absolute. */
+const char *model_path_in(const char *dir, const char *name);
+
 #endif

@@ -26,8 +26,9 @@ typedef struct ev_info {
     int thread;            /* -1 for initial writes */
     int phys;              /* physical location, memory events */
     int vloc;              /* location as addressed */
-    bool write, read;
-    lit_value value;
+    bool write, read;      /* both for herd's C read-modify-writes (EV_RMW) */
+    lit_value value;       /* read, or written by a plain write */
+    lit_value wvalue;      /* written (writes and EV_RMW) */
     const tp_event *ev;    /* NULL for initial writes */
 } ev_info;
 
@@ -139,7 +140,7 @@ static void add_init_writes(enum_ctx *c)
         e->phys = l;
         e->vloc = l;
         e->write = true;
-        e->value = t->locs[l].init;
+        e->value = e->wvalue = t->locs[l].init;
         c->locw[l].init = c->n;
         c->locw[l].k = 0;
         c->n++;
@@ -160,10 +161,12 @@ static bool add_thread_events(enum_ctx *c, int *first)
             e->thread = th;
             e->ev = te;
             e->vloc = te->loc;
-            e->phys = (te->kind == EV_READ || te->kind == EV_WRITE) ? c->t->locs[te->loc].physical : -1;
-            e->read = te->kind == EV_READ;
-            e->write = te->kind == EV_WRITE;
+            bool rmw = te->kind == EV_RMW;
+            e->phys = (te->kind == EV_READ || te->kind == EV_WRITE || rmw) ? c->t->locs[te->loc].physical : -1;
+            e->read = te->kind == EV_READ || rmw;
+            e->write = te->kind == EV_WRITE || rmw;
             e->value = te->value;
+            e->wvalue = rmw ? te->wvalue : te->value;
         }
     }
     return true;
@@ -193,6 +196,8 @@ static void tag_access(exec *x, const tp_event *te, int i)
     case ORD_ACQUIRE: add_to(&x->set[XS_ACQ], i); break;
     case ORD_RELEASE: add_to(&x->set[XS_REL], i); break;
     case ORD_SC: add_to(&x->set[XS_SC], i); break;
+    case ORD_ACQ_REL: add_to(&x->set[XS_ACQ_REL], i); break;  /* C read-modify-writes */
+    case ORD_CONSUME: add_to(&x->set[XS_CON], i); break;      /* herd names it CON */
     default: break;
     }
     add_to(&x->set[te->order == ORD_WEAK ? XS_NA : XS_ATOMIC], i);
@@ -207,7 +212,8 @@ static void tag_access(exec *x, const tp_event *te, int i)
 static void tag_fence(exec *x, const tp_event *te, int i)
 {
     static const int order_set[] = {[ORD_WEAK] = -1, [ORD_RELAXED] = XS_RLX, [ORD_ACQUIRE] = XS_ACQ,
-                                    [ORD_RELEASE] = XS_REL, [ORD_ACQ_REL] = XS_ACQ_REL, [ORD_SC] = XS_SC};
+                                    [ORD_RELEASE] = XS_REL, [ORD_ACQ_REL] = XS_ACQ_REL, [ORD_SC] = XS_SC,
+                                    [ORD_CONSUME] = XS_CON};
     if (order_set[te->order] >= 0)
         add_to(&x->set[order_set[te->order]], i);
     if (te->proxy != PROXY_GENERIC) {
@@ -236,7 +242,11 @@ static void fill_sets(enum_ctx *c)
         switch (te->kind) {
         case EV_READ:
         case EV_WRITE:
-            add_to(&x->set[te->kind == EV_READ ? XS_R : XS_W], i);
+        case EV_RMW:
+            if (te->kind != EV_WRITE)
+                add_to(&x->set[XS_R], i);
+            if (te->kind != EV_READ)
+                add_to(&x->set[XS_W], i);
             tag_access(x, te, i);
             tag_region(x, location_region(c->t, te->loc), i);
             break;
@@ -264,6 +274,8 @@ static void fill_sets(enum_ctx *c)
             add_to(&x->set[XS_WI], i);
     }
     x->set[XS_M] = x->set[XS_R] | x->set[XS_W];
+    if (c->t->c_event_sets)
+        x->set[XS_NA] = evset_universe(c->n) & ~x->set[XS_ATOMIC];
 }
 
 /* Is thread b inside the scope instance of an event of thread a? */
@@ -377,8 +389,11 @@ static void fill_dependencies(enum_ctx *c, const int *first)
         if (!e->ev)
             continue;
         int base = first[e->thread];
-        for (uint64_t d = e->ev->data_deps; d; d &= d - 1)
+        for (uint64_t d = e->ev->data_deps; d; d &= d - 1) {
             rel_add(&x->rel[XR_DATA], base + __builtin_ctzll(d), i);
+            if (e->ev->kind == EV_RMW) /* herd: into a read-modify-write, also addr */
+                rel_add(&x->rel[XR_ADDR], base + __builtin_ctzll(d), i);
+        }
         for (uint64_t d = e->ev->ctrl_deps; d; d &= d - 1)
             rel_add(&x->rel[XR_CTRL], base + __builtin_ctzll(d), i);
         for (uint64_t d = e->ev->addr_deps; d; d &= d - 1)
@@ -422,7 +437,7 @@ static bool collect_rf_options(enum_ctx *c)
         c->read_ev[r] = i;
         c->nopts[r] = 0;
         c->last_write[r] = -1;
-        for (evset ws = writes[c->ev[i].phys]; ws; ws &= ws - 1) {
+        for (evset ws = writes[c->ev[i].phys] & ~evset_of(i); ws; ws &= ws - 1) {
             int w = __builtin_ctzll(ws);
             const ev_info *we = &c->ev[w];
             bool same_thread = we->thread == c->ev[i].thread;
@@ -430,7 +445,7 @@ static bool collect_rf_options(enum_ctx *c)
                 c->last_write[r] = w;
             if (same_thread && w > i && c->thread_coherent)
                 continue; /* reading from its own future */
-            if (we->value == c->ev[i].value)
+            if (we->wvalue == c->ev[i].value)
                 c->opts[r][c->nopts[r]++] = (uint8_t)w;
         }
         if (c->nopts[r] == 0)
@@ -631,14 +646,16 @@ static bool proposition_holds(enum_ctx *c, int index)
 static void record_state(enum_ctx *c, int obs)
 {
     const litmus_test *t = c->t;
-    if (obs == t->nobserved) {
+    if (obs == t->nobserved + t->nhidden) {
+        if (t->filter && !condition_holds(t, t->filter, c->state))
+            return; /* herd's filter drops the execution */
         if (proposition_holds(c, outcome_add(c->r->states, c->state)))
             c->r->positive++;
         else
             c->r->negative++;
         return;
     }
-    const lit_term *term = &t->observed[obs];
+    const lit_term *term = obs < t->nobserved ? &t->observed[obs] : &t->hidden[obs - t->nobserved];
     if (term->kind != TERM_LOC) {
         c->state[obs] = term->kind == TERM_REG ? observed_value_reg(c, term) : term->value;
         record_state(c, obs + 1);
@@ -649,7 +666,7 @@ static void record_state(enum_ctx *c, int obs)
     const loc_writes *lw = &c->locw[phys];
     const relation *co = &c->x.rel[XR_CO];
     if (lw->k == 0) {
-        c->state[obs] = c->ev[lw->init].value;
+        c->state[obs] = c->ev[lw->init].wvalue;
         record_state(c, obs + 1);
         return;
     }
@@ -657,7 +674,7 @@ static void record_state(enum_ctx *c, int obs)
         int w = lw->w[i];
         if (co->row[w])
             continue;
-        c->state[obs] = c->ev[w].value;
+        c->state[obs] = c->ev[w].wvalue;
         record_state(c, obs + 1);
     }
 }
@@ -827,8 +844,8 @@ static void set_co(enum_ctx *c)
         }
     }
     relation *fr = &c->x.rel[XR_FR];
-    for (int r = 0; r < c->nreads; r++)
-        fr->row[c->read_ev[r]] = co->row[c->rf_choice[r]];
+    for (int r = 0; r < c->nreads; r++) /* a C read-modify-write is not fr-before itself */
+        fr->row[c->read_ev[r]] = co->row[c->rf_choice[r]] & ~evset_of(c->read_ev[r]);
 }
 
 static void choose_co(enum_ctx *c, int p)
@@ -1028,25 +1045,31 @@ static bool trace_pairs_of(const litmus_test *t, pair_index *px, const tp_trace 
                            trace_pairs *out)
 {
     memset(out, 0, sizeof *out);
-    int pair[TP_MAX_EVENTS];
+    /* per event: the pair it reads and the pair it writes (a C
+     * read-modify-write does both), or -1 */
+    int read_pair[TP_MAX_EVENTS], write_pair[TP_MAX_EVENTS];
     for (int e = 0; e < tr->nevents; e++) {
         const tp_event *te = &tr->events[e];
-        pair[e] = -1;
-        if (te->kind != EV_READ && te->kind != EV_WRITE)
-            continue;
-        pair[e] = pair_of(px, t->locs[te->loc].physical, te->value);
-        if (pair[e] < 0)
+        bool reads = te->kind == EV_READ || te->kind == EV_RMW;
+        bool writes = te->kind == EV_WRITE || te->kind == EV_RMW;
+        int phys = reads || writes ? t->locs[te->loc].physical : -1;
+        read_pair[e] = reads ? pair_of(px, phys, te->value) : -1;
+        write_pair[e] = writes ? pair_of(px, phys, te->kind == EV_RMW ? te->wvalue : te->value) : -1;
+        if ((reads && read_pair[e] < 0) || (writes && write_pair[e] < 0))
             return false;
-        pairset_add(te->kind == EV_READ ? &out->reads : &out->writes, pair[e]);
+        if (reads)
+            pairset_add(&out->reads, read_pair[e]);
+        if (writes)
+            pairset_add(&out->writes, write_pair[e]);
     }
     pairset own;
     memset(&own, 0, sizeof own);
     for (int e = 0; e < tr->nevents; e++) {
-        const tp_event *te = &tr->events[e];
-        if (te->kind == EV_WRITE)
-            pairset_add(&own, pair[e]);
-        else if (te->kind == EV_READ && !pairset_has(coherent ? &own : &out->writes, pair[e]))
-            pairset_add(&out->needs, pair[e]);
+        /* an event never reads its own write: test the read first */
+        if (read_pair[e] >= 0 && !pairset_has(coherent ? &own : &out->writes, read_pair[e]))
+            pairset_add(&out->needs, read_pair[e]);
+        if (write_pair[e] >= 0)
+            pairset_add(&own, write_pair[e]);
     }
     return true;
 }
@@ -1309,7 +1332,7 @@ bool enumerate_check(const litmus_test *t, const cat_model *m, cat_workspace *ws
     c->vloc_events = GC_MALLOC_ATOMIC(sizeof(evset) * (size_t)(t->nlocs ? t->nlocs : 1));
     c->loc_writes_now = GC_MALLOC_ATOMIC(sizeof(evset) * (size_t)(t->nlocs ? t->nlocs : 1));
     find_peers(t, &c->peers);
-    c->state = GC_MALLOC_ATOMIC(sizeof(lit_value) * (size_t)(t->nobserved ? t->nobserved : 1));
+    c->state = GC_MALLOC_ATOMIC(sizeof(lit_value) * (size_t)(t->nobserved + t->nhidden + 1));
     tp_limits lim = {.unroll = o->unroll, .max_traces = o->max_traces};
     if (cat_model_thin_air(m)) {
         lit_value *seeds = GC_MALLOC_ATOMIC(sizeof *seeds * 64);
@@ -1364,8 +1387,8 @@ static lit_value term_value(const litmus_test *t, const lit_term *term, const li
 {
     if (term->kind == TERM_CONST)
         return term->value;
-    for (int i = 0; i < t->nobserved; i++) {
-        const lit_term *o = &t->observed[i];
+    for (int i = 0; i < t->nobserved + t->nhidden; i++) {
+        const lit_term *o = i < t->nobserved ? &t->observed[i] : &t->hidden[i - t->nobserved];
         if (o->kind != term->kind)
             continue;
         if (term->kind == TERM_LOC ? o->loc == term->loc : (o->thread == term->thread && o->reg == term->reg))

@@ -127,13 +127,14 @@ static void count_path_writes(walker *w, const path_state *s)
 {
     int writes = 0;
     for (int i = 0; i < s->nevents; i++)
-        writes += w->events[i].kind == EV_WRITE;
+        writes += w->events[i].kind == EV_WRITE || w->events[i].kind == EV_RMW;
     if (writes > w->max_writes)
         w->max_writes = writes;
     for (int l = 0; l < w->test->nlocs; l++) {
         int n = 0;
         for (int i = 0; i < s->nevents; i++)
-            n += w->events[i].kind == EV_WRITE && w->test->locs[w->events[i].loc].physical == l;
+            n += (w->events[i].kind == EV_WRITE || w->events[i].kind == EV_RMW) &&
+                 w->test->locs[w->events[i].loc].physical == l;
         if (n > w->path_writes[l])
             w->path_writes[l] = n;
     }
@@ -177,13 +178,13 @@ static void record_write(walker *w, const tp_event *e, uint64_t feeds)
         int i = __builtin_ctzll(f);
         if (w->depth[i] > depth)
             depth = w->depth[i];
-        if (w->events[i].kind == EV_READ)
+        if (w->events[i].kind == EV_READ || w->events[i].kind == EV_RMW)
             w->next_flow[phys].sources |= (uint64_t)1 << (w->test->locs[w->events[i].loc].physical & 63);
     }
     depth++;
     if (w->flow && depth > w->flow[phys].bound)
         return;
-    if (!domain_add(&w->written[phys], e->value, depth))
+    if (!domain_add(&w->written[phys], e->kind == EV_RMW ? e->wvalue : e->value, depth))
         w->values_cut = true;
 }
 
@@ -247,6 +248,53 @@ static void walk_read(walker *w, const path_state *s, int pc)
     }
 }
 
+/* herd's C read-modify-write (lit_instr.single_event): one event per value
+ * the location may hold.  A compare-exchange forks into success, an
+ * EV_RMW that read the expected value, and failure, a plain read with the
+ * failure order (never on equal values unless the exchange is weak). */
+static void walk_rmw_single(walker *w, const path_state *s, int pc)
+{
+    const lit_instr *in = &w->thread->instrs[pc];
+    domain scratch;
+    const domain *d = read_values(w, in, &scratch);
+    uint64_t deps = 0;
+    lit_value a = operand_value(s, &in->a, &deps);
+    lit_value b = operand_value(s, &in->b, &deps);
+    bool cas = in->rmw_op == RMW_CAS;
+    for (int i = 0; i < d->count && !stopped(w); i++) {
+        lit_value old = d->values[i];
+        for (int fails = 0; fails < 2 && !stopped(w); fails++) {
+            if (fails ? !cas || (old == a && !in->cas_weak) : cas && old != a)
+                continue;
+            path_state next = *s;
+            int index = next.nevents;
+            tp_event *e = push_event(w, &next, in, pc, fails ? EV_READ : EV_RMW);
+            if (!e)
+                return;
+            e->value = old;
+            w->depth[index] = d->depth[i];
+            uint64_t bit = (uint64_t)1 << index;
+            if (fails) {
+                e->order = (uint8_t)in->order_fail;
+            } else {
+                e->in_rmw = true;
+                e->wvalue = lit_rmw_result(in, old, a, b);
+                e->data_deps = deps;
+                record_write(w, e, deps | bit);
+            }
+            if (in->dst >= 0) {
+                next.regs[in->dst] = old;
+                next.deps[in->dst] = bit;
+            }
+            if (in->flag_dst >= 0) {
+                next.regs[in->flag_dst] = !fails;
+                next.deps[in->flag_dst] = bit | deps;
+            }
+            walk(w, &next, pc + 1);
+        }
+    }
+}
+
 /* Follows a taken branch; false when the loop bound drops the path. */
 static bool take_branch(walker *w, path_state *s, int pc, int *next_pc)
 {
@@ -273,7 +321,10 @@ static void walk(walker *w, path_state *s, int pc)
         case OP_LOAD:
         case OP_RMW:
         case OP_RED:
-            walk_read(w, s, pc);
+            if (in->single_event && in->op == OP_RMW)
+                walk_rmw_single(w, s, pc);
+            else
+                walk_read(w, s, pc);
             return;
         case OP_STORE: {
             lit_value v = operand_value(s, &in->a, &deps);

@@ -22,7 +22,9 @@
 /* The most events one thread's trace may have. */
 #define TP_MAX_EVENTS 63
 
-enum tp_kind { EV_READ, EV_WRITE, EV_FENCE, EV_BARRIER };
+/* EV_RMW: herd's C read-modify-write, one event that reads `value` and
+ * writes `wvalue`. */
+enum tp_kind { EV_READ, EV_WRITE, EV_FENCE, EV_BARRIER, EV_RMW };
 
 typedef struct tp_event {
     uint8_t kind;       /* enum tp_kind */
@@ -36,6 +38,7 @@ typedef struct tp_event {
     uint8_t regions;    /* fences and barriers: enum lit_region bits */
     int loc;            /* location as addressed (virtual), memory events */
     lit_value value;    /* value read or written; barrier id for barriers */
+    lit_value wvalue;   /* EV_RMW: value written */
     lit_value count;    /* barrier thread count, or -1 when absent */
     uint64_t addr_deps; /* bit i: this event's address depends on event i of the trace */
     uint64_t data_deps; /* bit i: the value written depends on event i */

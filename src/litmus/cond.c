@@ -13,12 +13,13 @@ typedef struct cparser {
     lexer *lx;
     litmus_test *t;
     int depth;
+    bool filter;       /* parsing herd's filter: its terms are not observed (yet) */
 } cparser;
 
 bool litmus_final_starts(const lex_token *tok)
 {
     return lex_is_ident(tok, "exists") || lex_is_ident(tok, "forall") ||
-           lex_is_ident(tok, "locations") || lex_is_punct(tok, "~");
+           lex_is_ident(tok, "locations") || lex_is_ident(tok, "filter") || lex_is_punct(tok, "~");
 }
 
 static bool valid_name(const lex_token *tok)
@@ -26,22 +27,50 @@ static bool valid_name(const lex_token *tok)
     return tok->kind == TOK_IDENT && memchr(tok->text, '.', tok->len) == NULL;
 }
 
-static void add_observed(litmus_test *t, const lit_term *term)
+static bool same_term(const lit_term *a, const lit_term *b)
+{
+    return a->kind == b->kind &&
+           (a->kind == TERM_LOC ? a->loc == b->loc : a->thread == b->thread && a->reg == b->reg);
+}
+
+/* Appends term to terms[0..*n) unless there (GC). */
+static void add_term(lit_term **terms, int *n, const lit_term *term)
 {
     if (term->kind == TERM_CONST)
         return;
-    for (int i = 0; i < t->nobserved; i++) {
-        const lit_term *o = &t->observed[i];
-        if (o->kind == term->kind &&
-            (term->kind == TERM_LOC ? o->loc == term->loc
-                                    : o->thread == term->thread && o->reg == term->reg))
+    for (int i = 0; i < *n; i++)
+        if (same_term(&(*terms)[i], term))
             return;
+    lit_term *grown = GC_MALLOC(sizeof *grown * (size_t)(*n + 1));
+    if (*n)
+        memcpy(grown, *terms, sizeof *grown * (size_t)*n);
+    grown[(*n)++] = *term;
+    *terms = grown;
+}
+
+static void add_observed(litmus_test *t, const lit_term *term)
+{
+    add_term(&t->observed, &t->nobserved, term);
+}
+
+/* The filter's terms that nothing observes become hidden terms. */
+static void hide_filter_terms(litmus_test *t, const lit_cond *c)
+{
+    if (!c)
+        return;
+    if (c->kind == COND_EQ || c->kind == COND_NE) {
+        const lit_term *terms[2] = {&c->lhs, &c->rhs};
+        for (int k = 0; k < 2; k++) {
+            bool seen = false;
+            for (int i = 0; i < t->nobserved && !seen; i++)
+                seen = same_term(&t->observed[i], terms[k]);
+            if (!seen)
+                add_term(&t->hidden, &t->nhidden, terms[k]);
+        }
+        return;
     }
-    lit_term *n = GC_MALLOC(sizeof *n * (size_t)(t->nobserved + 1));
-    if (t->nobserved)
-        memcpy(n, t->observed, sizeof *n * (size_t)t->nobserved);
-    n[t->nobserved++] = *term;
-    t->observed = n;
+    hide_filter_terms(t, c->left);
+    hide_filter_terms(t, c->right);
 }
 
 static bool parse_term(cparser *p, lit_term *out)
@@ -61,6 +90,27 @@ static bool parse_term(cparser *p, lit_term *out)
         out->kind = TERM_CONST;
         out->value = neg ? -lx->tok.num : lx->tok.num;
         lex_advance(lx);
+        return true;
+    }
+    if (lex_is_punct(&tok, "[")) {
+        /* herd's [x]: the location x */
+        lex_advance(lx);
+        if (!valid_name(&lx->tok)) {
+            lex_error(lx, lx->tok.line, lx->tok.col, "expected a location name after '[', got %s",
+                      lex_describe(&lx->tok));
+            return false;
+        }
+        char *name = lex_tok_str(&lx->tok);
+        lex_advance(lx);
+        if (!lex_is_punct(&lx->tok, "]")) {
+            lex_error(lx, lx->tok.line, lx->tok.col, "expected ']' after the location, got %s",
+                      lex_describe(&lx->tok));
+            return false;
+        }
+        lex_advance(lx);
+        int l = litmus_loc_index(p->t, name);
+        out->kind = TERM_LOC;
+        out->loc = l >= 0 ? l : litmus_add_loc(p->t, name, 0);
         return true;
     }
     if (tok.kind == TOK_NUMBER || tok.kind == TOK_IDENT) {
@@ -178,8 +228,10 @@ static lit_cond *parse_unary(cparser *p)
         c = new_cond(k);
         c->lhs = lhs;
         c->rhs = rhs;
-        add_observed(p->t, &lhs);
-        add_observed(p->t, &rhs);
+        if (!p->filter) {
+            add_observed(p->t, &lhs);
+            add_observed(p->t, &rhs);
+        }
     }
     p->depth--;
     return c;
@@ -219,7 +271,7 @@ static lit_cond *parse_prop(cparser *p)
 
 bool litmus_parse_final(lexer *lx, litmus_test *t)
 {
-    cparser p = { lx, t, 0 };
+    cparser p = { lx, t, 0, false };
     if (lex_is_ident(&lx->tok, "locations")) {
         lex_advance(lx);
         if (!lex_is_punct(&lx->tok, "[")) {
@@ -249,6 +301,14 @@ bool litmus_parse_final(lexer *lx, litmus_test *t)
         }
         lex_advance(lx);
     }
+    if (lex_is_ident(&lx->tok, "filter")) {
+        lex_advance(lx);
+        p.filter = true;
+        t->filter = parse_prop(&p);
+        p.filter = false;
+        if (!t->filter)
+            return false;
+    }
     if (lex_is_ident(&lx->tok, "exists")) {
         t->quant = QUANT_EXISTS;
     } else if (lex_is_ident(&lx->tok, "forall")) {
@@ -276,6 +336,7 @@ bool litmus_parse_final(lexer *lx, litmus_test *t)
     t->cond = parse_prop(&p);
     if (!t->cond)
         return false;
+    hide_filter_terms(t, t->filter);
     if (lx->tok.kind != TOK_EOF) {
         if (lx->tok.kind != TOK_ERROR)
             lex_error(lx, lx->tok.line, lx->tok.col, "unexpected %s after the condition",

@@ -1,18 +1,19 @@
 /*
  * litmus/cond.h: the final condition of a litmus test, dialect-independent.
  *
- *   final    ::= [ "locations" "[" term { ";" term } [";"] "]" ] quant prop EOF
+ *   final    ::= [ "locations" "[" term { ";" term } [";"] "]" ] [ "filter" prop ] quant prop EOF
  *   quant    ::= "exists" | "~" "exists" | "forall"
  *   prop     ::= conj { "\/" conj }
  *   conj     ::= unary { "/\" unary }
  *   unary    ::= "~" unary | "(" prop ")" | "true" | "false" | term cmp term
  *   cmp      ::= "==" | "=" | "!="
- *   term     ::= P<n> ":" reg | <n> ":" reg | location | ["-"|"+"] number
+ *   term     ::= P<n> ":" reg | <n> ":" reg | location | "[" location "]" | ["-"|"+"] number
  *
  * The threads of `t` must already exist.  A register the condition names that
  * its thread lacks is added (initial value 0), likewise a location.
  * Fills t->quant, t->cond and t->observed (each register or location term once,
- * in order of first mention, locations clause first).
+ * in order of first mention, locations clause first), and herd's filter: t->filter,
+ * and in t->hidden the terms only the filter names.
  */
 #ifndef SCOPECHECK_LITMUS_COND_H
 #define SCOPECHECK_LITMUS_COND_H

@@ -118,7 +118,7 @@ static bool skip_blanks(lexer *lx)
 }
 
 static const char *const punct2[] = { "==", "!=", "/\\", "\\/", NULL };
-static const char punct1[] = "{}()[];,|:@=~-+!*&<>";
+static const char punct1[] = "{}()[];,|:@=~-+!*&<>^";
 
 void lex_advance(lexer *lx)
 {

@@ -21,7 +21,7 @@ enum tok_kind {
     TOK_IDENT,   /* [A-Za-z_][A-Za-z0-9_]* (plus '.' inside with LEX_IDENT_DOTS) */
     TOK_NUMBER,  /* decimal or 0x hexadecimal, no sign; value in `num` */
     TOK_STRING,  /* "..." possibly over several lines; text excludes quotes */
-    TOK_PUNCT,   /* == != /\ \/ or one of { } ( ) [ ] ; , | : @ = ~ - + ! * & < > */
+    TOK_PUNCT,   /* == != /\ \/ or one of { } ( ) [ ] ; , | : @ = ~ - + ! * & < > ^ */
     TOK_ERROR,
 };
 

@@ -19,9 +19,10 @@
 
 typedef int64_t lit_value;
 
-/* ORD_WEAK: PTX weak / OpenCL non-atomic.  ORD_SC: fence.sc, or an OpenCL
- * seq_cst access or fence. */
-enum lit_order { ORD_WEAK, ORD_RELAXED, ORD_ACQUIRE, ORD_RELEASE, ORD_ACQ_REL, ORD_SC };
+/* ORD_WEAK: PTX weak / OpenCL and C non-atomic.  ORD_SC: fence.sc, or an
+ * OpenCL or C seq_cst access or fence.  ORD_CONSUME: C's
+ * memory_order_consume. */
+enum lit_order { ORD_WEAK, ORD_RELAXED, ORD_ACQUIRE, ORD_RELEASE, ORD_ACQ_REL, ORD_SC, ORD_CONSUME };
 /* Scopes, narrow to wide.  OpenCL/HSA names map onto PTX ones:
  * work_group = cta, device (agent) = gpu, all_svm_devices (system) = sys;
  * SCOPE_WI is OpenCL's memory_scope_work_item. */
@@ -73,6 +74,15 @@ typedef struct lit_instr {
     const char *text;        /* the instruction as written, for traces    */
     bool remote;             /* remote-scope-promotion form (..._remote)   */
     uint8_t regions;         /* fences and barriers: enum lit_region bits (0: all) */
+    /* herd's C read-modify-writes (OP_RMW): one event that reads and
+     * writes, with the whole order.  A compare-exchange (RMW_CAS, a =
+     * expected, b = desired) that fails is only a read, with order_fail;
+     * with cas_weak it may fail even when the values are equal; flag_dst
+     * (when >= 0) receives 1 on success and 0 on failure. */
+    bool single_event;
+    bool cas_weak;
+    enum lit_order order_fail;
+    int flag_dst;
 } lit_instr;
 
 typedef struct lit_thread {
@@ -128,6 +138,16 @@ typedef struct litmus_test {
      * locations that the condition (or a locations clause) mentions */
     int nobserved;
     lit_term *observed;
+    /* herd's `filter P`: executions whose final state fails P are dropped.
+     * P's terms that the condition does not observe are `hidden`: they
+     * follow the observed ones in each state the enumerator builds, and
+     * are never printed. */
+    lit_cond *filter;
+    int nhidden;
+    lit_term *hidden;
+    /* herd's C event sets: NA holds every event that is not in A (initial
+     * writes and fences too), as herd7 defines it for C. */
+    bool c_event_sets;
 } litmus_test;
 
 /* Building a test (program.c), for the dialects.  Location table: index by

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "base/diag.h"
+#include "litmus/c/c.h"
 #include "litmus/opencl/opencl.h"
 #include "litmus/ptx.h"
 
@@ -92,10 +93,12 @@ litmus_test *litmus_parse_text(const char *path, const char *text, size_t len, F
         return litmus_parse_ptx(path, text, len, errors);
     if (n == 6 && memcmp(text, "OPENCL", 6) == 0)
         return litmus_parse_opencl(path, text, len, errors);
+    if (n == 1 && text[0] == 'C')
+        return litmus_parse_c(path, text, len, errors);
     if (n == 0)
         diag_error(errors, path, 1, 1, "expected the architecture name (PTX) at the start of the file");
     else
-        diag_error(errors, path, 1, 1, "unknown architecture '%.*s' (supported: PTX)",
+        diag_error(errors, path, 1, 1, "unknown architecture '%.*s' (supported: PTX, OPENCL, C)",
                    (int)(n > 40 ? 40 : n), text);
     return NULL;
 }

@@ -5,7 +5,7 @@
 
 const char *report_verdict(const litmus_test *t, const check_result *r, const cat_model *m)
 {
-    if (m && cat_model_flags_undefined(m) && r->flags)
+    if (m && cat_model_flags_make_undefined(m, r->flags))
         return "Undef";
     return report_condition_ok(t, r) ? "Ok" : "No";
 }
@@ -83,9 +83,17 @@ static void print_instr_ref(FILE *out, const litmus_test *t, int thread, int ins
 
 static void herd_flags_and_races(FILE *out, const litmus_test *t, const check_result *r, const report_info *info)
 {
-    for (int f = 0; f < cat_model_flag_count(info->cat); f++)
-        if (r->flags & (1u << f))
+    bool undef = false;
+    for (int f = 0; f < cat_model_flag_count(info->cat); f++) {
+        if (!(r->flags & (1u << f)))
+            continue;
+        if (cat_model_flag_undefined(info->cat, f))
+            undef = true; /* herd prints one line for every undefined_unless that fails */
+        else
             fprintf(out, "Flag %s\n", cat_model_flag_name(info->cat, f));
+    }
+    if (undef)
+        fputs("Flag *undef*\n", out);
     for (int i = 0; info->races && i < r->nraces; i++) {
         const race_report *rr = &r->races[i];
         fprintf(out, "Race %s: ", cat_model_flag_name(info->cat, rr->flag));

@@ -412,6 +412,11 @@ static bool gen_cas(oparser *p, node *e, const call *c, int dst, ocl_value_compi
     return cas_outcome(p, e, &x, expv, old, dst);
 }
 
+bool ocl_call(oparser *p, node *e, int dst, ocl_value_compiler gen_value)
+{
+    return (p->gen_call ? p->gen_call : ocl_gen_call)(p, e, dst, gen_value);
+}
+
 /* Compile a call; `dst` is the register that receives its value, or -1
  * when the value is unused (a call statement). */
 bool ocl_gen_call(oparser *p, node *e, int dst, ocl_value_compiler gen_value)

@@ -36,23 +36,24 @@ static int peek_binop(oparser *p, enum binop *op, int *ntoks)
         if (next == '|') { *op = B_LOR; *ntoks = 2; return 1; }
         *op = B_OR; return 3;
     }
+    if (lex_tok_eq(&TOK, "^")) { *op = B_XOR; return 4; }
     if (lex_tok_eq(&TOK, "&")) {
         if (next == '&') { *op = B_LAND; *ntoks = 2; return 2; }
-        *op = B_AND; return 4;
+        *op = B_AND; return 5;
     }
-    if (lex_tok_eq(&TOK, "==")) { *op = B_EQ; return 5; }
-    if (lex_tok_eq(&TOK, "!=")) { *op = B_NE; return 5; }
+    if (lex_tok_eq(&TOK, "==")) { *op = B_EQ; return 6; }
+    if (lex_tok_eq(&TOK, "!=")) { *op = B_NE; return 6; }
     if (lex_tok_eq(&TOK, "<")) {
-        if (next == '=') { *op = B_LE; *ntoks = 2; return 6; }
-        *op = B_LT; return 6;
+        if (next == '=') { *op = B_LE; *ntoks = 2; return 7; }
+        *op = B_LT; return 7;
     }
     if (lex_tok_eq(&TOK, ">")) {
-        if (next == '=') { *op = B_GE; *ntoks = 2; return 6; }
-        *op = B_GT; return 6;
+        if (next == '=') { *op = B_GE; *ntoks = 2; return 7; }
+        *op = B_GT; return 7;
     }
-    if (lex_tok_eq(&TOK, "+") && next != '+' && next != '=') { *op = B_ADD; return 7; }
-    if (lex_tok_eq(&TOK, "-") && next != '-' && next != '=') { *op = B_SUB; return 7; }
-    if (lex_tok_eq(&TOK, "*")) { *op = B_MUL; return 8; }
+    if (lex_tok_eq(&TOK, "+") && next != '+' && next != '=') { *op = B_ADD; return 8; }
+    if (lex_tok_eq(&TOK, "-") && next != '-' && next != '=') { *op = B_SUB; return 8; }
+    if (lex_tok_eq(&TOK, "*")) { *op = B_MUL; return 9; }
     return 0;
 }
 
@@ -294,6 +295,7 @@ static enum lit_alu_op alu_op(enum binop op)
     case B_SUB: return ALU_SUB;
     case B_MUL: return ALU_MUL;
     case B_AND: return ALU_AND;
+    case B_XOR: return ALU_XOR;
     default: return ALU_OR;
     }
 }
@@ -327,7 +329,7 @@ bool ocl_gen_into(oparser *p, node *e, int dst)
         return false;
     bool ok;
     if (e->kind == N_CALL)
-        ok = ocl_gen_call(p, e, dst, ocl_gen_value);
+        ok = ocl_call(p, e, dst, ocl_gen_value);
     else if (e->kind == N_DEREF)
         ok = gen_deref_into(p, e, dst);
     else if (is_compare(e))

@@ -1,6 +1,9 @@
 /*
  * litmus/opencl/internal.h: the contract between the modules of the OpenCL
- * litmus front end (internal; the public entry point is litmus/opencl/opencl.h).
+ * litmus front end (internal; the public entry point is litmus/opencl/opencl.h),
+ * and with the C front end (litmus/c/), which compiles its thread bodies
+ * with these statement and expression modules and its own builtins and
+ * type names (the hooks in oparser).
  *
  *   litmus/opencl/opencl.c          the dialect's top level: header, init block,
  *                            scope tree, threads and parameters, placement,
@@ -33,7 +36,7 @@
 /* ---- expression trees ---------------------------------------------------- */
 
 enum node_kind { N_NUM, N_VAR, N_DEREF, N_ADDR, N_CALL, N_BIN, N_NOT, N_NEG };
-enum binop { B_ADD, B_SUB, B_MUL, B_AND, B_OR, B_EQ, B_NE, B_LT, B_GT, B_LE, B_GE, B_LAND, B_LOR };
+enum binop { B_ADD, B_SUB, B_MUL, B_AND, B_OR, B_EQ, B_NE, B_LT, B_GT, B_LE, B_GE, B_LAND, B_LOR, B_XOR };
 
 typedef struct node {
     enum node_kind kind;
@@ -88,6 +91,12 @@ typedef struct oparser {
     int nbarriers;
     loop_labels loops[MAX_DEPTH];
     int nloops;
+    /* hooks of a dialect that reuses the statements and expressions with
+     * its own builtins and types (the C dialect); NULL: OpenCL's
+     * (ocl_gen_call, ocl_is_type_word) */
+    bool (*gen_call)(struct oparser *p, node *e, int dst,
+                     bool (*gen_value)(struct oparser *p, node *e, lit_operand *out));
+    bool (*is_type_word)(const lex_token *t);
 } oparser;
 
 #define LX (&p->lx)
@@ -183,11 +192,15 @@ typedef bool (*ocl_value_compiler)(oparser *p, node *e, lit_operand *out);
 /* Compile a call; `dst` is the register that receives its value, or -1
  * when the value is unused (a call statement). */
 bool ocl_gen_call(oparser *p, node *e, int dst, ocl_value_compiler gen_value);
+/* The dialect's: p->gen_call, or ocl_gen_call. */
+bool ocl_call(oparser *p, node *e, int dst, ocl_value_compiler gen_value);
 
 /* ---- statements (litmus/opencl/stmt.c) ----------------------------------- */
 
 /* A type word of C (int, uint, long, ...). */
 bool ocl_is_type_word(const lex_token *t);
+/* The dialect's: p->is_type_word, or ocl_is_type_word. */
+bool ocl_type_word(const oparser *p, const lex_token *t);
 /* A { ... } block; `body` for a thread body (see litmus/opencl/stmt.c). */
 bool ocl_parse_block_ex(oparser *p, bool body);
 

@@ -15,6 +15,11 @@
 
 static bool parse_stmt(oparser *p);
 
+bool ocl_type_word(const oparser *p, const lex_token *t)
+{
+    return (p->is_type_word ? p->is_type_word : ocl_is_type_word)(t);
+}
+
 bool ocl_is_type_word(const lex_token *t)
 {
     static const char *const types[] = { "int", "uint", "unsigned", "long", "ulong", "short", "char",
@@ -99,7 +104,7 @@ static bool stmt_decl(oparser *p)
 {
     lex_token start = TOK;
     int from = p->ncode;
-    while (ocl_is_type_word(&TOK) || lex_is_ident(&TOK, "const") || lex_is_ident(&TOK, "volatile") ||
+    while (ocl_type_word(p, &TOK) || lex_is_ident(&TOK, "const") || lex_is_ident(&TOK, "volatile") ||
            lex_is_ident(&TOK, "private") || lex_is_ident(&TOK, "__private"))
         lex_advance(LX);
     for (;;) {
@@ -378,7 +383,7 @@ static bool parse_stmt_inner(oparser *p)
         lex_error(LX, TOK.line, TOK.col, "'%.*s' statements are not supported", (int)TOK.len, TOK.text);
         return false;
     }
-    if (ocl_is_type_word(&TOK) || lex_is_ident(&TOK, "const") || lex_is_ident(&TOK, "volatile"))
+    if (ocl_type_word(p, &TOK) || lex_is_ident(&TOK, "const") || lex_is_ident(&TOK, "volatile"))
         return stmt_decl(p);
     if (lex_is_punct(&TOK, "*"))
         return stmt_store(p);
@@ -412,7 +417,7 @@ static const char *skip_blanks(const char *q, const char *end)
  * by '(': the statement is a call. */
 static bool starts_call(oparser *p)
 {
-    if (TOK.kind != TOK_IDENT || ocl_is_type_word(&TOK) || lex_is_ident(&TOK, "if") ||
+    if (TOK.kind != TOK_IDENT || ocl_type_word(p, &TOK) || lex_is_ident(&TOK, "if") ||
         lex_is_ident(&TOK, "while") || lex_is_ident(&TOK, "do") || char_after(p) == ':')
         return false;
     const char *end = LX->src + LX->len, *q = skip_blanks(TOK.text + TOK.len, end);
@@ -431,7 +436,7 @@ static bool stmt_call(oparser *p)
         lex_error(LX, e->line, e->col, "expected a statement, got an expression");
         return false;
     }
-    return ocl_gen_call(p, e, -1, ocl_gen_value) && finish_stmt(p, from, &start);
+    return ocl_call(p, e, -1, ocl_gen_value) && finish_stmt(p, from, &start);
 }
 
 static bool parse_stmt(oparser *p)

@@ -1,0 +1,396 @@
+/*
+ * litmus/c/c.c: herd7's C litmus dialect, top level (grammar in
+ * docs/litmus-c.md): the header "C name", doc strings, herd's key=value
+ * lines (Variant=..., Hash=...), the init block with C declarations,
+ * threads "P0 (atomic_int* x, int* y) { ... }", and the final condition
+ * (litmus/cond.c: locations, filter, exists, ~exists, forall).
+ *
+ * Thread bodies are compiled by the OpenCL front end's statement and
+ * expression modules, with C's builtins and type names plugged in through
+ * the hooks of oparser (litmus/c/internal.h).
+ */
+#include "litmus/c/c.h"
+
+#include <gc.h>
+#include <string.h>
+
+#include "litmus/c/internal.h"
+#include "litmus/cond.h"
+#include "litmus/lex.h"
+#include "litmus/litmus.h"
+
+/* ---- header ---------------------------------------------------------------- */
+
+/* herd's information lines between the header and the init block
+ * ("Variant=S128", "Hash=...", "Cycle=Rfe PodRR Fre"): skipped. */
+static bool skip_info_lines(oparser *p)
+{
+    while (TOK.kind == TOK_IDENT) {
+        lex_token key = TOK;
+        lex_raw_skip_hspace(LX);
+        if (LX->pos >= LX->len || LX->src[LX->pos] != '=') {
+            lex_error(LX, key.line, key.col, "expected '{' to open the init block, or a Key=Value line, got %s",
+                      lex_describe(&key));
+            return false;
+        }
+        while (!lex_raw_at_eol(LX)) {
+            const char *w;
+            size_t n;
+            int line, col;
+            lex_raw_skip_hspace(LX);
+            lex_raw_word(LX, &w, &n, &line, &col);
+        }
+        lex_advance(LX);
+    }
+    return !failed(p);
+}
+
+/* ---- init block -------------------------------------------------------------- */
+
+/* Type words and qualifiers before a declared name. */
+static bool skip_type(oparser *p, bool *pointer)
+{
+    bool any = false;
+    *pointer = false;
+    for (;;) {
+        if (c_is_type_word(&TOK) || lex_is_ident(&TOK, "volatile") || lex_is_ident(&TOK, "const") ||
+            lex_is_ident(&TOK, "restrict")) {
+            any = true;
+        } else if (any && lex_is_punct(&TOK, "*")) {
+            *pointer = true;
+        } else {
+            return any;
+        }
+        lex_advance(LX);
+    }
+}
+
+/* "T:r = v" (T a number or P<n>): kept until the thread is read. */
+static bool parse_reg_init(oparser *p, const lex_token *thread)
+{
+    int th = thread->kind == TOK_NUMBER ? (thread->num > 100000 ? 100000 : (int)thread->num)
+                                        : lex_thread_number(thread);
+    if (th < 0) {
+        lex_error(LX, thread->line, thread->col, "bad thread name %s (expected P0 or 0, ...)",
+                  lex_describe(thread));
+        return false;
+    }
+    lex_advance(LX);                /* : */
+    if (TOK.kind != TOK_IDENT) {
+        ocl_expected(p, "a register name");
+        return false;
+    }
+    lex_token reg = TOK;
+    lex_advance(LX);
+    lit_value v;
+    if (!ocl_expect_punct(p, "=", "'='") || !lex_signed_number(LX, &v, "an integer value"))
+        return false;
+    void *ri = ocl_append(p->rinit, p->nrinit, sizeof *p->rinit);
+    if (!ri)
+        return false;
+    p->rinit = ri;
+    p->rinit[p->nrinit].thread = th;
+    p->rinit[p->nrinit].name = lex_tok_str(&reg);
+    p->rinit[p->nrinit].v = v;
+    p->rinit[p->nrinit].line = thread->line;
+    p->rinit[p->nrinit].col = thread->col;
+    p->nrinit++;
+    return true;
+}
+
+/* "= v" (or nothing, after a type) for the location `name`, just read. */
+static bool parse_loc_value(oparser *p, const lex_token *name, bool typed)
+{
+    char *s = lex_tok_str(name);
+    if (litmus_loc_index(p->t, s) >= 0) {
+        lex_error(LX, name->line, name->col, "location '%s' is initialised twice", s);
+        return false;
+    }
+    lit_value v = 0;
+    if (lex_is_punct(&TOK, "=")) {
+        lex_advance(LX);
+        if (lex_is_punct(&TOK, "&") || TOK.kind == TOK_IDENT) {
+            lex_error(LX, TOK.line, TOK.col, "locations holding addresses (pointers) are not supported");
+            return false;
+        }
+        if (!lex_signed_number(LX, &v, "an integer value"))
+            return false;
+    } else if (!typed) {
+        ocl_expected(p, "'=' after the location");
+        return false;
+    }
+    litmus_add_loc(p->t, s, v);
+    return true;
+}
+
+/* "type x [= v]", "x = v", "[x] = v" or a register's "T:r = v". */
+static bool parse_init_item(oparser *p)
+{
+    bool pointer, typed = skip_type(p, &pointer);
+    if (pointer) {
+        lex_error(LX, TOK.line, TOK.col, "locations holding addresses (pointers) are not supported");
+        return false;
+    }
+    bool bracket = !typed && lex_is_punct(&TOK, "[");
+    if (bracket)
+        lex_advance(LX);
+    lex_token first = TOK;
+    if (first.kind != TOK_IDENT && (typed || bracket || first.kind != TOK_NUMBER)) {
+        ocl_expected(p, "a location (x = v, int x = v) or register (0:r = v) initialisation");
+        return false;
+    }
+    lex_advance(LX);
+    if (!typed && !bracket && lex_is_punct(&TOK, ":"))
+        return parse_reg_init(p, &first);
+    if (first.kind != TOK_IDENT) {
+        lex_error(LX, first.line, first.col, "bad location name %s", lex_describe(&first));
+        return false;
+    }
+    if (bracket && !ocl_expect_punct(p, "]", "']'"))
+        return false;
+    return parse_loc_value(p, &first, typed);
+}
+
+/* "{ item; item; ... }", the last ';' optional. */
+static bool parse_init(oparser *p)
+{
+    if (!ocl_expect_punct(p, "{", "'{' to open the init block"))
+        return false;
+    while (!lex_is_punct(&TOK, "}")) {
+        if (lex_is_punct(&TOK, ";")) {
+            lex_advance(LX);
+            continue;
+        }
+        if (TOK.kind == TOK_EOF) {
+            lex_error(LX, TOK.line, TOK.col, "unexpected end of file in the init block (missing '}')");
+            return false;
+        }
+        if (!parse_init_item(p))
+            return false;
+        if (!lex_is_punct(&TOK, ";") && !lex_is_punct(&TOK, "}")) {
+            ocl_expected(p, "';' or '}' in the init block");
+            return false;
+        }
+    }
+    lex_advance(LX);
+    return !failed(p);
+}
+
+/* ---- threads ------------------------------------------------------------------- */
+
+/* "atomic_int* x", "const int *x", "volatile __int128* y": a pointer to a
+ * location, which the parameter names. */
+static bool parse_param(oparser *p)
+{
+    lex_token start = TOK;
+    bool pointer;
+    if (!skip_type(p, &pointer)) {
+        ocl_expected(p, "a parameter type (int, atomic_int, ...)");
+        return false;
+    }
+    if (!pointer) {
+        lex_error(LX, start.line, start.col, "parameters are pointers to locations: expected '*'");
+        return false;
+    }
+    if (TOK.kind != TOK_IDENT) {
+        ocl_expected(p, "a parameter name");
+        return false;
+    }
+    char *name = lex_tok_str(&TOK);
+    if (ocl_param_loc(p, name) >= 0) {
+        lex_error(LX, TOK.line, TOK.col, "parameter '%s' is declared twice", name);
+        return false;
+    }
+    int l = litmus_loc_index(p->t, name);
+    if (l < 0)
+        l = litmus_add_loc(p->t, name, 0);
+    param *np = ocl_append(p->params, p->nparams, sizeof *p->params);
+    if (!np)
+        return false;
+    p->params = np;
+    p->params[p->nparams++] = (param){ name, l };
+    lex_advance(LX);
+    return true;
+}
+
+/* "(param, ...)", "(void)" or "()" */
+static bool parse_param_list(oparser *p)
+{
+    if (!ocl_expect_punct(p, "(", "'(' to open the parameter list"))
+        return false;
+    if (lex_is_ident(&TOK, "void")) {
+        lex_advance(LX);
+    } else if (!lex_is_punct(&TOK, ")")) {
+        for (;;) {
+            if (!parse_param(p))
+                return false;
+            if (lex_is_punct(&TOK, ")"))
+                break;
+            if (!ocl_expect_punct(p, ",", "',' or ')' in the parameter list"))
+                return false;
+        }
+    }
+    return ocl_expect_punct(p, ")", "')' to close the parameter list");
+}
+
+/* "Pn": a new thread of the test, in order (NULL after reporting). */
+static lit_thread *thread_head(oparser *p, int *num)
+{
+    litmus_test *t = p->t;
+    lex_token head = TOK;
+    *num = lex_thread_number(&TOK);
+    if (*num < 0) {
+        ocl_expected(p, "a thread (P0, P1, ...) or the final condition");
+        return NULL;
+    }
+    if (*num != t->nthreads) {
+        lex_error(LX, TOK.line, TOK.col, "thread %s out of order: expected P%d", lex_describe(&TOK), t->nthreads);
+        return NULL;
+    }
+    lit_thread *nt = GC_MALLOC(sizeof *nt * (size_t)(t->nthreads + 1));
+    if (t->nthreads)
+        memcpy(nt, t->threads, sizeof *nt * (size_t)t->nthreads);
+    t->threads = nt;
+    lit_thread *th = &t->threads[t->nthreads++];
+    memset(th, 0, sizeof *th);
+    th->name = lex_tok_str(&head);
+    lex_advance(LX);
+    return th;
+}
+
+/* A fresh code buffer for th; its initialised registers are variables. */
+static bool begin_thread(oparser *p, lit_thread *th, int num)
+{
+    p->th = th;
+    p->params = NULL;
+    p->nparams = 0;
+    p->decl = NULL;
+    p->ndecl = 0;
+    p->code = NULL;
+    p->ncode = p->capcode = 0;
+    p->labels = NULL;
+    p->nlabels = p->caplabels = 0;
+    p->ntemps = p->nbarriers = p->nloops = 0;
+    for (int i = 0; i < p->nrinit; i++) {
+        if (p->rinit[i].thread != num)
+            continue;
+        if (litmus_reg_index(th, p->rinit[i].name) >= 0) {
+            lex_error(LX, p->rinit[i].line, p->rinit[i].col, "register %d:%s is initialised twice", num,
+                      p->rinit[i].name);
+            return false;
+        }
+        litmus_add_reg(th, p->rinit[i].name, p->rinit[i].v);
+        if (!ocl_declare(p, p->rinit[i].name))
+            return false;
+    }
+    return true;
+}
+
+/* Branch targets from labels to instruction indices. */
+static void finish_thread(oparser *p, lit_thread *th)
+{
+    for (int i = 0; i < p->ncode; i++) {
+        lit_instr *in = &p->code[i];
+        if (in->op == OP_BRANCH || in->op == OP_GOTO)
+            in->target = p->labels[in->target];
+        if (!in->text)
+            in->text = "";
+    }
+    th->ninstrs = p->ncode;
+    th->instrs = p->ncode ? p->code : GC_MALLOC(sizeof *th->instrs);
+}
+
+static bool parse_thread(oparser *p)
+{
+    int num;
+    lit_thread *th = thread_head(p, &num);
+    if (!th || !begin_thread(p, th, num) || !parse_param_list(p))
+        return false;
+    if (!lex_is_punct(&TOK, "{")) {
+        ocl_expected(p, "'{' to open the thread body");
+        return false;
+    }
+    int end = ocl_new_label(p);          /* label 0: the end of the thread (return) */
+    if (end != 0 || !ocl_parse_block_ex(p, true))
+        return false;
+    ocl_place_label(p, end);
+    finish_thread(p, th);
+    return true;
+}
+
+/* herd's "regions: x:PROP ..." line (herd ignores it for C): skipped up to
+ * the final condition. */
+static void skip_regions(oparser *p)
+{
+    while (TOK.kind != TOK_EOF && TOK.kind != TOK_ERROR && !litmus_final_starts(&TOK))
+        lex_advance(LX);
+}
+
+static bool parse_threads(oparser *p)
+{
+    litmus_test *t = p->t;
+    for (;;) {
+        if (TOK.kind == TOK_EOF) {
+            lex_error(LX, TOK.line, TOK.col, "unexpected end of file: expected %s",
+                      t->nthreads ? "the final condition" : "a thread (P0 ...)");
+            return false;
+        }
+        if (TOK.kind == TOK_ERROR)
+            return false;
+        if (lex_is_ident(&TOK, "regions") && t->nthreads) {
+            skip_regions(p);
+            continue;
+        }
+        if (litmus_final_starts(&TOK))
+            break;
+        if (!parse_thread(p))
+            return false;
+    }
+    if (t->nthreads == 0) {
+        lex_error(LX, TOK.line, TOK.col, "expected a thread (P0 ...) before the final condition");
+        return false;
+    }
+    for (int i = 0; i < p->nrinit; i++)
+        if (p->rinit[i].thread >= t->nthreads) {
+            lex_error(LX, p->rinit[i].line, p->rinit[i].col,
+                      "unknown thread %d in the init block (the test has %d thread%s)", p->rinit[i].thread,
+                      t->nthreads, t->nthreads == 1 ? "" : "s");
+            return false;
+        }
+    return true;
+}
+
+/* The final condition; a location it names must be declared. */
+static bool parse_final(oparser *p)
+{
+    litmus_test *t = p->t;
+    lex_token fin = TOK;
+    int nlocs = t->nlocs;
+    if (!litmus_parse_final(LX, t))
+        return false;
+    if (t->nlocs > nlocs) {
+        lex_error(LX, fin.line, fin.col, "unknown location '%s' in the final condition", t->locs[nlocs].name);
+        return false;
+    }
+    return true;
+}
+
+litmus_test *litmus_parse_c(const char *path, const char *text, size_t len, FILE *errors)
+{
+    oparser pp;
+    oparser *p = &pp;
+    memset(p, 0, sizeof *p);
+    lex_init(LX, path, text, len, LEX_COMMENT_ML | LEX_COMMENT_C, errors);
+    litmus_test *t = GC_MALLOC(sizeof *t);
+    if (!t)
+        return NULL;
+    t->file = path;
+    t->c_event_sets = true;
+    p->t = t;
+    p->gen_call = c_gen_call;
+    p->is_type_word = c_is_type_word;
+    if (!litmus_lex_header(LX, t) || !skip_info_lines(p) || !parse_init(p) || !parse_threads(p) ||
+        !parse_final(p))
+        return NULL;
+    return t;
+}
