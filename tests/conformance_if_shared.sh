@@ -4,7 +4,10 @@
 #     root) for ptx6 and ptx75, when it is there;
 #   - ../shared/corpus/opencl for opencl and opencl-race, when it is there;
 #   - our own suites litmus/ptx and litmus/hrf for every model their
-#     expected.tsv lists.
+#     expected.tsv lists;
+#   - herd7's C corpus ../shared/corpus/c11-herd against herd7's expected
+#     outputs, and our suite litmus/c11 under herd7's rc11.cat and
+#     c11_simp.cat, when herd7's model library ../shared/bench/herd7 is there.
 # Without ../shared/corpus that part is skipped with a message: the corpus is
 # not ours to ship.  Exit 1 if any verdict disagrees.
 set -u
@@ -34,4 +37,19 @@ for suite in litmus/ptx litmus/hrf; do
     echo "== $suite (all models listed)"
     SCOPECHECK=$bin bash scripts/conformance.sh "$suite" || status=1
 done
+# herd7's C models are herd's, not ours: the C corpus and our C suite need
+# its library beside the repository.
+herdlib=../shared/bench/herd7/lib/herd
+if [ -d "$herdlib" ] && [ -d ../shared/corpus/c11-herd ]; then
+    echo "== ../shared/corpus/c11-herd (herd7's expected outputs, c.cfg)"
+    SCOPECHECK=$bin bash scripts/c11_herd_expected.sh || status=1
+else
+    echo "conformance: skipped ../shared/corpus/c11-herd (it or $herdlib not found)"
+fi
+if [ -d "$herdlib" ]; then
+    echo "== litmus/c11 (herd7's rc11.cat and c11_simp.cat, unmodified)"
+    SCOPECHECK=$bin SCOPECHECK_MODELS=$herdlib bash scripts/conformance.sh litmus/c11 || status=1
+else
+    echo "conformance: skipped litmus/c11 ($herdlib, herd7's models, not found)"
+fi
 exit $status

@@ -12,8 +12,10 @@ int main(void)
     register_diag_tests();
     register_relation_tests();
     register_cat_tests();
+    register_cat_herd_tests();
     register_litmus_ptx_tests();
     register_litmus_opencl_tests();
+    register_litmus_c_tests();
     register_enumerate_tests();
     register_ptx_model_tests();
     register_protocol_tests();
