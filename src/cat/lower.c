@@ -70,6 +70,7 @@ struct lval {
 
 struct lenv {
     const char *name;
+    unsigned hash;            /* of name: most lookups compare only this */
     lval *v;
     const lenv *next;
 };
@@ -137,10 +138,29 @@ static lval *rt_val(const cat_expr *e)
     return v;
 }
 
+static unsigned name_hash(const char *s)
+{
+    unsigned h = 2166136261u;
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 16777619u;
+    return h;
+}
+
+/* The binding of `name` in env, or NULL. */
+static lval *lookup(const lenv *env, const char *name)
+{
+    unsigned h = name_hash(name);
+    for (const lenv *e = env; e; e = e->next)
+        if (e->hash == h && strcmp(e->name, name) == 0)
+            return e->v;
+    return NULL;
+}
+
 static const lenv *bind(const lenv *next, const char *name, lval *v)
 {
     lenv *b = GC_MALLOC(sizeof *b);
     b->name = name;
+    b->hash = name_hash(name);
     b->v = v;
     b->next = next;
     return b;
@@ -263,12 +283,12 @@ static const char *const prim_names[] = {
 /* A name: a binding, a base set or relation of the execution, or a builtin. */
 static lval *lower_name(lowerer *l, const lenv *env, const cat_expr *x)
 {
-    for (const lenv *e = env; e; e = e->next)
-        if (strcmp(e->name, x->name) == 0)
-            return force(l, e->v);
+    lval *bound = lookup(env, x->name);
+    if (bound)
+        return force(l, bound);
     if (exec_find_set(x->name) >= 0 || exec_find_rel(x->name) >= 0 || strcmp(x->name, "id") == 0 ||
         strcmp(x->name, "FW") == 0)
-        return rt_val(core_name(x->pos, x->name));
+        return rt_val(x); /* the surface name is a core name */
     for (size_t i = 0; i < sizeof prim_names / sizeof *prim_names; i++)
         if (strcmp(x->name, prim_names[i]) == 0) {
             lval *v = new_val(LV_PRIM);
@@ -786,10 +806,9 @@ static void lower_with(lowerer *l, const lenv **env, const cat_stmt *s)
 
 static void lower_call(lowerer *l, const lenv *env, const cat_stmt *s)
 {
-    lval *p = NULL;
-    for (const lenv *e = env; e && !p; e = e->next)
-        if (strcmp(e->name, s->var) == 0)
-            p = force(l, e->v);
+    lval *p = lookup(env, s->var);
+    if (p)
+        p = force(l, p);
     if (l->failed)
         return;
     if (!p || p->kind != LV_PROC) {

@@ -9,6 +9,7 @@
 #include "cat/ast.h"
 
 #include <gc.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -78,23 +79,24 @@ static bool expect(parser *p, enum cat_tok kind, const char *what)
     return true;
 }
 
+/* Sorted (strcmp order): looked up by binary search, for every name read. */
 static const char *const keywords[] = {
-    "let", "rec", "and", "as", "flag", "acyclic", "irreflexive", "empty",
-    "include", "show", "unshow", "with", "from", "option",
-    "in", "fun", "match", "end", "begin", "if", "then", "else", "try",
-    "procedure", "call", "enum", "forall", "do", "undefined_unless",
-    "withco", "withoutco", "withinit", "withoutinit", "withsc", "withoutsc",
-    "when", "debug", "instructions", "events", "yield",
+    "acyclic", "and", "as", "begin", "call", "debug", "do", "else", "empty", "end",
+    "enum", "events", "flag", "forall", "from", "fun", "if", "in", "include",
+    "instructions", "irreflexive", "let", "match", "option", "procedure", "rec",
+    "show", "then", "try", "undefined_unless", "unshow", "when", "with", "withco",
+    "withinit", "withoutco", "withoutinit", "withoutsc", "withsc", "yield",
 };
+
+static int compare_keyword(const void *key, const void *entry)
+{
+    return strcmp(key, *(const char *const *)entry);
+}
 
 static bool is_keyword(const cat_token *t)
 {
-    if (t->kind != CT_IDENT)
-        return false;
-    for (size_t i = 0; i < sizeof keywords / sizeof keywords[0]; i++)
-        if (strcmp(t->text, keywords[i]) == 0)
-            return true;
-    return false;
+    return t->kind == CT_IDENT && bsearch(t->text, keywords, sizeof keywords / sizeof keywords[0],
+                                          sizeof keywords[0], compare_keyword) != NULL;
 }
 
 static bool is_kw(const cat_token *t, const char *kw)

@@ -227,12 +227,14 @@ int litmus_cmd_main(int argc, char **argv, FILE *out, FILE *err)
                 o.model);
         return 2;
     }
+    /* the heap hint comes first: loading a model with herd's stdlib and
+     * functions makes garbage enough for a collection or two */
+    GC_expand_hp(BATCH_HEAP_BYTES); /* a hint: the run goes on without it */
     cat_load_options lo = {o.cat_dirs.paths, o.cat_dirs.count, o.variants.paths, o.variants.count};
     cat_model *m = cat_load_opts(path, &lo, err);
     if (!m)
         return 2;
     cat_workspace *ws = cat_workspace_new(m);
-    GC_expand_hp(BATCH_HEAP_BYTES); /* a hint: the run goes on without it */
     file_list files = {0};
     bool ok = true;
     for (int i = optind; i < argc; i++)

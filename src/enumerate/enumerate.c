@@ -80,6 +80,8 @@ typedef struct enum_ctx {
     int nopts[REL_MAX_EVENTS];
     uint8_t opts[REL_MAX_EVENTS][REL_MAX_EVENTS]; /* event indices: below REL_MAX_EVENTS */
     int rf_choice[REL_MAX_EVENTS];
+    int nrmw_reads;
+    int rmw_reads[REL_MAX_EVENTS];  /* reads (indices into read_ev) that also write: C RMWs */
     int last_write[REL_MAX_EVENTS]; /* per read: latest po-earlier write to its location in its thread, or -1 */
     bool thread_coherent;
     /* coherence */
@@ -429,10 +431,12 @@ static bool collect_rf_options(enum_ctx *c)
     for (int w = 0; w < c->n; w++)
         if (c->ev[w].write)
             writes[c->ev[w].phys] |= evset_of(w);
-    c->nreads = 0;
+    c->nreads = c->nrmw_reads = 0;
     for (int i = 0; i < c->n; i++) {
         if (!c->ev[i].read)
             continue;
+        if (c->ev[i].write)
+            c->rmw_reads[c->nrmw_reads++] = c->nreads;
         int r = c->nreads++;
         c->read_ev[r] = i;
         c->nopts[r] = 0;
@@ -844,8 +848,12 @@ static void set_co(enum_ctx *c)
         }
     }
     relation *fr = &c->x.rel[XR_FR];
-    for (int r = 0; r < c->nreads; r++) /* a C read-modify-write is not fr-before itself */
-        fr->row[c->read_ev[r]] = co->row[c->rf_choice[r]] & ~evset_of(c->read_ev[r]);
+    for (int r = 0; r < c->nreads; r++)
+        fr->row[c->read_ev[r]] = co->row[c->rf_choice[r]];
+    for (int k = 0; k < c->nrmw_reads; k++) { /* a C read-modify-write is not fr-before itself */
+        int e = c->read_ev[c->rmw_reads[k]];
+        fr->row[e] &= ~evset_of(e);
+    }
 }
 
 static void choose_co(enum_ctx *c, int p)
@@ -1045,31 +1053,36 @@ static bool trace_pairs_of(const litmus_test *t, pair_index *px, const tp_trace 
                            trace_pairs *out)
 {
     memset(out, 0, sizeof *out);
-    /* per event: the pair it reads and the pair it writes (a C
-     * read-modify-write does both), or -1 */
-    int read_pair[TP_MAX_EVENTS], write_pair[TP_MAX_EVENTS];
+    /* per event its pair; a C read-modify-write also writes wpair */
+    int pair[TP_MAX_EVENTS], wpair[TP_MAX_EVENTS];
     for (int e = 0; e < tr->nevents; e++) {
         const tp_event *te = &tr->events[e];
-        bool reads = te->kind == EV_READ || te->kind == EV_RMW;
-        bool writes = te->kind == EV_WRITE || te->kind == EV_RMW;
-        int phys = reads || writes ? t->locs[te->loc].physical : -1;
-        read_pair[e] = reads ? pair_of(px, phys, te->value) : -1;
-        write_pair[e] = writes ? pair_of(px, phys, te->kind == EV_RMW ? te->wvalue : te->value) : -1;
-        if ((reads && read_pair[e] < 0) || (writes && write_pair[e] < 0))
+        pair[e] = -1;
+        if (te->kind != EV_READ && te->kind != EV_WRITE && te->kind != EV_RMW)
+            continue;
+        int phys = t->locs[te->loc].physical;
+        pair[e] = pair_of(px, phys, te->value);
+        if (pair[e] < 0)
             return false;
-        if (reads)
-            pairset_add(&out->reads, read_pair[e]);
-        if (writes)
-            pairset_add(&out->writes, write_pair[e]);
+        pairset_add(te->kind == EV_WRITE ? &out->writes : &out->reads, pair[e]);
+        if (te->kind == EV_RMW) {
+            if ((wpair[e] = pair_of(px, phys, te->wvalue)) < 0)
+                return false;
+            pairset_add(&out->writes, wpair[e]);
+        }
     }
     pairset own;
     memset(&own, 0, sizeof own);
     for (int e = 0; e < tr->nevents; e++) {
-        /* an event never reads its own write: test the read first */
-        if (read_pair[e] >= 0 && !pairset_has(coherent ? &own : &out->writes, read_pair[e]))
-            pairset_add(&out->needs, read_pair[e]);
-        if (write_pair[e] >= 0)
-            pairset_add(&own, write_pair[e]);
+        const tp_event *te = &tr->events[e];
+        if (te->kind == EV_WRITE) {
+            pairset_add(&own, pair[e]);
+        } else if (te->kind == EV_READ || te->kind == EV_RMW) {
+            if (!pairset_has(coherent ? &own : &out->writes, pair[e]))
+                pairset_add(&out->needs, pair[e]);
+            if (te->kind == EV_RMW) /* after its read: an event never reads its own write */
+                pairset_add(&own, wpair[e]);
+        }
     }
     return true;
 }

@@ -65,6 +65,7 @@ typedef struct walker {
     const loc_flow *flow;    /* bounds from the previous round, or NULL */
     loc_flow *next_flow;     /* what this round learns */
     int *path_writes;        /* per location, most writes on one path of this thread */
+    int *loc_count;          /* per location, scratch of count_path_writes (kept zero) */
 } walker;
 
 static bool domain_add(domain *d, lit_value v, int depth)
@@ -125,18 +126,27 @@ static tp_event *push_event(walker *w, path_state *s, const lit_instr *in, int p
  * awaited value reaches the loop (two spinning threads then had no trace). */
 static void count_path_writes(walker *w, const path_state *s)
 {
+    /* two passes over the path's events, whatever the number of
+     * locations: count per location in w->loc_count, then take the
+     * maxima and clear the counts again */
     int writes = 0;
-    for (int i = 0; i < s->nevents; i++)
-        writes += w->events[i].kind == EV_WRITE || w->events[i].kind == EV_RMW;
+    for (int i = 0; i < s->nevents; i++) {
+        const tp_event *e = &w->events[i];
+        if (e->kind == EV_WRITE || e->kind == EV_RMW) {
+            writes++;
+            w->loc_count[w->test->locs[e->loc].physical]++;
+        }
+    }
     if (writes > w->max_writes)
         w->max_writes = writes;
-    for (int l = 0; l < w->test->nlocs; l++) {
-        int n = 0;
-        for (int i = 0; i < s->nevents; i++)
-            n += (w->events[i].kind == EV_WRITE || w->events[i].kind == EV_RMW) &&
-                 w->test->locs[w->events[i].loc].physical == l;
-        if (n > w->path_writes[l])
-            w->path_writes[l] = n;
+    for (int i = 0; i < s->nevents && writes; i++) {
+        const tp_event *e = &w->events[i];
+        if (e->kind != EV_WRITE && e->kind != EV_RMW)
+            continue;
+        int phys = w->test->locs[e->loc].physical;
+        if (w->loc_count[phys] > w->path_writes[phys])
+            w->path_writes[phys] = w->loc_count[phys];
+        w->loc_count[phys] = 0;
     }
 }
 
@@ -427,6 +437,8 @@ static bool run_round(const litmus_test *t, const tp_limits *lim, const domain *
         w->next_flow = next_flow;
         w->path_writes = GC_MALLOC_ATOMIC(sizeof(int) * (size_t)(t->nlocs ? t->nlocs : 1));
         memset(w->path_writes, 0, sizeof(int) * (size_t)t->nlocs);
+        w->loc_count = GC_MALLOC_ATOMIC(sizeof(int) * (size_t)(t->nlocs ? t->nlocs : 1));
+        memset(w->loc_count, 0, sizeof(int) * (size_t)t->nlocs);
         w->out = &out->threads[i];
         w->out->ntraces = 0;
         w->out->traces = NULL;

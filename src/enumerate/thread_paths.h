@@ -38,8 +38,10 @@ typedef struct tp_event {
     uint8_t regions;    /* fences and barriers: enum lit_region bits */
     int loc;            /* location as addressed (virtual), memory events */
     lit_value value;    /* value read or written; barrier id for barriers */
-    lit_value wvalue;   /* EV_RMW: value written */
-    lit_value count;    /* barrier thread count, or -1 when absent */
+    union {
+        lit_value count;  /* barriers: thread count, or -1 when absent */
+        lit_value wvalue; /* EV_RMW: value written */
+    };
     uint64_t addr_deps; /* bit i: this event's address depends on event i of the trace */
     uint64_t data_deps; /* bit i: the value written depends on event i */
     uint64_t ctrl_deps; /* bit i: a branch before this event depended on event i */

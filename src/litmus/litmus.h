@@ -81,8 +81,8 @@ typedef struct lit_instr {
      * (when >= 0) receives 1 on success and 0 on failure. */
     bool single_event;
     bool cas_weak;
-    enum lit_order order_fail;
-    int flag_dst;
+    uint8_t order_fail;      /* enum lit_order */
+    int16_t flag_dst;
 } lit_instr;
 
 typedef struct lit_thread {
