@@ -37,7 +37,15 @@ static int find(const char *const *names, int count, const char *name)
 }
 
 int exec_find_set(const char *name) { return find(set_names, XS_COUNT, name); }
-int exec_find_rel(const char *name) { return find(rel_names, XR_COUNT, name); }
+int exec_find_rel(const char *name)
+{
+    /* herd's amo: the read-modify-write pairs of single atomic
+     * instructions, which is every rmw pair here (no dialect has
+     * load-reserve/store-conditional pairs) */
+    if (strcmp(name, "amo") == 0)
+        return XR_RMW;
+    return find(rel_names, XR_COUNT, name);
+}
 
 const char *exec_set_name(int index)
 {

@@ -30,7 +30,7 @@
 
 #include "base/diag.h"
 
-#define MAX_DEPTH 400
+#define MAX_DEPTH 3000
 
 typedef struct lenv lenv;
 typedef struct lval lval;

@@ -66,6 +66,9 @@ typedef struct walker {
     loc_flow *next_flow;     /* what this round learns */
     int *path_writes;        /* per location, most writes on one path of this thread */
     int *loc_count;          /* per location, scratch of count_path_writes (kept zero) */
+    const int *writer;       /* per location: the one thread that writes it, -1 none, -2 several */
+    int index;               /* of the thread */
+    bool reads_own;          /* the thread reads a location only it writes (see reads_served) */
 } walker;
 
 static bool domain_add(domain *d, lit_value v, int depth)
@@ -150,10 +153,40 @@ static void count_path_writes(walker *w, const path_state *s)
     }
 }
 
+/* Can each read of the path have a source?  A read of a location that no
+ * other thread writes can read only its initial value or a value that a
+ * write of this very path writes (any of them: a model need not forbid
+ * reading a later write).  A path with another such read has no execution,
+ * so it is not kept: a thread that reads back its own read-modify-writes
+ * would otherwise keep every combination of guessed values. */
+static bool reads_served(const walker *w, const path_state *s)
+{
+    const litmus_test *t = w->test;
+    for (int i = 0; i < s->nevents; i++) {
+        const tp_event *r = &w->events[i];
+        if (r->kind != EV_READ && r->kind != EV_RMW)
+            continue;
+        int phys = t->locs[r->loc].physical;
+        if (w->writer[phys] != w->index || r->value == t->locs[phys].init)
+            continue; /* (a location nobody writes holds only its initial value) */
+        bool found = false;
+        for (int j = 0; j < s->nevents && !found; j++) {
+            const tp_event *e = &w->events[j];
+            if (j != i && (e->kind == EV_WRITE || e->kind == EV_RMW) && t->locs[e->loc].physical == phys)
+                found = (e->kind == EV_RMW ? e->wvalue : e->value) == r->value;
+        }
+        if (!found)
+            return false;
+    }
+    return true;
+}
+
 static void emit_trace(walker *w, const path_state *s)
 {
     tp_thread *t = w->out;
     count_path_writes(w, s);
+    if (w->reads_own && !reads_served(w, s))
+        return;
     if (t->ntraces == w->lim->max_traces) {
         w->too_many = true;
         return;
@@ -416,11 +449,41 @@ static bool check_shape(const litmus_test *t, FILE *errors)
     return true;
 }
 
+/* Per physical location: the one thread whose program writes it, -1 when
+ * none does, -2 when several do. */
+static const int *location_writers(const litmus_test *t)
+{
+    int *writer = GC_MALLOC_ATOMIC(sizeof(int) * (size_t)(t->nlocs ? t->nlocs : 1));
+    for (int l = 0; l < t->nlocs; l++)
+        writer[l] = -1;
+    for (int i = 0; i < t->nthreads; i++)
+        for (int k = 0; k < t->threads[i].ninstrs; k++) {
+            const lit_instr *in = &t->threads[i].instrs[k];
+            if (in->op != OP_STORE && in->op != OP_RMW && in->op != OP_RED)
+                continue;
+            int phys = t->locs[in->loc].physical;
+            writer[phys] = writer[phys] == -1 || writer[phys] == i ? i : -2;
+        }
+    return writer;
+}
+
+/* Does thread i read a location that only it writes? */
+static bool reads_own_location(const litmus_test *t, int i, const int *writer)
+{
+    for (int k = 0; k < t->threads[i].ninstrs; k++) {
+        const lit_instr *in = &t->threads[i].instrs[k];
+        if ((in->op == OP_LOAD || in->op == OP_RMW || in->op == OP_RED) && writer[t->locs[in->loc].physical] == i)
+            return true;
+    }
+    return false;
+}
+
 /* One round: every thread's traces under the value sets `dom`.  *writes
  * receives the most writes one execution can have (a sum over threads),
  * next_flow (zeroed by the caller) what the round learned per location. */
 static bool run_round(const litmus_test *t, const tp_limits *lim, const domain *dom, domain *written,
-                      const loc_flow *flow, loc_flow *next_flow, tp_result *out, int *writes, FILE *errors)
+                      const loc_flow *flow, loc_flow *next_flow, const int *writer, tp_result *out, int *writes,
+                      FILE *errors)
 {
     *writes = 0;
     for (int i = 0; i < t->nthreads; i++) {
@@ -439,6 +502,9 @@ static bool run_round(const litmus_test *t, const tp_limits *lim, const domain *
         memset(w->path_writes, 0, sizeof(int) * (size_t)t->nlocs);
         w->loc_count = GC_MALLOC_ATOMIC(sizeof(int) * (size_t)(t->nlocs ? t->nlocs : 1));
         memset(w->loc_count, 0, sizeof(int) * (size_t)t->nlocs);
+        w->writer = writer;
+        w->index = i;
+        w->reads_own = reads_own_location(t, i, writer);
         w->out = &out->threads[i];
         w->out->ntraces = 0;
         w->out->traces = NULL;
@@ -511,6 +577,7 @@ bool thread_paths_build(const litmus_test *t, const tp_limits *lim, tp_result *o
     size_t dom_size = sizeof(domain) * (size_t)nlocs;
     size_t flow_size = sizeof(loc_flow) * (size_t)nlocs;
     domain *dom = GC_MALLOC_ATOMIC(dom_size);
+    const int *writer = location_writers(t);
     domain *written = GC_MALLOC_ATOMIC(dom_size);
     loc_flow *flow = NULL;
     memset(dom, 0, dom_size);
@@ -529,7 +596,7 @@ bool thread_paths_build(const litmus_test *t, const tp_limits *lim, tp_result *o
         memcpy(written, dom, dom_size);
         out->unroll_cut = false;
         int writes;
-        if (!run_round(t, lim, dom, written, flow, next_flow, out, &writes, errors))
+        if (!run_round(t, lim, dom, written, flow, next_flow, writer, out, &writes, errors))
             return false;
         compute_bounds(t, next_flow);
         bool stable = memcmp(written, dom, dom_size) == 0 && flow && same_bounds(flow, next_flow, t->nlocs);

@@ -131,6 +131,13 @@ static void test_try_and_laziness(void)
     CU_ASSERT(consistent("let unused = no_such_thing ; po\nlet coi = coi\nacyclic addr", &x));
     /* ...but a used one is */
     expect_error("let bad = no_such_thing\nacyclic bad", "m.cat:1:11: error: unknown name 'no_such_thing'\n");
+    /* a long chain of bindings, forced from its end, is no "nesting" */
+    static char chain[40000];
+    size_t k = (size_t)snprintf(chain, sizeof chain, "let b0 = addr\n");
+    for (int i = 1; i < 800; i++)
+        k += (size_t)snprintf(chain + k, sizeof chain - k, "let b%d = b%d | 0\n", i, i - 1);
+    snprintf(chain + k, sizeof chain - k, "empty b799 \\ addr\n~empty b799\n");
+    CU_ASSERT(consistent(chain, &x));
     /* a binding used twice is emitted once and keeps its value */
     CU_ASSERT(consistent("let a = addr ; addr\nlet addr = data\nempty a \\ (a | 0)\n~empty a\nempty addr \\ data", &x));
 }
