@@ -13,7 +13,7 @@ INC     := -Isrc
 LDLIBS  := -lgc $(shell pkg-config --libs libgvc 2>/dev/null || echo -lgvc -lcgraph -lcdt)
 TESTLIBS := -lcunit
 
-LIB_DIRS := base litmus litmus/opencl cat enumerate protocol search report
+LIB_DIRS := base litmus litmus/opencl cat enumerate protocol search report gen
 LIB_SRC  := $(foreach d,$(LIB_DIRS),$(wildcard src/$(d)/*.c))
 CLI_SRC  := $(wildcard src/cli/*.c)
 UNIT_SRC := $(wildcard tests/unit/*.c tests/unit/*/*.c)
@@ -30,7 +30,7 @@ ASAN_OBJ      := $(call objs,asan,$(LIB_SRC) $(CLI_SRC))
 ASAN_LIB_OBJ  := $(call objs,asan,$(LIB_SRC))
 ASAN_UNIT_OBJ := $(call objs,asan,$(UNIT_SRC))
 
-.PHONY: all test unit e2e conformance asan check-layers bench bench-protocol bench-search clean
+.PHONY: all test unit e2e conformance asan check-layers difftest bench bench-protocol bench-search clean
 
 all: bin/scopecheck
 
@@ -89,6 +89,13 @@ check-layers: bin/scopecheck
 
 # The whole suite; the closing line of each part says what passed.
 test: check-layers unit e2e conformance asan
+
+# Generated tests through every pair of paths that must agree, with the
+# disagreements shrunk (docs/difftest.md); the suite runs a few hundred.
+DIFFTEST_N ?= 100000
+DIFFTEST_SEED ?= 1
+difftest: bin/scopecheck
+	bash scripts/difftest.sh $(DIFFTEST_N) $(DIFFTEST_SEED)
 
 # ---- benchmarks -------------------------------------------------------------
 

@@ -1,12 +1,13 @@
 /* cli/main.c: scopecheck's command dispatcher.
  *
- * Folder src/cli/: the commands (litmus, verify, graph) and main, the one
+ * Folder src/cli/: the commands (litmus, verify, graph, gen...) and main, the one
  * place with process-wide setup.  May include every folder but sim/; a new
  * command is a module here and one branch in main below. */
 #include <gc.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "cli/gen_cmd.h"
 #include "cli/graph_cmd.h"
 #include "cli/litmus_cmd.h"
 #include "cli/verify_cmd.h"
@@ -20,6 +21,9 @@ static void usage(FILE *to)
           "  litmus   check litmus tests against a memory model (scopecheck litmus --help)\n"
           "  verify   run litmus tests on a protocol and check it against a model (scopecheck verify --help)\n"
           "  graph    draw a protocol's state graph on a litmus test, or render its tables (scopecheck graph --help)\n"
+          "  gen      write random litmus tests (scopecheck gen --help)\n"
+          "  convert  write a litmus test in the other dialect (PTX, OpenCL)\n"
+          "  shrink   print a one-step reduction of a litmus test (for scripts/difftest.sh)\n"
           "  version  print the version\n",
           to);
 }
@@ -38,6 +42,12 @@ int main(int argc, char **argv)
         return verify_cmd_main(argc - 1, argv + 1, stdout, stderr);
     if (strcmp(cmd, "graph") == 0)
         return graph_cmd_main(argc - 1, argv + 1, stdout, stderr);
+    if (strcmp(cmd, "gen") == 0)
+        return gen_cmd_main(argc - 1, argv + 1, stdout, stderr);
+    if (strcmp(cmd, "convert") == 0)
+        return convert_cmd_main(argc - 1, argv + 1, stdout, stderr);
+    if (strcmp(cmd, "shrink") == 0)
+        return shrink_cmd_main(argc - 1, argv + 1, stdout, stderr);
     if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {
         printf("scopecheck %s\n", SCOPECHECK_VERSION);
         return 0;

@@ -14,5 +14,7 @@ void register_protocol_tests(void);
 void register_protocol_lang_tests(void);
 void register_lit_ops_tests(void);
 void register_search_tests(void);
+void register_print_tests(void);
+void register_gen_tests(void);
 
 #endif
