@@ -6,7 +6,9 @@
 # give the same tests) and checks the pairs that must agree:
 #   sc-vs-sc_memory  the sc model's outcomes equal those of the operational
 #                    SC memory (models/sc_memory.proto), explored state by state
-#   gpu_vi-in-ptx6   every outcome of the gpu_vi protocol is allowed by ptx6
+#   P-in-ptx6        every outcome of protocol P (default gpu_vi; DIFFTEST_PROTOCOLS
+#                    may add gpu_vi_multi hmg_lite, 40 times slower) that can
+#                    run the test is allowed by ptx6
 #   ptx75-eq-ptx6    ptx75 and ptx6 give the same outcomes (no proxies here)
 #   drf-sc           a test that hrf-direct finds race-free has exactly the SC outcomes
 #   opencl-frontends the PTX test and its OpenCL translation (scopecheck convert)
@@ -19,7 +21,8 @@
 # skipped for that check, never as agreement.
 # Environment: DIFFTEST_BATCH (tests per batch, default 500), DIFFTEST_KEEP=DIR
 # (where disagreeing tests are kept, shrunk; default out/difftest/SEED),
-# DIFFTEST_PROTOCOL (the protocol checked against ptx6, default gpu_vi), DIFFTEST_GEN (`scopecheck gen` options,
+# DIFFTEST_PROTOCOLS (the protocols checked against ptx6, default gpu_vi),
+# DIFFTEST_GEN (`scopecheck gen` options,
 # default "--ops 3": small tests, so that hundreds run in seconds).
 set -u
 if [ $# -lt 2 ]; then
@@ -33,7 +36,7 @@ bin=${3:-$root/bin/scopecheck}
 command -v jq >/dev/null || { echo "difftest.sh: needs jq (scripts/install-deps.sh)" >&2; exit 2; }
 cd "$root" || exit 2
 batch=${DIFFTEST_BATCH:-500}
-gpu_protocol=${DIFFTEST_PROTOCOL:-gpu_vi}
+read -r -a protocols <<<"${DIFFTEST_PROTOCOLS:-gpu_vi}"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 # A protocol's values must hold every value a generated test can compute.
@@ -73,8 +76,8 @@ disagrees() { # CHECK FILE
     sc-vs-sc_memory)
         a=$(verify_sets sc_memory sc "$f")
         [ -n "$a" ] && [ "$(cut -f2 <<<"$a")" != "$(cut -f3 <<<"$a")" ] && [ "$(cut -f5 <<<"$a")" = true ] ;;
-    gpu_vi-in-ptx6)
-        a=$(verify_sets "$gpu_protocol" ptx6 "$f")
+    *-in-ptx6)
+        a=$(verify_sets "${check%-in-ptx6}" ptx6 "$f")
         [ -n "$a" ] && [ "$(cut -f4 <<<"$a")" = false ] && [ "$(cut -f5 <<<"$a")" = true ] ;;
     ptx75-eq-ptx6)
         a=$(litmus_sets ptx6 "$f" | cut -f2); b=$(litmus_sets ptx75 "$f" | cut -f2)
@@ -108,7 +111,7 @@ shrink() { # CHECK FILE: reduces FILE in place while the disagreement persists
 reproduce_cmd() { # CHECK FILE
     case $1 in
     sc-vs-sc_memory) echo "scopecheck verify --protocol sc_memory --model sc ${maxv[*]} $2" ;;
-    gpu_vi-in-ptx6) echo "scopecheck verify --protocol $gpu_protocol --model ptx6 ${maxv[*]} $2" ;;
+    *-in-ptx6) echo "scopecheck verify --protocol ${1%-in-ptx6} --model ptx6 ${maxv[*]} $2" ;;
     ptx75-eq-ptx6) echo "scopecheck litmus --model ptx6 $2; scopecheck litmus --model ptx75 $2" ;;
     drf-sc) echo "scopecheck litmus --model hrf-direct $2; scopecheck litmus --model sc $2" ;;
     opencl-frontends) echo "scopecheck convert --to opencl $2 > t.cl.litmus; scopecheck litmus --model opencl $2 t.cl.litmus" ;;
@@ -144,7 +147,10 @@ run_batch() { # FIRST COUNT
     litmus_sets opencl "${files[@]}" | sort >"$work/opencl-ptx"
     litmus_sets opencl "$work"/ocl/*.litmus | sort >"$work/opencl-ocl"
     verify_sets sc_memory sc "${files[@]}" | sort >"$work/scmem"
-    verify_sets "$gpu_protocol" ptx6 "${files[@]}" | sort >"$work/gpuvi"
+    local i
+    for i in "${!protocols[@]}"; do
+        verify_sets "${protocols[$i]}" ptx6 "${files[@]}" | sort >"$work/proto$i"
+    done
 
     local test p m sound complete s flags
     while IFS=$'\t' read -r test p m sound complete; do
@@ -152,11 +158,14 @@ run_batch() { # FIRST COUNT
         ran[scmem]=$((ran[scmem] + 1))
         [ "$p" != "$m" ] && report sc-vs-sc_memory "$test" "$(differ sc_memory "$p" sc "$m")"
     done <"$work/scmem"
-    while IFS=$'\t' read -r test p m sound complete; do
-        [ "$complete" = true ] || continue
-        ran[gpuvi]=$((ran[gpuvi] + 1))
-        [ "$sound" = false ] && report gpu_vi-in-ptx6 "$test" "$(differ "$gpu_protocol" "$p" ptx6 "$m")"
-    done <"$work/gpuvi"
+    for i in "${!protocols[@]}"; do
+        local proto=${protocols[$i]}
+        while IFS=$'\t' read -r test p m sound complete; do
+            [ "$complete" = true ] || continue
+            ran[proto$i]=$((${ran[proto$i]:-0} + 1))
+            [ "$sound" = false ] && report "$proto-in-ptx6" "$test" "$(differ "$proto" "$p" ptx6 "$m")"
+        done <"$work/proto$i"
+    done
     local s75 f6 f75 ssc fsc socl fptx
     while IFS=$'\t' read -r test s f6 s75 f75; do
         ran[ptx75]=$((ran[ptx75] + 1))
@@ -175,7 +184,7 @@ run_batch() { # FIRST COUNT
 }
 
 tests=0 disagreements=0
-declare -A ran=([scmem]=0 [gpuvi]=0 [ptx75]=0 [drf]=0 [opencl]=0)
+declare -A ran=([scmem]=0 [ptx75]=0 [drf]=0 [opencl]=0)
 start=$(date +%s.%N)
 for ((first = 0; first < count; first += batch)); do
     n=$((count - first < batch ? count - first : batch))
@@ -183,9 +192,11 @@ for ((first = 0; first < count; first += batch)); do
 done
 secs=$(echo "$(date +%s.%N) - $start" | bc)
 rate=$(echo "scale=1; $tests / $secs" | bc)
-checks=$((ran[scmem] + ran[gpuvi] + ran[ptx75] + ran[drf] + ran[opencl]))
+checks=0 per_protocol=""
+for k in "${!ran[@]}"; do checks=$((checks + ran[$k])); done
+for i in "${!protocols[@]}"; do per_protocol+="${protocols[$i]}-in-ptx6 ${ran[proto$i]:-0}, "; done
 echo "difftest: checks run (of $tests tests; the rest could not run that check):" \
-    "sc-vs-sc_memory ${ran[scmem]}, gpu_vi-in-ptx6 ${ran[gpuvi]}, ptx75-eq-ptx6 ${ran[ptx75]}," \
+    "sc-vs-sc_memory ${ran[scmem]}, ${per_protocol}ptx75-eq-ptx6 ${ran[ptx75]}," \
     "drf-sc ${ran[drf]} (race-free tests), opencl-frontends ${ran[opencl]}"
 echo "difftest: $tests tests (seed $seed), $checks checks, $disagreements disagreements, ${secs%.*} s, $rate tests/s"
 [ "$disagreements" -eq 0 ]
