@@ -1331,6 +1331,286 @@ static void describe(void *vctx, const uint8_t *state, int rule, const uint8_t *
     fprintf(out, "%s\n", s.text);
 }
 
+/* ---- why a state is stuck ---------------------------------------------------------------------- */
+typedef struct reasons {
+    proto_reason *out;
+    int max, n;
+    proto_reason spare;     /* written, then dropped, past max */
+} reasons;
+
+static textbuf add_reason(reasons *r, const char *who)
+{
+    proto_reason *x = r->n < r->max ? &r->out[r->n] : &r->spare;
+    r->n++;
+    textbuf w = tb_over(x->who, sizeof x->who);
+    tb_puts(&w, who);
+    return tb_over(x->why, sizeof x->why);
+}
+
+/* The names an expression reads (variables, line and message fields,
+ * aggregates, state, order), each once, at most 8. */
+typedef struct leaves { const pexpr *e[8]; int n; } leaves;
+
+static void collect_leaves(const pexpr *e, leaves *l, int depth)
+{
+    if (!e || depth > 64)
+        return;
+    bool leaf = e->kind == EX_VAR || e->kind == EX_LINEF || e->kind == EX_MSGF || e->kind == EX_STATE ||
+                e->kind == EX_ORDER || e->kind == EX_VALUE;
+    if (leaf) {
+        for (int i = 0; i < l->n; i++)
+            if (l->e[i]->kind == e->kind && l->e[i]->idx == e->idx)
+                return;
+        if (l->n < 8)
+            l->e[l->n++] = e;
+        return;
+    }
+    if (e->kind == EX_LEN || e->kind == EX_HAS || e->kind == EX_INDEX) {
+        collect_leaves(e->l, l, depth + 1);     /* the whole aggregate, not an element */
+        collect_leaves(e->r, l, depth + 1);
+        return;
+    }
+    collect_leaves(e->l, l, depth + 1);
+    collect_leaves(e->r, l, depth + 1);
+    collect_leaves(e->r2, l, depth + 1);
+}
+
+/* One name's value on c: a number, a state or order name, an aggregate. */
+static void leaf_value(ctx *c, const pexpr *e, textbuf *b)
+{
+    const pctrl *pc = &c->in->p->ctrls[c->ctrl];
+    int first, len;
+    bool on_line = e->kind == EX_LINEF;
+    if ((e->kind == EX_VAR || on_line) && storage_kind(c, on_line, e->idx) != T_SCALAR) {
+        if (live_elements(c, on_line, e->idx, &first, &len))
+            proto_aggregate_text(storage_kind(c, on_line, e->idx), &c->v[first], len, b);
+        return;
+    }
+    long x = eval(c, e);
+    if (e->kind == EX_STATE && x >= 0 && x < pc->nstates)
+        tb_puts(b, pc->states[x]);
+    else if (e->kind == EX_ORDER && x >= 0 && x < 6)
+        tb_puts(b, ord_names[x]);
+    else
+        tb_printf(b, "%ld", x);
+}
+
+/* "acks == 0 is false (acks = 1)": an expression that does not hold on c,
+ * and the values it read. */
+static void false_expr(ctx *c, const pexpr *e, int msg, textbuf *b)
+{
+    leaves l = {{0}, 0};
+    proto_expr_text(c->in->p, c->ctrl, msg, e, b);
+    tb_puts(b, c->ok ? " is false" : " cannot be evaluated (an index out of range or a division by 0)");
+    collect_leaves(e, &l, 0);
+    for (int i = 0; i < l.n; i++) {
+        tb_puts(b, i ? ", " : " (");
+        proto_expr_text(c->in->p, c->ctrl, msg, l.e[i], b);
+        tb_puts(b, " = ");
+        leaf_value(c, l.e[i], b);
+    }
+    if (l.n)
+        tb_puts(b, ")");
+}
+
+/* Why action a failed on c (after act() cleared c->ok). */
+static void action_failure(ctx *c, const pact *a, textbuf *b)
+{
+    const proto_instance *in = c->in;
+    int dest[PROTO_MAX_DESTS];
+    ctx probe = *c;
+    probe.ok = true;
+    switch (a->kind) {
+    case A_STALL: tb_puts(b, "it stalls"); return;
+    case A_SEND: {
+        int n = send_targets(&probe, a, dest);
+        if (n < 0) {
+            tb_printf(b, "send %s has no destination here", in->p->chans[a->idx].name);
+            return;
+        }
+        for (int k = 0; k < n; k++) {
+            int inst = chan_instance(c, a->idx, dest[k]);
+            if (c->v[chan_slot(in, a->idx, inst)] >= in->chans[a->idx].cap) {
+                tb_puts(b, "channel ");
+                proto_chan_name(in, a->idx, inst, b);
+                tb_printf(b, " is full (capacity %d)", in->chans[a->idx].cap);
+                return;
+            }
+        }
+        tb_printf(b, "a field of the message sent on %s is out of its range", in->p->chans[a->idx].name);
+        return;
+    }
+    case A_PUSH: tb_printf(b, "push %s: it is full", storage_name(&in->p->ctrls[c->ctrl], a)); return;
+    case A_POP: tb_printf(b, "pop %s: it is empty", storage_name(&in->p->ctrls[c->ctrl], a)); return;
+    default: tb_puts(b, "an action writes a value out of its range or has no thread or line to act on"); return;
+    }
+}
+
+/* Whether (and why not) controller c->ctrl takes event e on line state
+ * st: every row that matches, with the guard that is false or the action
+ * that cannot run.  True when some row fires. */
+static bool explain_refusal(ctx *c, const pevent *e, int st, taken tk, textbuf *b)
+{
+    const pctrl *pc = &c->in->p->ctrls[c->ctrl];
+    int32_t w[PROTO_MAX_SLOTS];
+    const int32_t *v = c->v;
+    int matched = 0, msg = e->kind == EV_RECV ? e->msg : -1;
+    for (int r = 0; r < pc->nrows; r++) {
+        const prow *row = &pc->rows[r];
+        if (!(row->states >> st & 1) || !event_matches(&row->ev, e))
+            continue;
+        tb_printf(b, "%srow %s:%d: ", matched++ ? "; " : "", row->path, row->line);
+        c->ok = true;
+        c->v = (int32_t *)v;
+        if (row->guard && !(eval(c, row->guard) && c->ok)) {
+            false_expr(c, row->guard, msg, b);
+            continue;
+        }
+        memcpy(w, v, sizeof *w * (size_t)c->in->nslots);
+        c->v = w;
+        if (tk.ch >= 0)
+            chan_remove(c->in, w, tk.ch, tk.inst, tk.k);
+        int k = 0;
+        for (; k < row->nacts && c->ok; k++)
+            act(c, &row->acts[k]);
+        c->v = (int32_t *)v;
+        if (c->ok) {
+            tb_puts(b, "fires");
+            return true;
+        }
+        action_failure(c, &row->acts[k - 1], b);
+    }
+    if (!matched)
+        tb_printf(b, "no row of %s for %s in state %s", pc->name, "this event", pc->states[st]);
+    return false;
+}
+
+/* "L1 (CU 1) [y] in I": the controller instance and line an event goes to. */
+static void event_place(const ctx *c, int st, textbuf *b)
+{
+    proto_agent a;
+    proto_ctrl_agent(c->in, c->ctrl, c->inst, &a);
+    tb_puts(b, a.name);
+    if (c->addr >= 0)
+        tb_printf(b, " [%s] in %s", proto_loc_name(c->in, c->addr), c->in->p->ctrls[c->ctrl].states[st]);
+}
+
+/* The messages in flight that belong to thread t (requests it sent,
+ * responses for it), as " (in flight for it: resp[1] LoadResp(x, 0))". */
+static void thread_in_flight(proto_instance *in, const int32_t *v, int t, textbuf *b)
+{
+    int32_t m[2 + PROTO_MAX_FIELDS];
+    int n = 0;
+    for (int ch = 0; ch < in->p->nchans; ch++)
+        for (int i = 0; i < in->chans[ch].ninst; i++)
+            for (int k = 0; k < v[chan_slot(in, ch, i)]; k++) {
+                ctx c;
+                pevent e;
+                delivery_source(in, v, ch, i, k, m, &c, &e);
+                if (c.thread != t)
+                    continue;
+                proto_msg_ref ref;
+                proto_msg_ref_of(in, ch, i, m, &ref);
+                tb_printf(b, "%s%s %s", n++ ? ", " : "; in flight for it: ", ref.channel, ref.text);
+            }
+    if (!n)
+        tb_puts(b, "; nothing for it is in flight");
+}
+
+static void explain_thread(proto_instance *in, const int32_t *v, int t, reasons *r)
+{
+    const pthread_info *ti = &in->threads[t];
+    const lit_instr *ins = current_instr(in, v, t);
+    if (!ins)
+        return;
+    const char *text = ins->text ? ins->text : "?";
+    if (ins->op == OP_BARRIER) {
+        int slot;
+        long expect;
+        bool known = barrier_of(in, v, t, ins, &slot, &expect);
+        textbuf b = add_reason(r, ti->th->name);
+        if (!known)
+            tb_printf(&b, "cannot arrive at %s: its id or thread count names no barrier of CU %d", text, ti->cu);
+        else if (v[ti->base + 1])
+            tb_printf(&b, "waits at %s: %d of %ld threads arrived", text, v[slot], expect);
+        return;
+    }
+    if (v[ti->base + 1]) {
+        textbuf b = add_reason(r, ti->th->name);
+        tb_printf(&b, "waits for its %s to complete", text);
+        thread_in_flight(in, v, t, &b);
+        return;
+    }
+    ctx c;
+    pevent e;
+    if (!thread_source(in, v, t, &c, &e))
+        return;
+    char why[PROTO_TEXT_MAX * 3];
+    textbuf wb = tb_over(why, sizeof why);
+    int st = c.addr >= 0 ? v[line_slot(&c, c.addr)] : 0;
+    if (explain_refusal(&c, &e, st, (taken){-1, 0, 0}, &wb))
+        return;
+    textbuf b = add_reason(r, ti->th->name);
+    tb_printf(&b, "offers %s (%s.%s%s) to ", text, ev_kind_names[e.kind], ord_names[e.order], scope_sfx[e.scope]);
+    event_place(&c, st, &b);
+    tb_printf(&b, ": %s", why);
+}
+
+static void explain_message(proto_instance *in, const int32_t *v, int ch, int inst, int k, reasons *r)
+{
+    int32_t m[2 + PROTO_MAX_FIELDS];
+    ctx c;
+    pevent e;
+    delivery_source(in, v, ch, inst, k, m, &c, &e);
+    char why[PROTO_TEXT_MAX * 3];
+    textbuf wb = tb_over(why, sizeof why);
+    int st = c.addr >= 0 && c.addr < in->naddr ? v[line_slot(&c, c.addr)] : 0;
+    if (explain_refusal(&c, &e, st, (taken){ch, inst, k}, &wb))
+        return;
+    proto_msg_ref ref;
+    proto_msg_ref_of(in, ch, inst, m, &ref);
+    textbuf b = add_reason(r, ref.channel);
+    tb_printf(&b, "%s to ", ref.text);
+    event_place(&c, st, &b);
+    tb_printf(&b, ": %s", why);
+    int behind = v[chan_slot(in, ch, inst)] - 1;
+    if (!in->chans[ch].unordered && behind > 0)
+        tb_printf(&b, " (%d more behind it)", behind);
+}
+
+static void explain_finals(proto_instance *in, int32_t *v, reasons *r)
+{
+    for (int c = 0; c < in->p->nctrls; c++)
+        for (int i = 0; i < in->ctrls[c].ninst && in->p->ctrls[c].final; i++) {
+            ctx cx = ctx_at(in, v, c, i);
+            if (eval(&cx, in->p->ctrls[c].final) && cx.ok)
+                continue;
+            proto_agent a;
+            proto_ctrl_agent(in, c, i, &a);
+            textbuf b = add_reason(r, a.name);
+            tb_puts(&b, "final ");
+            false_expr(&cx, in->p->ctrls[c].final, -1, &b);
+        }
+}
+
+int proto_stuck_reasons(const proto_instance *cin, const uint8_t *state, proto_reason *out, int max)
+{
+    proto_instance *in = (proto_instance *)cin;     /* explaining writes nothing in the instance */
+    int32_t v[PROTO_MAX_SLOTS];
+    reasons r = {out, max, 0, {"", ""}};
+    proto_unpack(in, state, v);
+    for (int t = 0; t < in->nthreads; t++)
+        explain_thread(in, v, t, &r);
+    for (int ch = 0; ch < in->p->nchans; ch++) {
+        const pchan_info *ci = &in->chans[ch];
+        for (int i = 0; i < ci->ninst; i++)
+            for (int k = 0; k < v[chan_slot(in, ch, i)] && (ci->unordered || k == 0); k++)
+                explain_message(in, v, ch, i, k, &r);
+    }
+    explain_finals(in, v, &r);
+    return r.n;
+}
+
 void proto_init_model(proto_instance *in)
 {
     int r = in->nthreads;
