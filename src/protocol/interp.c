@@ -1473,15 +1473,17 @@ static bool explain_refusal(ctx *c, const pevent *e, int st, taken tk, textbuf *
         int k = 0;
         for (; k < row->nacts && c->ok; k++)
             act(c, &row->acts[k]);
-        c->v = (int32_t *)v;
-        if (c->ok) {
+        bool fires = c->ok;
+        if (fires)
             tb_puts(b, "fires");
+        else
+            action_failure(c, &row->acts[k - 1], b);    /* on w, as the action saw it */
+        c->v = (int32_t *)v;
+        if (fires)
             return true;
-        }
-        action_failure(c, &row->acts[k - 1], b);
     }
     if (!matched)
-        tb_printf(b, "no row of %s for %s in state %s", pc->name, "this event", pc->states[st]);
+        tb_printf(b, "no row of %s takes it in state %s", pc->name, pc->states[st]);
     return false;
 }
 
