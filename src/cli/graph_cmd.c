@@ -14,6 +14,7 @@
 #include "enumerate/enumerate.h"
 #include "litmus/read.h"
 #include "cli/model_path.h"
+#include "cli/output_file.h"
 #include "litmus/outcome.h"
 #include "protocol/html.h"
 #include "protocol/options.h"
@@ -181,53 +182,11 @@ static int parse_options(int argc, char **argv, graph_opts *o, FILE *out, FILE *
     return -1;
 }
 
-/* ---- writing through a temporary file ------------------------------------ */
-
-typedef bool (*write_fn)(void *ctx, const char *tmp_path, FILE *err);
-
-/* Calls fn on a fresh temporary file beside `path`, then renames it to
- * `path`; on any failure the temporary file is removed.  0 or 2. */
-static int write_atomically(const char *path, write_fn fn, void *ctx, FILE *err)
-{
-    size_t n = strlen(path) + 16;
-    char *tmp = GC_MALLOC_ATOMIC(n);
-    snprintf(tmp, n, "%s.tmp-XXXXXX", path);
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        fprintf(err, "scopecheck graph: error: cannot write '%s': %s\n", path, strerror(errno));
-        return 2;
-    }
-    fchmod(fd, 0644);
-    close(fd);
-    if (!fn(ctx, tmp, err)) {
-        unlink(tmp);
-        return 2;
-    }
-    if (rename(tmp, path) != 0) {
-        fprintf(err, "scopecheck graph: error: cannot write '%s': %s\n", path, strerror(errno));
-        unlink(tmp);
-        return 2;
-    }
-    return 0;
-}
-
 /* ---- tables -------------------------------------------------------------- */
 
-static bool write_html(void *ctx, const char *tmp, FILE *err)
+static bool write_html(void *ctx, FILE *f, FILE *err)
 {
-    const protocol *p = ctx;
-    FILE *f = fopen(tmp, "w");
-    if (!f) {
-        fprintf(err, "scopecheck graph: error: cannot write '%s': %s\n", tmp, strerror(errno));
-        return false;
-    }
-    bool ok = proto_html_write(p, f, err);
-    if (fclose(f) != 0 || !ok) {
-        if (ok)
-            fprintf(err, "scopecheck graph: error: cannot write '%s'\n", tmp);
-        return false;
-    }
-    return true;
+    return proto_html_write(ctx, f, err);
 }
 
 /* ---- the state graph -------------------------------------------------------- */
@@ -376,20 +335,19 @@ static bool highlight_path(graph_data *g, const bfs_search *s, uint32_t index)
     return true;
 }
 
-typedef struct render_job {
-    GVC_t *gvc;
-    Agraph_t *graph;
-    const char *format;
-} render_job;
-
-static bool render(void *ctx, const char *tmp, FILE *err)
+/* Renders the laid-out graph into memory (graphviz writing a file
+ * itself calls exit() when the disk is full), then writes it whole. */
+static int render(GVC_t *gvc, Agraph_t *graph, const char *format, const char *path, FILE *err)
 {
-    render_job *job = ctx;
-    if (gvRenderFilename(job->gvc, job->graph, job->format, tmp) != 0) {
-        fprintf(err, "scopecheck graph: error: graphviz could not render %s to '%s'\n", job->format, tmp);
-        return false;
+    char *data = NULL;
+    unsigned int len = 0;
+    if (gvRenderData(gvc, graph, format, &data, &len) != 0 || !data) {
+        fprintf(err, "scopecheck graph: error: graphviz could not render %s\n", format);
+        return 2;
     }
-    return true;
+    int status = output_write_data("graph", path, data, len, err);
+    gvFreeRenderData(data);
+    return status;
 }
 
 typedef struct graph_run {
@@ -532,8 +490,7 @@ static int draw(graph_run *r, FILE *out, FILE *err)
     } else if (gvLayout(gvc, graph, "dot") != 0) {
         fputs("scopecheck graph: error: graphviz could not lay the graph out\n", err);
     } else {
-        render_job job = {gvc, graph, r->o->format};
-        status = write_atomically(r->o->output, render, &job, err);
+        status = render(gvc, graph, r->o->format, r->o->output, err);
         gvFreeLayout(gvc, graph);
     }
     free(g->node);
@@ -614,6 +571,7 @@ int graph_cmd_main(int argc, char **argv, FILE *out, FILE *err)
     int status = parse_options(argc, argv, &o, out, err);
     if (status >= 0)
         return status;
+    output_guard_signals();
     const char *proto_path = model_path_find(o.protocol, ".proto");
     if (!proto_path) {
         fprintf(err, "scopecheck graph: error: no protocol '%s' (a name in models/, or a .proto file)\n",
@@ -624,7 +582,7 @@ int graph_cmd_main(int argc, char **argv, FILE *out, FILE *err)
     if (!p)
         return 2;
     if (o.tables) {
-        status = write_atomically(o.output, write_html, p, err);
+        status = output_write_stream("graph", o.output, write_html, p, err);
         if (status == 0)
             fprintf(out, "Wrote %s\n", o.output);
         return status;
