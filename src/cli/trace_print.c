@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/state_text.h"
 #include "protocol/step.h"
 #include "search/state_store.h"
 
@@ -20,30 +21,6 @@ bool trace_detail_parse(const char *text, trace_detail *out)
     else
         return false;
     return true;
-}
-
-/* Fields k where now differs from before (every field when before is
- * NULL), one line per component: "L1 (CU 1) [x]: state = V, val = 1". */
-static void print_fields(FILE *out, const proto_state_field *now, const proto_state_field *before, int n)
-{
-    const char *open = NULL;     /* the component whose line is being written */
-    for (int k = 0; k < n; k++) {
-        if (before && strcmp(now[k].value, before[k].value) == 0)
-            continue;
-        bool same = open && strcmp(open, now[k].component) == 0;
-        if (!same) {
-            if (open)
-                fputc('\n', out);
-            fprintf(out, INDENT "%s:", now[k].component);
-            open = now[k].component;
-        }
-        if (now[k].name[0])
-            fprintf(out, "%s %s = %s", same ? "," : "", now[k].name, now[k].value);
-        else
-            fprintf(out, " %s", now[k].value);
-    }
-    if (open)
-        fputc('\n', out);
 }
 
 static void print_step(FILE *out, const proto_instance *in, const uint8_t *from, const bfs_step *st,
@@ -73,12 +50,12 @@ static void print_full(FILE *out, const bfs_search *s, const proto_instance *in,
     }
     fputs("  0: initial state\n", out);
     proto_state_fields(in, ss_state(store, steps[0].state), a);
-    print_fields(out, a, NULL, nf);
+    state_text_write(out, a, NULL, nf, INDENT);
     for (size_t k = 1; k < n; k++) {
         const uint8_t *from = ss_state(store, steps[k - 1].state), *to = ss_state(store, steps[k].state);
         print_step(out, in, from, &steps[k], to, k);
         proto_state_fields(in, to, b);
-        print_fields(out, b, a, nf);
+        state_text_write(out, b, a, nf, INDENT);
         proto_state_field *t = a;
         a = b;
         b = t;
