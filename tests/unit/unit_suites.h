@@ -15,5 +15,6 @@ void register_protocol_lang_tests(void);
 void register_lit_ops_tests(void);
 void register_search_tests(void);
 void register_describe_tests(void);
+void register_msc_tests(void);
 
 #endif
