@@ -3,12 +3,8 @@
 
 #include <errno.h>
 #include <getopt.h>
-#include <gc.h>
-#include <graphviz/gvc.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "cat/cat.h"
 #include "enumerate/enumerate.h"
@@ -18,12 +14,9 @@
 #include "cli/graph_msc.h"
 #include "cli/output_file.h"
 #include "cli/state_graph.h"
-#include "litmus/outcome.h"
 #include "protocol/html.h"
 #include "protocol/options.h"
 #include "protocol/protocol.h"
-#include "report/report.h"
-#include "search/bfs.h"
 
 #define DEFAULT_MAX_STATES 200000
 

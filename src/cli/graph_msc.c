@@ -118,7 +118,7 @@ static int draw(const graph_input *g, const bfs_search *s, const bfs_result *r, 
     int status = msc_draw(c, title, g->format, g->output, err);
     if (status == 0) {
         const char *nl = strchr(why, '\n');
-        fprintf(out, "MSC %s protocol %s: %.*s; %d steps, %d lifelines, %d arrows\nWrote %s\n", g->t->name,
+        fprintf(out, "MSC %s protocol %s: %.*s\n%d steps, %d lifelines, %d arrows\nWrote %s\n", g->t->name,
                 protocol_name(g->p), nl ? (int)(nl - why) : (int)strlen(why), why, nsteps, c->nlifelines,
                 c->narrows, g->output);
     }
