@@ -12,6 +12,8 @@
 #include "enumerate/enumerate.h"
 #include "litmus/read.h"
 #include "cli/model_path.h"
+#include "cli/progress.h"
+#include "cli/trace_print.h"
 #include "litmus/outcome.h"
 #include "protocol/options.h"
 #include "protocol/protocol.h"
@@ -28,6 +30,9 @@ typedef struct verify_opts {
     int unroll;
     bfs_options bfs;
     proto_options proto;
+    trace_detail trace;
+    progress_mode progress;
+    double progress_every_s;
 } verify_opts;
 
 /* What one test's check found. */
@@ -46,20 +51,28 @@ typedef struct verdict {
     bfs_search *bfs;
     const proto_instance *inst;
     lit_value *scratch;
+    trace_detail trace;
 } verdict;
 
 static void usage(FILE *to)
 {
     fputs("usage: scopecheck verify --protocol NAME|FILE.proto [--model NAME|FILE.cat] [--json]\n"
           "                         [--max-states N] [--max-memory BYTES] [--timeout SECONDS]\n"
-          "                         [--net fifo|unordered] [--const NAME=VALUE] LITMUS...\n"
+          "                         [--net fifo|unordered] [--const NAME=VALUE] [--trace short|full]\n"
+          "                         [--progress[=SECONDS] | --no-progress] LITMUS...\n"
           "  --protocol P   protocol tables (models/P.proto), e.g. gpu_vi\n"
           "  --model M      memory model to compare outcomes with (default ptx6)\n"
           "  --json         one JSON object per test and line\n"
           "  --max-states N, --max-memory BYTES (suffix K, M, G), --timeout SECONDS:\n"
           "                 stop the search there, with partial statistics\n"
           "  --net          make every channel of the protocol fifo or unordered\n"
-          "  --const N=V    override a configuration constant of the protocol\n",
+          "  --const N=V    override a configuration constant of the protocol\n"
+          "  --trace full   under each trace step, the table row that fired (file:line) and the\n"
+          "                 fields the step changed (the whole state at step 0); short (default):\n"
+          "                 one line per step\n"
+          "  --progress[=S] a progress line on stderr every S seconds (default 2) while a search\n"
+          "                 runs; the default prints them only when stderr is a terminal\n"
+          "  --no-progress  never print progress lines\n",
           to);
 }
 
@@ -88,6 +101,20 @@ static int option_error(FILE *err, const char *what, const char *value)
 {
     fprintf(err, "scopecheck verify: error: %s '%s'\n", what, value);
     return 2;
+}
+
+/* --progress[=SECONDS]: report, every SECONDS (default 2). */
+static int parse_progress(verify_opts *o, FILE *err)
+{
+    char *end;
+    o->progress = PROGRESS_ON;
+    if (!optarg)
+        return -1;
+    errno = 0;
+    o->progress_every_s = strtod(optarg, &end);
+    if (errno || end == optarg || *end || !(o->progress_every_s > 0))
+        return option_error(err, "--progress takes a positive number of seconds, not", optarg);
+    return -1;
 }
 
 static int parse_one(int ch, verify_opts *o, FILE *err)
@@ -122,6 +149,15 @@ static int parse_one(int ch, verify_opts *o, FILE *err)
         if (!proto_options_const(&o->proto, optarg))
             return option_error(err, "--const takes NAME=NUMBER, not", optarg);
         return -1;
+    case 'T':
+        if (!trace_detail_parse(optarg, &o->trace))
+            return option_error(err, "--trace takes short or full, not", optarg);
+        return -1;
+    case 'P':
+        return parse_progress(o, err);
+    case 'Q':
+        o->progress = PROGRESS_OFF;
+        return -1;
     default:
         return 2;
     }
@@ -135,11 +171,14 @@ static int parse_options(int argc, char **argv, verify_opts *o, FILE *out, FILE 
         {"json", no_argument, NULL, 'j'},           {"max-states", required_argument, NULL, 's'},
         {"max-memory", required_argument, NULL, 'M'}, {"timeout", required_argument, NULL, 't'},
         {"net", required_argument, NULL, 'n'},      {"const", required_argument, NULL, 'c'},
+        {"trace", required_argument, NULL, 'T'},    {"progress", optional_argument, NULL, 'P'},
+        {"no-progress", no_argument, NULL, 'Q'},
         {"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0},
     };
     memset(o, 0, sizeof *o);
     o->model = "ptx6";
     o->unroll = 2;
+    o->progress_every_s = PROGRESS_DEFAULT_EVERY_S;
     optind = 1;
     opterr = 0;
     int ch;
@@ -149,7 +188,8 @@ static int parse_options(int argc, char **argv, verify_opts *o, FILE *out, FILE 
             return 0;
         }
         int status = parse_one(ch, o, err);
-        if (status == 2 && ch != 's' && ch != 'M' && ch != 't' && ch != 'n' && ch != 'c') {
+        if (status == 2 && ch != 's' && ch != 'M' && ch != 't' && ch != 'n' && ch != 'c' &&
+            ch != 'T' && ch != 'P') {
             fprintf(err, "scopecheck verify: error: unknown or incomplete option '%s'\n", argv[optind - 1]);
             usage(err);
         }
@@ -254,7 +294,7 @@ static void print_outcomes(FILE *out, const litmus_test *t, outcome_set *set, co
 static void print_trace(FILE *out, const verdict *v, uint32_t index)
 {
     fputs("Trace\n", out);
-    bfs_print_trace(v->bfs, index, out);
+    trace_print(out, v->bfs, v->inst, index, v->trace);
 }
 
 static void print_unsound(FILE *out, const verdict *v)
@@ -287,6 +327,7 @@ static void print_text(FILE *out, const verdict *v, const verify_opts *o, const 
     for (int i = 0; i < v->search.deadlocks_kept; i++) {
         fprintf(out, "Violation deadlock (%" PRIu64 " deadlock states in all)\n", v->search.deadlocks);
         print_trace(out, v, v->search.deadlock_index[i]);
+        trace_print_stuck(out, v->inst, ss_state(bfs_store(v->bfs), v->search.deadlock_index[i]));
     }
     for (int i = 0; i < v->nunhandled && i < MAX_UNHANDLED; i++) {
         fprintf(out, "Violation unhandled: controller %s in state %s has no row for %s\n",
@@ -477,6 +518,7 @@ static int verify_file(const char *path, const verify_opts *o, const protocol *p
     verdict *v = GC_MALLOC(sizeof *v);
     v->t = t;
     v->inst = inst;
+    v->trace = o->trace;
     v->scratch = GC_MALLOC_ATOMIC(sizeof(lit_value) * (size_t)(t->nobserved ? t->nobserved : 1));
     v->protocol_outcomes = outcome_set_new(t->nobserved);
     if (!model_outcomes(v, o, m, ws, err) || !fit_model_outcomes(v, path, protocol_name(p), err))
@@ -484,6 +526,12 @@ static int verify_file(const char *path, const verify_opts *o, const protocol *p
     bfs_options bo = o->bfs;
     bo.on_final = on_final;
     bo.final_ctx = v;
+    progress_sink sink = {err, t->name};
+    if (progress_wanted(o->progress, err)) {
+        bo.progress = progress_print;
+        bo.progress_ctx = &sink;
+        bo.progress_every_s = o->progress_every_s;
+    }
     v->bfs = bfs_run(proto_nsi(inst), &bo, &v->search);
     if (!v->bfs) {
         fprintf(err, "%s: error: the search could not start (%s)\n", path, bfs_stop_name(v->search.stop));

@@ -10,7 +10,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "base/textbuf.h"
 #include "protocol/protocol.h"
+#include "protocol/step.h"
 
 /* ---- tokens ---------------------------------------------------------- */
 enum ptok_kind { PT_EOF, PT_NL, PT_IDENT, PT_NUM, PT_STRING, PT_PUNCT };
@@ -272,6 +274,23 @@ int32_t proto_slot(const proto_instance *in, const uint8_t *s, int i);
 void proto_unpack_range(const proto_instance *in, const uint8_t *s, int32_t *v, int first, int last);
 /* Rewrites in `out` (a copy of the packed `old`) the slots where v differs from old. */
 void proto_repack(const proto_instance *in, const int32_t *old, const int32_t *v, uint8_t *out);
+
+/* names.c: what traces, state listings and charts call things. */
+const char *proto_loc_name(const proto_instance *in, long a);
+void proto_thread_agent(const proto_instance *in, int t, proto_agent *out);
+void proto_ctrl_agent(const proto_instance *in, int ctrl, int inst, proto_agent *out);
+int proto_chan_receiver(const proto_instance *in, int ch, int inst);
+void proto_chan_name(const proto_instance *in, int ch, int inst, textbuf *b);
+void proto_msg_text(const proto_instance *in, int msg, const int32_t *fields, textbuf *b);
+void proto_msg_ref_of(const proto_instance *in, int ch, int inst, const int32_t *m, proto_msg_ref *out);
+/* An aggregate's elements as state listings print them: "{0, 2}" (the
+ * set bits of a bits), "[1, 0]" (an array; a fifo's queued elements). */
+void proto_aggregate_text(enum ptype_kind kind, const int32_t *first, int len, textbuf *b);
+
+/* expr_text.c: an expression as it would be written in the table file,
+ * names resolved back (controller `ctrl`'s variables, fields and states;
+ * message `msg`'s fields, or -1). */
+void proto_expr_text(const protocol *p, int ctrl, int msg, const pexpr *e, textbuf *b);
 
 /* interp.c */
 void proto_init_model(proto_instance *in);

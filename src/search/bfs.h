@@ -10,7 +10,9 @@
  * successor that `is_final` does not accept is a deadlock: the first
  * BFS_KEEP_DEADLOCKS are kept by index, all are counted, and the search
  * goes on.  Every expanded state that `is_final` accepts is passed to the
- * optional `on_final` callback.
+ * optional `on_final` callback.  The optional `progress` callback is
+ * called every `progress_every_s` seconds of wall time (the clock is read
+ * every few hundred expansions, so a report costs nothing measurable).
  *
  * Limits (max states, max memory, timeout) stop the search gracefully: the
  * result says which one, its statistics are those of the partial search,
@@ -43,12 +45,32 @@ typedef enum bfs_stop {
 /* Called for each expanded state that the model's is_final accepts. */
 typedef void (*bfs_final_fn)(void *ctx, const uint8_t *state, uint32_t index);
 
+/* Where a running search stands, for progress reports. */
+typedef struct bfs_progress {
+    uint64_t states;         /* stored (discovered) so far */
+    uint64_t expanded;       /* states whose successors were generated */
+    uint64_t queue;          /* stored, not yet expanded */
+    uint64_t transitions;
+    uint32_t depth;          /* BFS level being expanded */
+    double seconds;          /* since bfs_run started */
+    double states_per_s;     /* stored states per second, since the start */
+    size_t store_bytes;      /* the state store's memory now */
+} bfs_progress;
+
+/* Called about every `progress_every_s` seconds while the search runs.
+ * The search knows nothing of terminals: the caller decides whether and
+ * where to print. */
+typedef void (*bfs_progress_fn)(void *ctx, const bfs_progress *p);
+
 typedef struct bfs_options {
     uint64_t max_states;     /* 0: no limit */
     size_t max_memory;       /* bytes of store (arena + table); 0: none */
     double timeout_s;        /* wall seconds; 0: none */
     bfs_final_fn on_final;   /* optional */
     void *final_ctx;
+    bfs_progress_fn progress;    /* optional */
+    void *progress_ctx;
+    double progress_every_s;     /* > 0 with `progress` */
 } bfs_options;
 
 typedef struct bfs_result {

@@ -16,5 +16,7 @@ void register_lit_ops_tests(void);
 void register_search_tests(void);
 void register_print_tests(void);
 void register_gen_tests(void);
+void register_describe_tests(void);
+void register_msc_tests(void);
 
 #endif

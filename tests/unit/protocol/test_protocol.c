@@ -293,7 +293,7 @@ static void test_describe(void)
     proto_step(m, st, "(CU 0) ", "(CU 0) L1[x] in I: recv resp[0].StoreAck(x) -> pend := 0; acks -= 1 (now 0)\n");
     proto_step(m, st, "P0 ", "P0 (CU 0) L1[y] in I: store.release.gpu -> send req[0] Store(y, 1); pend := 1; acks += 1 (now 1); done\n");
     proto_step(m, st, "(CU 1) L1[x] in V: evict", "(CU 1) L1[x] in V: evict -> invalidate; next I\n");
-    proto_step(m, st, "P1 ", "P1 (CU 1) L1[y] in I: load.acquire.gpu -> invalidate_all; send req[1] Load(y); loads += 1 (now 1); acq := 1; wait; next I\n");
+    proto_step(m, st, "P1 ", "P1 (CU 1) L1[y] in I: load.acquire.gpu -> invalidate_all (nothing to drop); send req[1] Load(y); loads += 1 (now 1); acq := 1; wait; next I\n");
 }
 
 /* gpu_vi_unordered: a `keep` field survives invalidation.  The store's
