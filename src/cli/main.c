@@ -9,6 +9,7 @@
 
 #include "cli/graph_cmd.h"
 #include "cli/litmus_cmd.h"
+#include "cli/output.h"
 #include "cli/verify_cmd.h"
 
 #define SCOPECHECK_VERSION "0.1.0"
@@ -24,9 +25,8 @@ static void usage(FILE *to)
           to);
 }
 
-int main(int argc, char **argv)
+static int run_command(int argc, char **argv)
 {
-    GC_INIT();
     if (argc < 2) {
         usage(stderr);
         return 2;
@@ -49,4 +49,13 @@ int main(int argc, char **argv)
     fprintf(stderr, "scopecheck: error: unknown command '%s'\n", cmd);
     usage(stderr);
     return 2;
+}
+
+/* A result that could not be written is exit status 2, whatever the
+ * command found (cli/output.h). */
+int main(int argc, char **argv)
+{
+    GC_INIT();
+    int status = run_command(argc, argv);
+    return output_close(stdout, stderr, argc >= 2 ? argv[1] : "", status);
 }

@@ -9,6 +9,11 @@
 #include <string.h>
 
 #include "cat/cat.h"
+#include "cli/file_list.h"
+#include "cli/interrupt.h"
+#include "cli/json_error.h"
+#include "cli/output.h"
+#include "cli/trace_json.h"
 #include "enumerate/enumerate.h"
 #include "litmus/read.h"
 #include "cli/model_path.h"
@@ -16,6 +21,7 @@
 #include "protocol/options.h"
 #include "protocol/protocol.h"
 #include "report/report.h"
+#include "report/status.h"
 #include "search/bfs.h"
 #include "search/state_store.h"
 
@@ -37,6 +43,9 @@ typedef struct verdict {
     uint32_t *witness;           /* per protocol outcome: a final state reaching it */
     int witness_cap;
     outcome_set *model_outcomes;
+    check_result model;          /* the model's check of the test: flags, races */
+    bool undefined;              /* the model leaves the test undefined (a race): every outcome is allowed */
+    enum sc_cut cut;             /* why the search stopped early (SC_CUT_NONE: it did not) */
     int unsound;                 /* protocol outcomes the model forbids */
     int unobserved;              /* model outcomes the protocol never reaches */
     int nunhandled;
@@ -190,6 +199,10 @@ static void on_final(void *ctx, const uint8_t *state, uint32_t index)
 static void compare_outcomes(verdict *v)
 {
     int width = v->t->nobserved;
+    if (v->undefined) {           /* herd's Undef: the model allows anything */
+        v->unsound = v->unobserved = 0;
+        return;
+    }
     const lit_value *mine = outcome_values(v->protocol_outcomes);
     for (int i = 0; i < outcome_count(v->protocol_outcomes); i++)
         if (outcome_find(v->model_outcomes, &mine[(size_t)i * (size_t)width]) < 0)
@@ -203,6 +216,35 @@ static void compare_outcomes(verdict *v)
 static bool has_violation(const verdict *v)
 {
     return v->unsound || v->nunhandled || v->search.deadlocks || v->search.stop == BFS_VIOLATION;
+}
+
+static enum sc_cut cut_of(bfs_stop stop)
+{
+    switch (stop) {
+    case BFS_EXHAUSTED: return SC_CUT_NONE;
+    case BFS_VIOLATION: return SC_CUT_VIOLATION;
+    case BFS_MAX_STATES: return SC_CUT_MAX_STATES;
+    case BFS_MAX_MEMORY: return SC_CUT_MAX_MEMORY;
+    case BFS_TIMEOUT: return SC_CUT_TIMEOUT;
+    case BFS_INTERRUPTED: return SC_CUT_INTERRUPTED;
+    case BFS_BAD_MODEL: return SC_CUT_MAX_MEMORY;
+    }
+    return SC_CUT_MAX_MEMORY;
+}
+
+/* Fail when a violation was found (it stands even if the search was cut),
+ * Incomplete when the search was cut before finding one, else Pass. */
+static int verdict_status(const verdict *v)
+{
+    if (has_violation(v))
+        return SC_STATUS_VIOLATION;
+    return v->cut != SC_CUT_NONE ? SC_STATUS_INCOMPLETE : SC_STATUS_OK;
+}
+
+static const char *result_word(const verdict *v)
+{
+    int s = verdict_status(v);
+    return s == SC_STATUS_VIOLATION ? "Fail" : s == SC_STATUS_INCOMPLETE ? "Incomplete" : "Pass";
 }
 
 /* ---- where unhandled events happen ------------------------------------------ */
@@ -244,7 +286,11 @@ static void print_outcomes(FILE *out, const litmus_test *t, outcome_set *set, co
 {
     int count = outcome_count(set);
     const lit_value *sorted = outcome_sorted(set);
-    fprintf(out, "%s %d\n", title, count);
+    const char *paren = strchr(title, '(');
+    if (paren)    /* "Protocol outcomes (why)": the count goes before the reason */
+        fprintf(out, "%.*s%d %s\n", (int)(paren - title), title, count, paren);
+    else
+        fprintf(out, "%s %d\n", title, count);
     for (int i = 0; i < count; i++) {
         report_state(out, t, &sorted[(size_t)i * (size_t)t->nobserved]);
         fputc('\n', out);
@@ -260,6 +306,8 @@ static void print_trace(FILE *out, const verdict *v, uint32_t index)
 static void print_unsound(FILE *out, const verdict *v)
 {
     int width = v->t->nobserved;
+    if (v->undefined)
+        return;
     const lit_value *mine = outcome_values(v->protocol_outcomes);
     for (int i = 0; i < outcome_count(v->protocol_outcomes); i++) {
         const lit_value *state = &mine[(size_t)i * (size_t)width];
@@ -272,13 +320,60 @@ static void print_unsound(FILE *out, const verdict *v)
     }
 }
 
-static void print_text(FILE *out, const verdict *v, const verify_opts *o, const char *proto_name)
+/* What may be said about soundness: an unsound outcome found is "no"
+ * whatever else happened; "yes" needs every reachable state explored (or
+ * a test the model leaves undefined); otherwise it is unknown. */
+static void print_sound(FILE *out, const verdict *v)
+{
+    if (v->unsound)
+        fputs("Sound no\n", out);
+    else if (v->undefined)
+        fputs("Sound yes (the model leaves the test undefined: every outcome is allowed)\n", out);
+    else if (v->cut == SC_CUT_NONE)
+        fputs("Sound yes\n", out);
+    else
+        fprintf(out, "Sound unknown (no unsound outcome among the %" PRIu64 " states explored; %s)\n",
+                v->search.states, sc_cut_phrase(v->cut));
+    if (v->cut != SC_CUT_NONE)
+        fprintf(out, "Unobserved unknown (the search was cut: %s)\n", sc_cut_phrase(v->cut));
+    else if (!v->undefined)
+        fprintf(out, "Unobserved %d (allowed by the model, never produced by the protocol)\n", v->unobserved);
+}
+
+/* herd's Undef: the flags the model raised and the racing pairs. */
+static void print_undefined(FILE *out, const verdict *v, const cat_model *m)
+{
+    if (!v->undefined)
+        return;
+    fputs("Undefined: the model flags", out);
+    for (int f = 0; f < cat_model_flag_count(m); f++)
+        if (v->model.flags & (1u << f))
+            fprintf(out, " %s", cat_model_flag_name(m, f));
+    fputs(" (herd's Undef: a racy program has no defined behaviour, so every protocol outcome is allowed)\n", out);
+    report_flags_text(out, v->t, &v->model, m, true);
+}
+
+static void print_result(FILE *out, const verdict *v)
+{
+    fprintf(out, "Result %s", result_word(v));
+    if (v->cut == SC_CUT_VIOLATION)
+        fputs(" (the search stopped at the invariant violation; states beyond it were not explored)", out);
+    else if (v->cut != SC_CUT_NONE && has_violation(v))
+        fprintf(out, " (the search was cut: %s; the violations above stand)", sc_cut_phrase(v->cut));
+    else if (v->cut != SC_CUT_NONE)
+        fprintf(out, " (%s: no violation among the %" PRIu64 " states explored; the rest is unknown)",
+                sc_cut_phrase(v->cut), v->search.states);
+    fputs("\n\n", out);
+}
+
+static void print_text(FILE *out, const verdict *v, const verify_opts *o, const char *proto_name, const cat_model *m)
 {
     fprintf(out, "Verify %s protocol %s model %s\n", v->t->name, proto_name, o->model);
-    print_outcomes(out, v->t, v->protocol_outcomes, "Protocol outcomes");
+    print_outcomes(out, v->t, v->protocol_outcomes,
+                   v->cut == SC_CUT_NONE ? "Protocol outcomes" : "Protocol outcomes (found before the search was cut)");
     print_outcomes(out, v->t, v->model_outcomes, "Model outcomes");
-    fprintf(out, "Sound %s\n", v->unsound ? "no" : "yes");
-    fprintf(out, "Unobserved %d (allowed by the model, never produced by the protocol)\n", v->unobserved);
+    print_undefined(out, v, m);
+    print_sound(out, v);
     print_unsound(out, v);
     if (v->search.stop == BFS_VIOLATION) {
         fprintf(out, "Violation invariant %s\n", v->search.violated);
@@ -295,8 +390,7 @@ static void print_text(FILE *out, const verdict *v, const verify_opts *o, const 
     }
     bfs_print_stats(&v->search, out);
     fprintf(out, "state bits: %d (%d bytes)\n", proto_state_bits(v->inst), (proto_state_bits(v->inst) + 7) / 8);
-    fprintf(out, "Result %s%s\n\n", has_violation(v) ? "Fail" : "Pass",
-            v->search.complete ? "" : " (search incomplete: only the states explored were checked)");
+    print_result(out, v);
 }
 
 static void json_outcomes(FILE *out, const litmus_test *t, outcome_set *set)
@@ -312,31 +406,11 @@ static void json_outcomes(FILE *out, const litmus_test *t, outcome_set *set)
     fputc(']', out);
 }
 
-/* The trace as a JSON list of lines, as bfs_print_trace writes them. */
+/* The trace as a JSON list of step objects (cli/trace_json.h). */
 static void json_trace(FILE *out, const verdict *v, uint32_t index)
 {
-    char *text = NULL;
-    size_t len = 0;
-    FILE *mem = open_memstream(&text, &len);
-    if (mem) {
-        bfs_print_trace(v->bfs, index, mem);
-        fclose(mem);
-    }
-    fputs("\"trace\":[", out);
-    bool first = true;
-    for (char *line = text, *next; line && *line; line = next) {
-        next = strchr(line, '\n');
-        if (next)
-            *next++ = '\0';
-        else
-            next = line + strlen(line);
-        if (!first)
-            fputc(',', out);
-        report_json_string(out, line);
-        first = false;
-    }
-    fputc(']', out);
-    free(text);
+    fputs("\"trace\":", out);
+    trace_json(out, v->bfs, proto_nsi((proto_instance *)v->inst), index);
 }
 
 static void json_violations(FILE *out, const verdict *v)
@@ -345,7 +419,7 @@ static void json_violations(FILE *out, const verdict *v)
     int width = v->t->nobserved;
     const lit_value *mine = outcome_values(v->protocol_outcomes);
     fputs(",\"violations\":[", out);
-    for (int i = 0; i < outcome_count(v->protocol_outcomes); i++) {
+    for (int i = 0; !v->undefined && i < outcome_count(v->protocol_outcomes); i++) {
         const lit_value *state = &mine[(size_t)i * (size_t)width];
         if (outcome_find(v->model_outcomes, state) >= 0)
             continue;
@@ -379,7 +453,28 @@ static void json_violations(FILE *out, const verdict *v)
     fputc(']', out);
 }
 
-static void print_json(FILE *out, const verdict *v, const verify_opts *o, const char *proto_name)
+/* Every option that changes a result, so that a JSON line says how it
+ * was obtained. */
+static void json_options(FILE *out, const verdict *v, const verify_opts *o)
+{
+    fputs(",\"options\":{\"model\":", out);
+    report_json_string(out, o->model);
+    fprintf(out, ",\"unroll\":%d,\"net\":\"%s\",\"const\":{", o->unroll,
+            o->proto.net == PROTO_NET_FIFO ? "fifo" : o->proto.net == PROTO_NET_UNORDERED ? "unordered" : "as-declared");
+    for (int i = 0; i < o->proto.noverrides; i++) {
+        if (i)
+            fputc(',', out);
+        report_json_string(out, o->proto.override_name[i]);
+        fprintf(out, ":%ld", o->proto.override_value[i]);
+    }
+    long lo, hi;
+    proto_value_range(v->inst, &lo, &hi);
+    fprintf(out, "},\"value_range\":[%ld,%ld]", lo, hi);
+    fprintf(out, ",\"max_states\":%" PRIu64 ",\"max_memory\":%zu,\"timeout\":%g}", o->bfs.max_states,
+            o->bfs.max_memory, o->bfs.timeout_s);
+}
+
+static void print_json(FILE *out, const verdict *v, const verify_opts *o, const char *proto_name, const cat_model *m)
 {
     fputs("{\"test\":", out);
     report_json_string(out, v->t->name);
@@ -389,8 +484,14 @@ static void print_json(FILE *out, const verdict *v, const verify_opts *o, const 
     report_json_string(out, proto_name);
     fputs(",\"model\":", out);
     report_json_string(out, o->model);
-    fprintf(out, ",\"sound\":%s,\"complete\":%s", v->unsound ? "false" : "true",
-            v->search.complete ? "true" : "false");
+    fprintf(out, ",\"result\":\"%s\",\"sound\":%s,\"complete\":%s", result_word(v),
+            v->unsound ? "false" : v->undefined || v->cut == SC_CUT_NONE ? "true" : "null",
+            v->cut == SC_CUT_NONE ? "true" : "false");
+    if (v->cut != SC_CUT_NONE)
+        fprintf(out, ",\"incomplete\":\"%s\"", sc_cut_name(v->cut));
+    fprintf(out, ",\"undefined\":%s", v->undefined ? "true" : "false");
+    report_flags_json(out, v->t, &v->model, m, v->undefined);
+    json_options(out, v, o);
     fputs(",\"protocol_outcomes\":", out);
     json_outcomes(out, v->t, v->protocol_outcomes);
     fputs(",\"model_outcomes\":", out);
@@ -403,6 +504,10 @@ static void print_json(FILE *out, const verdict *v, const verify_opts *o, const 
     }
     fputc(']', out);
     json_violations(out, v);
+    if (v->cut == SC_CUT_NONE && !v->undefined)
+        fprintf(out, ",\"unobserved\":%d", v->unobserved);
+    else
+        fputs(",\"unobserved\":null", out);
     const bfs_result *s = &v->search;
     fprintf(out,
             ",\"stats\":{\"stop\":\"%s\",\"states\":%" PRIu64 ",\"transitions\":%" PRIu64
@@ -456,15 +561,18 @@ static bool fit_model_outcomes(verdict *v, const char *path, const char *proto_n
 
 static bool model_outcomes(verdict *v, const verify_opts *o, const cat_model *m, cat_workspace *ws, FILE *err)
 {
-    enum_options eo = {.unroll = o->unroll, .max_traces = 100000};
-    check_result r;
-    if (!enumerate_check(v->t, m, ws, &eo, &r, err))
+    bool undefined_on_flags = cat_model_flags_undefined(m);
+    enum_options eo = {.unroll = o->unroll, .max_traces = 100000, .races = undefined_on_flags};
+    if (!enumerate_check(v->t, m, ws, &eo, &v->model, err))
         return false;
-    v->model_outcomes = r.states;
+    v->model_outcomes = v->model.states;
+    v->undefined = undefined_on_flags && v->model.flags;
     return true;
 }
 
-/* 0 pass, 1 violation, 2 unusable. */
+/* The status of one file: 0 pass, 1 violation, 2 unusable, 3 incomplete.
+ * Errors go to `err`; the file's report (or, for an unusable file in a
+ * JSON run, nothing: the caller writes the error object) to `out`. */
 static int verify_file(const char *path, const verify_opts *o, const protocol *p, const cat_model *m,
                        cat_workspace *ws, FILE *out, FILE *err)
 {
@@ -489,15 +597,30 @@ static int verify_file(const char *path, const verify_opts *o, const protocol *p
         fprintf(err, "%s: error: the search could not start (%s)\n", path, bfs_stop_name(v->search.stop));
         return 2;
     }
+    v->cut = cut_of(v->search.stop);
     compare_outcomes(v);
     v->nunhandled = proto_unhandled(inst, v->unhandled, MAX_UNHANDLED);
     locate_unhandled(v, p, o);
     if (o->json)
-        print_json(out, v, o, protocol_name(p));
+        print_json(out, v, o, protocol_name(p), m);
     else
-        print_text(out, v, o, protocol_name(p));
-    int status = has_violation(v) ? 1 : 0;
+        print_text(out, v, o, protocol_name(p), m);
+    int status = verdict_status(v);
     bfs_free(v->bfs);
+    return status;
+}
+
+/* One file of a JSON run: an unusable file gets a JSON error object on
+ * `out` besides its message on `err`. */
+static int verify_file_json(const char *path, const verify_opts *o, const protocol *p, const cat_model *m,
+                            cat_workspace *ws, FILE *out, FILE *err)
+{
+    errors_capture cap;
+    FILE *errs = errors_begin(&cap, err);
+    int status = verify_file(path, o, p, m, ws, out, errs);
+    const char *messages = errors_end(&cap);
+    if (status == SC_STATUS_UNUSABLE)
+        json_error_object(out, path, messages);
     return status;
 }
 
@@ -522,11 +645,24 @@ int verify_cmd_main(int argc, char **argv, FILE *out, FILE *err)
     if (!p || !m)
         return 2;
     cat_workspace *ws = cat_workspace_new(m);
-    int worst = 0;
-    for (int i = optind; i < argc; i++) {
-        int s = verify_file(argv[i], &o, p, m, ws, out, err);
-        worst = s > worst ? s : worst;
-        fflush(out);
+    file_list files = {0};
+    int worst = SC_STATUS_OK;
+    for (int i = optind; i < argc; i++)
+        if (!file_list_add_arg(&files, argv[i], err))
+            worst = SC_STATUS_UNUSABLE;
+    o.bfs.stop = interrupt_watch();
+    int done = 0;
+    for (; done < files.count && !*o.bfs.stop; done++) {
+        int s = (o.json ? verify_file_json : verify_file)(files.paths[done], &o, p, m, ws, out, err);
+        worst = sc_status_merge(worst, s);
+        if (output_broken(out))
+            break;
     }
+    if (*o.bfs.stop) {
+        fprintf(err, "scopecheck verify: interrupted; %d of %d file%s not checked\n", files.count - done,
+                files.count, files.count == 1 ? "" : "s");
+        worst = sc_status_merge(worst, SC_STATUS_INCOMPLETE);
+    }
+    interrupt_release();
     return worst;
 }

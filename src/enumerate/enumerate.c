@@ -62,6 +62,8 @@ typedef struct enum_ctx {
     check_result *r;
     FILE *errors;
     bool failed;
+    bool stopped;           /* the caller's stop flag was seen: unwind */
+    const volatile sig_atomic_t *stop;
     tp_result paths;
     int choice[MAX_THREADS];
     /* the traces whose static relations x holds and the model has prepared */
@@ -742,7 +744,7 @@ static void choose_barriers(enum_ctx *c, int g)
         choose_rf(c, 0);
         return;
     }
-    for (int a = 0; a < c->nalts[g]; a++) {
+    for (int a = 0; a < c->nalts[g] && !c->stopped; a++) {
         c->bar_choice[g] = a;
         choose_barriers(c, g + 1);
     }
@@ -913,9 +915,21 @@ static void evaluate_all_co(enum_ctx *c)
     cat_check_co(c->model, c->ws, &c->x, &src);
 }
 
+/* The caller's stop flag, seen once per candidate reads-from choice. */
+static bool must_stop(enum_ctx *c)
+{
+    if (!c->stopped && c->stop && *c->stop) {
+        c->stopped = true;
+        c->r->interrupted = true;
+    }
+    return c->stopped;
+}
+
 static void choose_rf(enum_ctx *c, int r)
 {
     if (r == c->nreads) {
+        if (must_stop(c))
+            return;
         relation *rf = &c->x.rel[XR_RF];
         rel_clear(rf, c->n);
         for (int i = 0; i < c->nreads; i++)
@@ -928,7 +942,7 @@ static void choose_rf(enum_ctx *c, int r)
             choose_co(c, 0);
         return;
     }
-    for (int o = 0; o < c->nopts[r]; o++) {
+    for (int o = 0; o < c->nopts[r] && !c->stopped; o++) {
         c->rf_choice[r] = c->opts[r][o];
         choose_rf(c, r + 1);
     }
@@ -1193,7 +1207,7 @@ static void choose_traces(enum_ctx *c, const trace_filter *f, int th, const chos
     }
     const trace_classes *tc = &f->classes[th];
     memset(tc->state, 0, (size_t)tc->count);
-    for (int i = 0; i < c->paths.threads[th].ntraces && !c->failed; i++) {
+    for (int i = 0; i < c->paths.threads[th].ntraces && !c->failed && !must_stop(c); i++) {
         int k = tc->of[i];
         if (!tc->state[k])
             tc->state[k] = extend_choice(f, th, &f->pairs[th][i], so_far, &tc->next[k]) ? 1 : 2;
@@ -1303,6 +1317,7 @@ bool enumerate_check(const litmus_test *t, const cat_model *m, cat_workspace *ws
     c->errors = errors;
     c->thread_coherent = cat_model_thread_coherent(m);
     c->collect_races = o->races;
+    c->stop = o->stop;
     c->co_staged = cat_model_co_staged(m);
     c->locw = GC_MALLOC_ATOMIC(sizeof(loc_writes) * (size_t)(t->nlocs ? t->nlocs : 1));
     c->loc_events = GC_MALLOC_ATOMIC(sizeof(evset) * (size_t)(t->nlocs ? t->nlocs : 1));
@@ -1332,7 +1347,7 @@ bool enumerate_check(const litmus_test *t, const cat_model *m, cat_workspace *ws
     }
     do
         run_combination(c);
-    while (!c->failed && next_combination(c));
+    while (!c->failed && !must_stop(c) && next_combination(c));
     return !c->failed;
 }
 

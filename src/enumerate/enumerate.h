@@ -16,6 +16,7 @@
 #ifndef SCOPECHECK_ENUMERATE_ENUMERATE_H
 #define SCOPECHECK_ENUMERATE_ENUMERATE_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -28,6 +29,10 @@ typedef struct enum_options {
     int unroll;          /* backward branches taken per branch and path */
     long max_traces;     /* per thread */
     bool races;          /* collect the pairs of relation-valued flags */
+    /* Optional: polled before each candidate; when it reads non-zero the
+     * enumeration stops and the result says so (check_result.interrupted).
+     * The caller owns it (a signal handler sets it). */
+    const volatile sig_atomic_t *stop;
 } enum_options;
 
 /* One pair of events that a model flag (a race kind) relates, by source
@@ -49,6 +54,7 @@ typedef struct check_result {
     bool values_cut;         /* the value fixpoint did not close */
     bool hang;               /* some combination cannot pass a barrier */
     bool too_big;            /* some combination had more events than fit */
+    bool interrupted;        /* enum_options.stop was set: the counts are partial */
     unsigned flags;          /* model flags raised by some consistent execution */
     int nraces;              /* with enum_options.races */
     race_report *races;

@@ -3,7 +3,10 @@
  * event (each thread's next instruction, each channel's deliverable
  * messages, each controller's internal events on each line), fires the
  * first matching row whose guard holds, and packs the result.  No heap
- * allocation, no name lookups. */
+ * allocation, no name lookups (the trace describers, which run once per
+ * printed step, allocate). */
+#include <gc.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "litmus/ops.h"
@@ -1232,6 +1235,173 @@ static void describe(void *vctx, const uint8_t *state, int rule, const uint8_t *
     describe_row(&c, row, tk, line, nextst, out);
 }
 
+/* ---- a step as data (nsi_step) ------------------------------------------------------------------ */
+/* The same replay as describe(), with each piece printed on its own: the
+ * printers above write to a FILE, so each piece goes through a memory
+ * stream into a GC string. */
+typedef struct piece { char *buf; size_t len; FILE *f; } piece;
+
+static FILE *piece_open(piece *p)
+{
+    p->buf = NULL;
+    p->len = 0;
+    p->f = open_memstream(&p->buf, &p->len);
+    return p->f;
+}
+
+/* The piece's text without trailing blanks, as a GC string ("" when the
+ * stream could not be opened). */
+static const char *piece_close(piece *p)
+{
+    if (!p->f)
+        return "";
+    fclose(p->f);
+    size_t n = p->len;
+    while (n > 0 && (p->buf[n - 1] == '\n' || p->buf[n - 1] == ' '))
+        n--;
+    char *s = GC_MALLOC_ATOMIC(n + 1);
+    memcpy(s, p->buf, n);
+    s[n] = '\0';
+    free(p->buf);
+    return s;
+}
+
+static void step_add(const char **items, int *n, const char *s)
+{
+    if (*n < NSI_STEP_MAX_ITEMS)
+        items[(*n)++] = s;
+}
+
+/* "send a; send b" -> "a", "b" into out->sent. */
+static void step_sends(nsi_step *out, const char *text)
+{
+    const char *p = text;
+    while (*p) {
+        if (strncmp(p, "send ", 5) == 0)
+            p += 5;
+        const char *end = strstr(p, "; send ");
+        size_t n = end ? (size_t)(end - p) : strlen(p);
+        step_add(out->sent, &out->nsent, GC_STRNDUP(p, n));
+        p += n;
+        if (end)
+            p += 2;
+    }
+}
+
+/* The thread, controller instance, line and state of the event. */
+static void step_where(const ctx *c, const pevent *e, int st, nsi_step *out)
+{
+    const proto_instance *in = c->in;
+    const pctrl *pc = &in->p->ctrls[c->ctrl];
+    if (e->kind != EV_RECV && e->kind != EV_INTERNAL && c->thread >= 0) {
+        out->thread = in->threads[c->thread].th->name;
+        if (c->ins) {
+            out->litmus_line = c->ins->line;
+            out->instruction = c->ins->text;
+        }
+    }
+    out->controller = pc->name;
+    if (pc->level == LV_CU || pc->level == LV_GPU || (pc->level == LV_SLICE && in->ctrls[c->ctrl].ninst > 1)) {
+        out->instance_kind = pc->level == LV_CU ? "CU" : pc->level == LV_GPU ? "GPU" : "slice";
+        out->instance = c->inst;
+    }
+    if (c->addr >= 0) {
+        out->address = loc_name(in, c->addr);
+        out->state = pc->states[st];
+    }
+}
+
+/* The row's actions replayed as describe_row does, each its own item. */
+static void step_actions(ctx *c, const prow *row, taken tk, int line, const uint8_t *nextst, nsi_step *out)
+{
+    const proto_instance *in = c->in;
+    int32_t w[PROTO_MAX_SLOTS];
+    memcpy(w, c->v, sizeof *w * (size_t)in->nslots);
+    c->v = w;
+    if (tk.ch >= 0)
+        chan_remove(in, w, tk.ch, tk.inst, tk.k);
+    for (int k = 0; k < row->nacts && c->ok; k++) {
+        const pact *a = &row->acts[k];
+        piece p;
+        FILE *f = piece_open(&p);
+        if (f)
+            describe_act(c, a, f);
+        else
+            act(c, a);
+        const char *text = piece_close(&p);
+        step_add(out->actions, &out->nactions, text);
+        if (a->kind == A_SEND)
+            step_sends(out, text);
+        if (a->kind == A_REG && c->thread >= 0 && c->ins && c->ins->dst >= 0) {
+            const lit_thread *th = in->threads[c->thread].th;
+            char buf[96];
+            snprintf(buf, sizeof buf, "%s:%s=%d", th->name, th->reg_names[c->ins->dst],
+                     c->v[in->threads[c->thread].base + 2 + c->ins->dst]);
+            step_add(out->read, &out->nread, GC_STRDUP(buf));
+        }
+    }
+    if (!c->ok)
+        out->note = "not enabled";
+    if (row->next >= 0 && line >= 0) {
+        int32_t after[PROTO_MAX_SLOTS];
+        proto_unpack(in, nextst, after);
+        out->next_state = in->p->ctrls[c->ctrl].states[after[line]];
+    } else if (out->state) {
+        out->next_state = out->state;
+    }
+}
+
+static bool step_barrier(const proto_instance *in, const int32_t *v, int t, const lit_instr *ins, nsi_step *out)
+{
+    out->thread = in->threads[t].th->name;
+    out->litmus_line = ins->line;
+    out->instruction = ins->text;
+    out->event = "barrier";
+    piece p;
+    FILE *f = piece_open(&p);
+    if (f)
+        describe_barrier(in, v, t, ins, f);
+    out->note = piece_close(&p);
+    return true;
+}
+
+static bool step(void *vctx, const uint8_t *state, int rule, const uint8_t *nextst, nsi_step *out)
+{
+    proto_instance *in = vctx;
+    int32_t v[PROTO_MAX_SLOTS], m[2 + PROTO_MAX_FIELDS];
+    ctx c;
+    pevent e;
+    taken tk;
+    memset(out, 0, sizeof *out);
+    out->instance = -1;
+    proto_unpack(in, state, v);
+    if (rule >= 0 && rule < in->nthreads) {
+        const lit_instr *ins = current_instr(in, v, rule);
+        if (ins && ins->op == OP_BARRIER && !v[in->threads[rule].base + 1])
+            return step_barrier(in, v, rule, ins, out);
+    }
+    if (!rule_source(in, v, rule, m, &c, &e, &tk))
+        return false;
+    int line = c.addr >= 0 ? line_slot(&c, c.addr) : -1;
+    int st = line >= 0 ? v[line] : 0;
+    step_where(&c, &e, st, out);
+    piece p;
+    FILE *f = piece_open(&p);
+    if (f)
+        describe_event(&c, &e, tk, m, f);
+    out->event = piece_close(&p);
+    bool matched;
+    const prow *row = select_row(&c, &e, st, &matched);
+    if (!row) {
+        out->note = matched ? "no guard holds" : "no row";
+        return true;
+    }
+    out->row_file = row->path;
+    out->row_line = row->line;
+    step_actions(&c, row, tk, line, nextst, out);
+    return true;
+}
+
 void proto_init_model(proto_instance *in)
 {
     int r = in->nthreads;
@@ -1245,7 +1415,7 @@ void proto_init_model(proto_instance *in)
     }
     in->nrules = r;
     in->model = (nsi_model){in, (size_t)(in->state_bits + 7) / 8, r, initial, successors,
-                            is_final, violated, describe};
+                            is_final, violated, describe, step};
 }
 
 const nsi_model *proto_nsi(proto_instance *in) { return &in->model; }

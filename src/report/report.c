@@ -5,6 +5,8 @@
 
 const char *report_verdict(const litmus_test *t, const check_result *r, const cat_model *m)
 {
+    if (r->interrupted)       /* partial counts establish nothing */
+        return "Unknown";
     if (m && cat_model_flags_undefined(m) && r->flags)
         return "Undef";
     return report_condition_ok(t, r) ? "Ok" : "No";
@@ -141,6 +143,9 @@ void report_herd(FILE *out, const litmus_test *t, check_result *r, const report_
         fprintf(out, "Warning %s: executions with more than 64 events were skipped\n", t->name);
     if (r->hang)
         fprintf(out, "Warning %s: some executions wait forever at a counted barrier\n", t->name);
+    if (r->interrupted)
+        fprintf(out, "Warning %s: interrupted by a signal; the counts are partial and the verdict unknown\n",
+                t->name);
     fprintf(out, "Time %s %.4f\n\n", t->name, info->seconds);
 }
 
@@ -243,7 +248,24 @@ void report_json(FILE *out, const litmus_test *t, check_result *r, const report_
     json_states(out, t, r);
     fprintf(out, ",\"candidates\":%" PRIu64 ",\"consistent\":%" PRIu64, r->candidates, r->consistent);
     json_flags_and_races(out, t, r, info);
+    if (r->interrupted || r->too_big)
+        fprintf(out, ",\"complete\":false,\"incomplete\":\"%s\"",
+                r->interrupted ? "interrupted" : "too-many-events");
+    else
+        fputs(",\"complete\":true", out);
     fprintf(out, ",\"unroll\":%d,\"unroll_cut\":%s,\"values_cut\":%s,\"hang\":%s,\"time_us\":%.0f}\n",
             info->unroll, r->unroll_cut ? "true" : "false", r->values_cut ? "true" : "false",
             r->hang ? "true" : "false", info->seconds * 1e6);
+}
+
+void report_flags_text(FILE *out, const litmus_test *t, const check_result *r, const cat_model *m, bool races)
+{
+    report_info info = {.cat = m, .races = races};
+    herd_flags_and_races(out, t, r, &info);
+}
+
+void report_flags_json(FILE *out, const litmus_test *t, const check_result *r, const cat_model *m, bool races)
+{
+    report_info info = {.cat = m, .races = races};
+    json_flags_and_races(out, t, r, &info);
 }

@@ -12,7 +12,8 @@
  * goes on.  Every expanded state that `is_final` accepts is passed to the
  * optional `on_final` callback.
  *
- * Limits (max states, max memory, timeout) stop the search gracefully: the
+ * Limits (max states, max memory, timeout, the caller's stop flag) stop the
+ * search gracefully: the
  * result says which one, its statistics are those of the partial search,
  * and `complete` is false.  The search object outlives bfs_run() so that
  * traces can be read from it; bfs_free() releases it (malloc'd memory, no
@@ -21,6 +22,7 @@
 #ifndef SCOPECHECK_SEARCH_BFS_H
 #define SCOPECHECK_SEARCH_BFS_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -38,6 +40,7 @@ typedef enum bfs_stop {
     BFS_MAX_MEMORY,      /* the store refused: --max-memory (or malloc) */
     BFS_TIMEOUT,         /* --timeout reached */
     BFS_BAD_MODEL,       /* state_bytes 0 or nrules beyond SS_MAX_RULE+1 */
+    BFS_INTERRUPTED,     /* the caller's stop flag was set (a signal) */
 } bfs_stop;
 
 /* Called for each expanded state that the model's is_final accepts. */
@@ -49,6 +52,10 @@ typedef struct bfs_options {
     double timeout_s;        /* wall seconds; 0: none */
     bfs_final_fn on_final;   /* optional */
     void *final_ctx;
+    /* Optional: polled before each state is expanded; when it reads
+     * non-zero the search stops as a limit would (BFS_INTERRUPTED).  The
+     * caller owns it (a signal handler sets it); the search only reads. */
+    const volatile sig_atomic_t *stop;
 } bfs_options;
 
 typedef struct bfs_result {

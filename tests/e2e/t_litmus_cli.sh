@@ -161,7 +161,9 @@ check "syntax error: file:line:col: error: on stderr" \
 rc=$?
 check "good and bad files: exit 2" test "$rc" = 2
 check "good and bad files: the good ones are still reported" \
-    bash -c "jq -r .test '$tmp/mo' | tr '\n' ' ' | grep -qx 'MP-weak SB-weak '"
+    bash -c "jq -r 'select(has(\"test\")) | .test' '$tmp/mo' | tr '\n' ' ' | grep -qx 'MP-weak SB-weak '"
+check "good and bad files: the bad one is a JSON error object in its place" \
+    bash -c "jq -r 'if has(\"error\") then \"E:\" + (.file | split(\"/\") | last) + \":\" + (.line|tostring) else .test end' '$tmp/mo' | tr '\n' ' ' | grep -qx 'MP-weak E:broken.litmus:6 SB-weak '"
 check "good and bad files: the error names the bad file" grep -q 'broken.litmus' "$tmp/me"
 
 # --- exit 0 on a good run -------------------------------------------------------
