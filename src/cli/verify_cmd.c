@@ -10,6 +10,7 @@
 
 #include "cat/cat.h"
 #include "cli/file_list.h"
+#include "cli/herd_args.h"
 #include "cli/interrupt.h"
 #include "cli/json_error.h"
 #include "cli/output.h"
@@ -46,6 +47,8 @@ typedef struct verdict {
     check_result model;          /* the model's check of the test: flags, races */
     bool undefined;              /* the model leaves the test undefined (a race): every outcome is allowed */
     enum sc_cut cut;             /* why the search stopped early (SC_CUT_NONE: it did not) */
+    bool overflow;               /* a step would have left the value range: not taken */
+    long overflow_value;
     int unsound;                 /* protocol outcomes the model forbids */
     int unobserved;              /* model outcomes the protocol never reaches */
     int nunhandled;
@@ -59,17 +62,24 @@ typedef struct verdict {
 
 static void usage(FILE *to)
 {
-    fputs("usage: scopecheck verify --protocol NAME|FILE.proto [--model NAME|FILE.cat] [--json]\n"
-          "                         [--max-states N] [--max-memory BYTES] [--timeout SECONDS]\n"
-          "                         [--net fifo|unordered] [--const NAME=VALUE] LITMUS...\n"
-          "  --protocol P   protocol tables (models/P.proto), e.g. gpu_vi\n"
-          "  --model M      memory model to compare outcomes with (default ptx6)\n"
-          "  --json         one JSON object per test and line\n"
-          "  --max-states N, --max-memory BYTES (suffix K, M, G), --timeout SECONDS:\n"
-          "                 stop the search there, with partial statistics\n"
-          "  --net          make every channel of the protocol fifo or unordered\n"
-          "  --const N=V    override a configuration constant of the protocol\n",
-          to);
+    fprintf(to,
+            "usage: scopecheck verify --protocol NAME|FILE.proto [--model NAME|FILE.cat] [--json]\n"
+            "                         [--max-states N] [--max-memory BYTES] [--timeout SECONDS]\n"
+            "                         [--net fifo|unordered] [--const NAME=VALUE] [--unroll N] LITMUS|DIR...\n"
+            "  --protocol P   protocol tables (models/P.proto), e.g. gpu_vi\n"
+            "  --model M      memory model to compare outcomes with: %s;\n"
+            "                 or the path of a .cat file\n"
+            "  --json         one JSON object per test and line\n"
+            "  --max-states N, --max-memory BYTES (suffix K, M, G), --timeout SECONDS:\n"
+            "                 stop the search there, with partial statistics (Result Incomplete)\n"
+            "  --net          make every channel of the protocol fifo or unordered\n"
+            "  --const N=V    override a configuration constant of the protocol; the value\n"
+            "                 range is the one each test needs unless N is its constant\n"
+            "  --unroll N     loop bound for the model's executions and the value range (default 2)\n"
+            "A directory stands for every *.litmus below it.  Exit status: 0 every test passed;\n"
+            "1 a violation (it stands even if the search was cut); 2 unusable input, arguments\n"
+            "or output; 3 some search incomplete (a limit, a signal, the value range).\n",
+            model_path_bundled_names());
 }
 
 /* "64M", "2G", "1000": bytes; false when not a size. */
@@ -131,6 +141,14 @@ static int parse_one(int ch, verify_opts *o, FILE *err)
         if (!proto_options_const(&o->proto, optarg))
             return option_error(err, "--const takes NAME=NUMBER, not", optarg);
         return -1;
+    case 'u': {
+        errno = 0;
+        long u = strtol(optarg, &end, 10);
+        if (errno || end == optarg || *end || u < 0 || u > 64)
+            return option_error(err, "--unroll takes a whole number from 0 to 64, not", optarg);
+        o->unroll = (int)u;
+        return -1;
+    }
     default:
         return 2;
     }
@@ -144,6 +162,7 @@ static int parse_options(int argc, char **argv, verify_opts *o, FILE *out, FILE 
         {"json", no_argument, NULL, 'j'},           {"max-states", required_argument, NULL, 's'},
         {"max-memory", required_argument, NULL, 'M'}, {"timeout", required_argument, NULL, 't'},
         {"net", required_argument, NULL, 'n'},      {"const", required_argument, NULL, 'c'},
+        {"unroll", required_argument, NULL, 'u'},   {"cat", required_argument, NULL, 'm'},
         {"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0},
     };
     memset(o, 0, sizeof *o);
@@ -152,15 +171,21 @@ static int parse_options(int argc, char **argv, verify_opts *o, FILE *out, FILE 
     optind = 1;
     opterr = 0;
     int ch;
-    while ((ch = getopt_long(argc, argv, "+p:m:j", longopts, NULL)) != -1) {
+    while ((ch = getopt_long_only(argc, argv, "+p:m:j", longopts, NULL)) != -1) {
         if (ch == 'h') {
             usage(out);
             return 0;
         }
         int status = parse_one(ch, o, err);
-        if (status == 2 && ch != 's' && ch != 'M' && ch != 't' && ch != 'n' && ch != 'c') {
-            fprintf(err, "scopecheck verify: error: unknown or incomplete option '%s'\n", argv[optind - 1]);
-            usage(err);
+        if (status == 2 && ch != 's' && ch != 'M' && ch != 't' && ch != 'n' && ch != 'c' && ch != 'u') {
+            const char *advice = herd_option_advice(argv[optind - 1]);
+            if (advice) {
+                fprintf(err, "scopecheck verify: error: herd7's option %s is not supported: %s\n",
+                        argv[optind - 1], advice);
+            } else {
+                fprintf(err, "scopecheck verify: error: unknown or incomplete option '%s'\n", argv[optind - 1]);
+                usage(err);
+            }
         }
         if (status >= 0)
             return status;
@@ -213,9 +238,12 @@ static void compare_outcomes(verdict *v)
             v->unobserved++;
 }
 
+/* A deadlock in a search where a step was dropped for its value may come
+ * from the dropped step: it is shown, but it is not an established
+ * violation. */
 static bool has_violation(const verdict *v)
 {
-    return v->unsound || v->nunhandled || v->search.deadlocks || v->search.stop == BFS_VIOLATION;
+    return v->unsound || v->nunhandled || (v->search.deadlocks && !v->overflow) || v->search.stop == BFS_VIOLATION;
 }
 
 static enum sc_cut cut_of(bfs_stop stop)
@@ -258,10 +286,12 @@ static void ignore_successor(void *ctx, const uint8_t *next, int rule)
  * each a shortest trace, a fresh instance of the protocol (with an empty
  * list) re-expands the stored states in BFS order until it has met them
  * all: the first state that meets a pair is one of the shallowest. */
-static void locate_unhandled(verdict *v, const protocol *p, const verify_opts *o)
+static void locate_unhandled(verdict *v, const protocol *p, const proto_options *po)
 {
     int n = v->nunhandled < MAX_UNHANDLED ? v->nunhandled : MAX_UNHANDLED;
-    proto_instance *fresh = proto_instantiate(p, v->t, &o->proto, stderr);
+    if (n == 0)
+        return;
+    proto_instance *fresh = proto_instantiate(p, v->t, po, stderr);
     if (!fresh || n == 0)
         return;
     const nsi_model *m = proto_nsi(fresh);
@@ -353,6 +383,20 @@ static void print_undefined(FILE *out, const verdict *v, const cat_model *m)
     report_flags_text(out, v->t, &v->model, m, true);
 }
 
+/* Values are never wrapped or dropped silently. */
+static void print_value_notes(FILE *out, const verdict *v)
+{
+    long lo, hi;
+    proto_value_range(v->inst, &lo, &hi);
+    if (v->overflow)
+        fprintf(out, "Warning value range: a step would have made the value %ld, outside %ld..%ld, and was not "
+                "taken; the states beyond it are unexplored and deadlocks may come from it (a loop beyond "
+                "--unroll computes values the range does not hold: raise --unroll)\n", v->overflow_value, lo, hi);
+    if (proto_value_wrapped(v->inst))
+        fprintf(out, "Warning value range: values were wrapped into %ld..%ld (the protocol declares `value ... "
+                "wrap` and --const set its range)\n", lo, hi);
+}
+
 static void print_result(FILE *out, const verdict *v)
 {
     fprintf(out, "Result %s", result_word(v));
@@ -388,6 +432,7 @@ static void print_text(FILE *out, const verdict *v, const verify_opts *o, const 
                 v->unhandled[i].controller, v->unhandled[i].state, v->unhandled[i].event);
         print_trace(out, v, v->unhandled_at[i]);
     }
+    print_value_notes(out, v);
     bfs_print_stats(&v->search, out);
     fprintf(out, "state bits: %d (%d bytes)\n", proto_state_bits(v->inst), (proto_state_bits(v->inst) + 7) / 8);
     print_result(out, v);
@@ -469,9 +514,24 @@ static void json_options(FILE *out, const verdict *v, const verify_opts *o)
     }
     long lo, hi;
     proto_value_range(v->inst, &lo, &hi);
-    fprintf(out, "},\"value_range\":[%ld,%ld]", lo, hi);
-    fprintf(out, ",\"max_states\":%" PRIu64 ",\"max_memory\":%zu,\"timeout\":%g}", o->bfs.max_states,
-            o->bfs.max_memory, o->bfs.timeout_s);
+    fprintf(out, "},\"value_range\":[%ld,%ld],\"value_range_from\":\"%s\"", lo, hi,
+            proto_values_derived(v->inst) ? "test" : "protocol");
+    fputs(",\"max_states\":", out);
+    if (o->bfs.max_states)
+        fprintf(out, "%" PRIu64, o->bfs.max_states);
+    else
+        fputs("null", out);
+    fputs(",\"max_memory\":", out);
+    if (o->bfs.max_memory)
+        fprintf(out, "%zu", o->bfs.max_memory);
+    else
+        fputs("null", out);
+    fputs(",\"timeout\":", out);
+    if (o->bfs.timeout_s > 0)
+        fprintf(out, "%g", o->bfs.timeout_s);
+    else
+        fputs("null", out);
+    fputc('}', out);
 }
 
 static void print_json(FILE *out, const verdict *v, const verify_opts *o, const char *proto_name, const cat_model *m)
@@ -489,7 +549,8 @@ static void print_json(FILE *out, const verdict *v, const verify_opts *o, const 
             v->cut == SC_CUT_NONE ? "true" : "false");
     if (v->cut != SC_CUT_NONE)
         fprintf(out, ",\"incomplete\":\"%s\"", sc_cut_name(v->cut));
-    fprintf(out, ",\"undefined\":%s", v->undefined ? "true" : "false");
+    fprintf(out, ",\"undefined\":%s,\"value_overflow\":%s,\"value_wrapped\":%s", v->undefined ? "true" : "false",
+            v->overflow ? "true" : "false", proto_value_wrapped(v->inst) ? "true" : "false");
     report_flags_json(out, v->t, &v->model, m, v->undefined);
     json_options(out, v, o);
     fputs(",\"protocol_outcomes\":", out);
@@ -526,15 +587,20 @@ static lit_value wrap_value(lit_value x, long lo, long hi)
     return (lit_value)(lo + (r < 0 ? r + span : r));
 }
 
-/* The model may allow values the protocol cannot hold (x = 2 after two
- * increments, with values 0..1).  A protocol whose arithmetic wraps (the
- * Rumur baseline) is compared modulo its range, with a warning; one that
- * does not wrap cannot run the test: an error, since every comparison
- * would be meaningless. */
+/* With a range set by --const, the model may allow values the protocol
+ * cannot hold (x = 2 after two increments, with values 0..1).  A protocol
+ * whose arithmetic wraps (the Rumur baseline) is compared modulo its
+ * range, with a warning; one that does not wrap cannot run the test: an
+ * error, since every comparison would be meaningless.  The derived range
+ * (derive_values) holds every value a run can compute, so a model value
+ * outside it (a thin-air value some models allow) is simply one the
+ * protocol cannot produce. */
 static bool fit_model_outcomes(verdict *v, const char *path, const char *proto_name, FILE *err)
 {
     long lo, hi;
     bool wraps = proto_value_range(v->inst, &lo, &hi);
+    if (proto_values_derived(v->inst))
+        return true;      /* the range holds every value a run computes: other model values are thin air */
     int width = v->t->nobserved, n = outcome_count(v->model_outcomes);
     const lit_value *all = outcome_values(v->model_outcomes);
     int bad = -1;
@@ -559,10 +625,30 @@ static bool fit_model_outcomes(verdict *v, const char *path, const char *proto_n
     return true;
 }
 
+/* The range of values the test needs (enumerate_value_range), with 0,
+ * which every protocol holds in an empty line.  A --const override of the
+ * protocol's value constant takes precedence (protocol.h). */
+static bool derive_values(const litmus_test *t, const verify_opts *o, proto_options *po, FILE *err)
+{
+    lit_value lo, hi;
+    bool bounded;
+    if (!enumerate_value_range(t, o->unroll, &lo, &hi, &bounded, err))
+        return false;
+    if (!bounded)
+        fprintf(err, "%s: warning: the values this test can compute could not be bounded; the range %lld..%lld "
+                "of those found is used, and a step beyond it makes the result incomplete\n", t->file,
+                (long long)(lo < 0 ? lo : 0), (long long)(hi > 0 ? hi : 0));
+    po->has_values = true;
+    po->value_lo = lo < 0 ? (long)lo : 0;
+    po->value_hi = hi > 0 ? (long)hi : 0;
+    return true;
+}
+
 static bool model_outcomes(verdict *v, const verify_opts *o, const cat_model *m, cat_workspace *ws, FILE *err)
 {
     bool undefined_on_flags = cat_model_flags_undefined(m);
-    enum_options eo = {.unroll = o->unroll, .max_traces = 100000, .races = undefined_on_flags};
+    enum_options eo = {.unroll = o->unroll, .max_traces = 100000, .races = undefined_on_flags,
+                       .stop = o->bfs.stop};
     if (!enumerate_check(v->t, m, ws, &eo, &v->model, err))
         return false;
     v->model_outcomes = v->model.states;
@@ -579,7 +665,10 @@ static int verify_file(const char *path, const verify_opts *o, const protocol *p
     litmus_test *t = litmus_read_file(path, err);
     if (!t)
         return 2;
-    proto_instance *inst = proto_instantiate(p, t, &o->proto, err);
+    proto_options po = o->proto;
+    if (!derive_values(t, o, &po, err))
+        return 2;
+    proto_instance *inst = proto_instantiate(p, t, &po, err);
     if (!inst)
         return 2;
     verdict *v = GC_MALLOC(sizeof *v);
@@ -589,6 +678,10 @@ static int verify_file(const char *path, const verify_opts *o, const protocol *p
     v->protocol_outcomes = outcome_set_new(t->nobserved);
     if (!model_outcomes(v, o, m, ws, err) || !fit_model_outcomes(v, path, protocol_name(p), err))
         return 2;
+    if (v->model.interrupted) {
+        fprintf(err, "%s: interrupted while the model's outcomes were computed; not checked\n", path);
+        return SC_STATUS_INCOMPLETE;
+    }
     bfs_options bo = o->bfs;
     bo.on_final = on_final;
     bo.final_ctx = v;
@@ -598,9 +691,12 @@ static int verify_file(const char *path, const verify_opts *o, const protocol *p
         return 2;
     }
     v->cut = cut_of(v->search.stop);
+    v->overflow = proto_value_overflow(inst, &v->overflow_value);
+    if (v->overflow && v->cut == SC_CUT_NONE)
+        v->cut = SC_CUT_VALUE_RANGE;
     compare_outcomes(v);
     v->nunhandled = proto_unhandled(inst, v->unhandled, MAX_UNHANDLED);
-    locate_unhandled(v, p, o);
+    locate_unhandled(v, p, &po);
     if (o->json)
         print_json(out, v, o, protocol_name(p), m);
     else
@@ -638,7 +734,7 @@ int verify_cmd_main(int argc, char **argv, FILE *out, FILE *err)
     protocol *p = protocol_load(proto_path, err);
     const char *model_path = model_path_resolve(o.model);
     if (!model_path) {
-        fprintf(err, "scopecheck verify: error: no model '%s'\n", o.model);
+        model_path_unknown(err, "verify", o.model);
         return 2;
     }
     cat_model *m = cat_load(model_path, err);

@@ -1351,6 +1351,23 @@ bool enumerate_check(const litmus_test *t, const cat_model *m, cat_workspace *ws
     return !c->failed;
 }
 
+bool enumerate_value_range(const litmus_test *t, int unroll, lit_value *lo, lit_value *hi, bool *bounded,
+                           FILE *errors)
+{
+    tp_limits lim = {.unroll = unroll, .max_traces = 100000};
+    tp_result paths;
+    if (t->nthreads > MAX_THREADS) {
+        diag_error(errors, t->file, 1, 1, "too many threads (at most %d)", MAX_THREADS);
+        return false;
+    }
+    if (!thread_paths_build(t, &lim, &paths, errors))
+        return false;
+    *lo = paths.vmin;
+    *hi = paths.vmax;
+    *bounded = !paths.values_cut;
+    return true;
+}
+
 /* ---- the condition --------------------------------------------------------- */
 
 /* Collects the distinct constants of a condition into out[n..max). */

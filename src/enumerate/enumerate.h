@@ -64,6 +64,18 @@ typedef struct check_result {
 bool enumerate_check(const litmus_test *t, const cat_model *m, cat_workspace *ws,
                      const enum_options *o, check_result *r, FILE *errors);
 
+/* The values a run of the test can hold, whatever memory system runs it:
+ * the least and greatest of its initial values and immediate operands and
+ * of every value its paths read, write or compute into a register, where
+ * a read may return any value some chain of writes computes (thread_paths'
+ * fixpoint, without the thin-air seeds a model may add: a memory system
+ * moves values, it does not invent them).  *bounded is false when the
+ * fixpoint did not close (values may lie outside); paths beyond the loop
+ * bound `unroll` are not followed.  False, with a located error, when the
+ * paths cannot be built. */
+bool enumerate_value_range(const litmus_test *t, int unroll, lit_value *lo, lit_value *hi, bool *bounded,
+                           FILE *errors);
+
 /* The condition's proposition on a final state (values in t->observed order). */
 bool condition_holds(const litmus_test *t, const lit_cond *c, const lit_value *state);
 

@@ -58,6 +58,11 @@ typedef struct tp_result {
     tp_thread *threads;   /* one per thread of the test */
     bool unroll_cut;      /* some path exceeded the loop bound and was dropped */
     bool values_cut;      /* the value fixpoint was stopped before it closed */
+    /* The least and greatest value that the last round's paths (the
+     * traces above, and the paths dropped at the loop bound up to the
+     * bound) read, write or compute into a register, with the initial
+     * values and every immediate operand of the program. */
+    lit_value vmin, vmax;
 } tp_result;
 
 typedef struct tp_limits {

@@ -79,15 +79,33 @@ static long wrap(const proto_instance *in, long x)
     return in->vlo + (r < 0 ? r + span : r);
 }
 
+/* A data value outside the range: wrapped when the instance wraps (and
+ * recorded), else recorded as an overflow; false when the step must not
+ * be taken.  Never silent: verify reports both. */
+static bool fit_value(const proto_instance *in, long *x)
+{
+    if (*x >= in->vlo && *x <= in->vhi)
+        return true;
+    if (in->wraps) {
+        in->vrec->wrapped = true;
+        *x = wrap(in, *x);
+        return true;
+    }
+    if (!in->vrec->overflow) {
+        in->vrec->overflow = true;
+        in->vrec->overflow_value = *x;
+    }
+    return false;
+}
+
 static void set_slot(ctx *c, int slot, long x)
 {
     const pslot *s = &c->in->slots[slot];
     if (x < s->lo || x > s->hi) {
-        if (!s->is_value || !c->in->p->value_wrap) {
+        if (!s->is_value || !fit_value(c->in, &x)) {
             c->ok = false;
             return;
         }
-        x = wrap(c->in, x);
     }
     c->v[slot] = (int32_t)x;
 }
@@ -132,12 +150,14 @@ static int local_step(const proto_instance *in, int32_t *v, int thread, const li
 {
     int base = in->threads[thread].base;
     long a = proto_eval_operand(in, v, thread, ins->a), b = proto_eval_operand(in, v, thread, ins->b);
+    long x;
     switch (ins->op) {
     case OP_MOV:
-        v[base + 2 + ins->dst] = (int32_t)wrap(in, a);
-        return v[base] + 1;
     case OP_ALU:
-        v[base + 2 + ins->dst] = (int32_t)wrap(in, lit_alu_result(ins->alu_op, a, b));
+        x = ins->op == OP_MOV ? a : (long)lit_alu_result(ins->alu_op, a, b);
+        if (!fit_value(in, &x))
+            return -1;
+        v[base + 2 + ins->dst] = (int32_t)x;
         return v[base] + 1;
     case OP_BRANCH:
         return (ins->cmp == CMP_EQ) == (a == b) ? ins->target : v[base] + 1;
@@ -465,9 +485,10 @@ static bool build_msg(ctx *c, const pact *a, int32_t *m)
         long x = eval(c, a->args[j]);
         const pfield_range *r = &in->msg_range[a->msg * PROTO_MAX_FIELDS + j];
         if (x < r->lo || x > r->hi) {
-            if (!r->is_value || !in->p->value_wrap)
+            if (!r->is_value || !fit_value(in, &x))
                 ok = false;
-            x = wrap(in, x);
+            if (x < r->lo || x > r->hi)
+                x = r->lo;          /* not sent: any canonical value */
         }
         m[2 + j] = (int32_t)x;
     }

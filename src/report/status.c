@@ -31,6 +31,7 @@ const char *sc_cut_name(enum sc_cut cut)
     case SC_CUT_TOO_MANY_EVENTS: return "too-many-events";
     case SC_CUT_INTERRUPTED: return "interrupted";
     case SC_CUT_VIOLATION: return "violation";
+    case SC_CUT_VALUE_RANGE: return "value-range";
     }
     return NULL;
 }
@@ -45,6 +46,7 @@ const char *sc_cut_phrase(enum sc_cut cut)
     case SC_CUT_TOO_MANY_EVENTS: return "some executions were too large to check";
     case SC_CUT_INTERRUPTED: return "interrupted by a signal";
     case SC_CUT_VIOLATION: return "stopped at the first invariant violation";
+    case SC_CUT_VALUE_RANGE: return "steps that would leave the value range were not taken";
     }
     return "";
 }

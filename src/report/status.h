@@ -35,6 +35,7 @@ enum sc_cut {
     SC_CUT_TOO_MANY_EVENTS,  /* an execution larger than the engine holds */
     SC_CUT_INTERRUPTED,      /* SIGINT or SIGTERM */
     SC_CUT_VIOLATION,        /* the search stopped at its first invariant violation */
+    SC_CUT_VALUE_RANGE,      /* a step would have left the value range and was not taken */
 };
 
 /* The more serious of two statuses (2 > 1 > 3 > 0); any other value
@@ -42,7 +43,7 @@ enum sc_cut {
 int sc_status_merge(int a, int b);
 
 /* "timeout", "max-memory", "max-states", "too-many-events", "interrupted",
- * "violation"; NULL for SC_CUT_NONE. */
+ * "violation", "value-range"; NULL for SC_CUT_NONE. */
 const char *sc_cut_name(enum sc_cut cut);
 
 /* A sentence for people: "stopped by the timeout", "interrupted by a
