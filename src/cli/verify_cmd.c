@@ -15,6 +15,7 @@
 #include "cli/json_error.h"
 #include "cli/output.h"
 #include "cli/trace_json.h"
+#include "cli/value_range.h"
 #include "enumerate/enumerate.h"
 #include "litmus/read.h"
 #include "cli/model_path.h"
@@ -592,7 +593,7 @@ static lit_value wrap_value(lit_value x, long lo, long hi)
  * whose arithmetic wraps (the Rumur baseline) is compared modulo its
  * range, with a warning; one that does not wrap cannot run the test: an
  * error, since every comparison would be meaningless.  The derived range
- * (derive_values) holds every value a run can compute, so a model value
+ * (cli/value_range.h) holds every value a run can compute, so a model value
  * outside it (a thin-air value some models allow) is simply one the
  * protocol cannot produce. */
 static bool fit_model_outcomes(verdict *v, const char *path, const char *proto_name, FILE *err)
@@ -625,25 +626,6 @@ static bool fit_model_outcomes(verdict *v, const char *path, const char *proto_n
     return true;
 }
 
-/* The range of values the test needs (enumerate_value_range), with 0,
- * which every protocol holds in an empty line.  A --const override of the
- * protocol's value constant takes precedence (protocol.h). */
-static bool derive_values(const litmus_test *t, const verify_opts *o, proto_options *po, FILE *err)
-{
-    lit_value lo, hi;
-    bool bounded;
-    if (!enumerate_value_range(t, o->unroll, &lo, &hi, &bounded, err))
-        return false;
-    if (!bounded)
-        fprintf(err, "%s: warning: the values this test can compute could not be bounded; the range %lld..%lld "
-                "of those found is used, and a step beyond it makes the result incomplete\n", t->file,
-                (long long)(lo < 0 ? lo : 0), (long long)(hi > 0 ? hi : 0));
-    po->has_values = true;
-    po->value_lo = lo < 0 ? (long)lo : 0;
-    po->value_hi = hi > 0 ? (long)hi : 0;
-    return true;
-}
-
 static bool model_outcomes(verdict *v, const verify_opts *o, const cat_model *m, cat_workspace *ws, FILE *err)
 {
     bool undefined_on_flags = cat_model_flags_undefined(m);
@@ -666,7 +648,7 @@ static int verify_file(const char *path, const verify_opts *o, const protocol *p
     if (!t)
         return 2;
     proto_options po = o->proto;
-    if (!derive_values(t, o, &po, err))
+    if (!test_value_range(t, o->unroll, &po, err))
         return 2;
     proto_instance *inst = proto_instantiate(p, t, &po, err);
     if (!inst)
