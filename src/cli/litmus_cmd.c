@@ -11,6 +11,7 @@
 #include "cat/cat.h"
 #include "enumerate/enumerate.h"
 #include "litmus/read.h"
+#include "cli/exec_draw.h"
 #include "cli/file_list.h"
 #include "cli/herd_args.h"
 #include "cli/interrupt.h"
@@ -42,6 +43,9 @@ typedef struct litmus_opts {
     bool races;
     bool quiet;          /* -q: no warnings on stderr (herd's -q) */
     int jobs;            /* -j N: files checked in N processes */
+    enum exec_show show; /* -show prop|neg|all: executions drawn into -o DIR */
+    const char *out_dir;
+    int nshow;
     const volatile sig_atomic_t *stop;
 } litmus_opts;
 
@@ -57,7 +61,10 @@ static void usage(FILE *to)
             "  --races     list every racing pair the model flags (JSON: \"races\")\n"
             "  -q          no warnings on standard error\n"
             "  -j N        check the files in N processes (output in the same order)\n"
-            "herd7's spellings work: -model M, -cat M, -unroll N.\n"
+            "  -show prop|neg|all -o DIR [-nshow N]\n"
+            "              draw the executions that satisfy the condition (prop), the others (neg)\n"
+            "              or all: DIR/TEST.dot (one graph each) and DIR/TEST-K.svg\n"
+            "herd7's spellings work: -model M, -cat M, -unroll N, -show, -o, -nshow, -q.\n"
             "Exit status: 0 every file checked and every verdict established; 2 unusable input,\n"
             "arguments or output; 3 some verdict unknown (interrupted: the verdict is Unknown).\n",
             model_path_bundled_names());
@@ -109,6 +116,9 @@ static int parse_options(int argc, char **argv, litmus_opts *o, FILE *out, FILE 
         {"races", no_argument, NULL, 'r'},
         {"quiet", no_argument, NULL, 'q'},
         {"jobs", required_argument, NULL, 'j'},
+        {"show", required_argument, NULL, 'S'},
+        {"output-dir", required_argument, NULL, 'o'},
+        {"nshow", required_argument, NULL, 'N'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -119,7 +129,7 @@ static int parse_options(int argc, char **argv, litmus_opts *o, FILE *out, FILE 
     optind = 1;
     opterr = 0;
     int ch;
-    while ((ch = getopt_long_only(argc, argv, "+m:u:rqj:h", longopts, NULL)) != -1) {
+    while ((ch = getopt_long_only(argc, argv, "+m:u:rqj:o:h", longopts, NULL)) != -1) {
         switch (ch) {
         case 'm': o->model = optarg; break;
         case 'u':
@@ -139,9 +149,27 @@ static int parse_options(int argc, char **argv, litmus_opts *o, FILE *out, FILE 
                 return 2;
             }
             break;
+        case 'S':
+            if (!exec_show_parse(optarg, &o->show)) {
+                fprintf(err, "scopecheck litmus: error: -show takes prop, neg, all or none, not '%s'\n", optarg);
+                return 2;
+            }
+            break;
+        case 'o': o->out_dir = optarg; break;
+        case 'N':
+            if (!parse_jobs(optarg, &o->nshow)) {
+                fprintf(err, "scopecheck litmus: error: -nshow takes a number from 1 to %d, not '%s'\n",
+                        MAX_JOBS, optarg);
+                return 2;
+            }
+            break;
         case 'h': usage(out); return 0;
         default: return unknown_option(argv[optind - 1], err);
         }
+    }
+    if (o->show != SHOW_NONE && !o->out_dir) {
+        fputs("scopecheck litmus: error: -show draws into a directory: give -o DIR\n", err);
+        return 2;
     }
     if (optind >= argc) {
         fputs("scopecheck litmus: error: no litmus file or directory given\n", err);
@@ -176,8 +204,19 @@ static int check_file(const char *path, const litmus_opts *o, const cat_model *m
         return SC_STATUS_UNUSABLE;
     double start = now_seconds();
     enum_options eo = {.unroll = o->unroll, .max_traces = 100000, .races = o->races, .stop = o->stop};
+    exec_drawing *drawing = NULL;
+    if (o->show != SHOW_NONE) {
+        drawing = exec_draw_begin(o->out_dir, t, m, o->show, o->nshow, err);
+        if (!drawing)
+            return SC_STATUS_UNUSABLE;
+        eo.on_execution = exec_draw_execution;
+        eo.execution_ctx = drawing;
+    }
     check_result r;
-    if (!enumerate_check(t, m, ws, &eo, &r, err))
+    bool checked = enumerate_check(t, m, ws, &eo, &r, err);
+    if (drawing && !exec_draw_end(drawing))
+        return SC_STATUS_UNUSABLE;
+    if (!checked)
         return SC_STATUS_UNUSABLE;
     report_info info = {.model = o->model, .cat = m, .unroll = o->unroll, .races = o->races,
                         .seconds = now_seconds() - start};

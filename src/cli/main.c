@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli/compare_cmd.h"
 #include "cli/graph_cmd.h"
 #include "cli/litmus_cmd.h"
 #include "cli/output.h"
@@ -21,6 +22,7 @@ static void usage(FILE *to)
           "  litmus   check litmus tests against a memory model (scopecheck litmus --help)\n"
           "  verify   run litmus tests on a protocol and check it against a model (scopecheck verify --help)\n"
           "  graph    draw a protocol's state graph on a litmus test, or render its tables (scopecheck graph --help)\n"
+          "  compare  logs of several models or tools side by side, test by test (scopecheck compare --help)\n"
           "  version  print the version\n",
           to);
 }
@@ -38,6 +40,8 @@ static int run_command(int argc, char **argv)
         return verify_cmd_main(argc - 1, argv + 1, stdout, stderr);
     if (strcmp(cmd, "graph") == 0)
         return graph_cmd_main(argc - 1, argv + 1, stdout, stderr);
+    if (strcmp(cmd, "compare") == 0)
+        return compare_cmd_main(argc - 1, argv + 1, stdout, stderr);
     if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {
         printf("scopecheck %s\n", SCOPECHECK_VERSION);
         return 0;

@@ -64,6 +64,9 @@ typedef struct enum_ctx {
     bool failed;
     bool stopped;           /* the caller's stop flag was seen: unwind */
     const volatile sig_atomic_t *stop;
+    enum_execution_fn on_execution;
+    void *execution_ctx;
+    unsigned exec_flags;    /* flags of the execution being recorded */
     tp_result paths;
     int choice[MAX_THREADS];
     /* the traces whose static relations x holds and the model has prepared */
@@ -630,14 +633,34 @@ static bool proposition_holds(enum_ctx *c, int index)
     return c->holds[index];
 }
 
+/* Hands the execution in x to the caller (drawing), with its events. */
+static void notify_execution(enum_ctx *c, bool holds)
+{
+    enum_event_info info[REL_MAX_EVENTS];
+    for (int i = 0; i < c->n; i++) {
+        const ev_info *e = &c->ev[i];
+        const tp_event *te = e->ev;
+        info[i].thread = e->thread;
+        info[i].instr = te ? te->instr : -1;
+        info[i].kind = !te ? 'W' : te->kind == EV_READ ? 'R' : te->kind == EV_WRITE ? 'W'
+                     : te->kind == EV_FENCE ? 'F' : 'B';
+        info[i].loc = te ? (te->kind == EV_READ || te->kind == EV_WRITE ? te->loc : -1) : e->vloc;
+        info[i].value = e->value;
+    }
+    c->on_execution(c->execution_ctx, &c->x, info, c->n, c->state, holds, c->exec_flags);
+}
+
 static void record_state(enum_ctx *c, int obs)
 {
     const litmus_test *t = c->t;
     if (obs == t->nobserved) {
-        if (proposition_holds(c, outcome_add(c->r->states, c->state)))
+        bool holds = proposition_holds(c, outcome_add(c->r->states, c->state));
+        if (holds)
             c->r->positive++;
         else
             c->r->negative++;
+        if (c->on_execution)
+            notify_execution(c, holds);
         return;
     }
     const lit_term *term = &t->observed[obs];
@@ -711,6 +734,7 @@ static void evaluate(enum_ctx *c)
     c->r->flags |= v.flags;
     if (c->collect_races && v.flags)
         collect_races(c, v.flags);
+    c->exec_flags = v.flags;
     record_state(c, 0);
 }
 
@@ -881,6 +905,7 @@ static bool accept_co_choice(void *ctx, long k, unsigned flags)
     c->r->flags |= flags;
     if (c->collect_races && flags)
         collect_races(c, flags);
+    c->exec_flags = flags;
     record_state(c, 0);
     return false;
 }
@@ -1318,6 +1343,8 @@ bool enumerate_check(const litmus_test *t, const cat_model *m, cat_workspace *ws
     c->thread_coherent = cat_model_thread_coherent(m);
     c->collect_races = o->races;
     c->stop = o->stop;
+    c->on_execution = o->on_execution;
+    c->execution_ctx = o->execution_ctx;
     c->co_staged = cat_model_co_staged(m);
     c->locw = GC_MALLOC_ATOMIC(sizeof(loc_writes) * (size_t)(t->nlocs ? t->nlocs : 1));
     c->loc_events = GC_MALLOC_ATOMIC(sizeof(evset) * (size_t)(t->nlocs ? t->nlocs : 1));

@@ -25,6 +25,23 @@
 #include "litmus/litmus.h"
 #include "litmus/outcome.h"
 
+/* An execution as enum_options.on_execution sees it: the model's view
+ * (exec) and, per event, where it comes from. */
+typedef struct enum_event_info {
+    int thread;          /* -1: an initial write */
+    int instr;           /* index of the instruction that made it (-1: initial write) */
+    char kind;           /* 'R', 'W', 'F' (fence), 'B' (barrier) */
+    int loc;             /* location as addressed, memory events; else -1 */
+    lit_value value;     /* value read or written */
+} enum_event_info;
+
+/* Called for each consistent execution and final state: `holds` says
+ * whether the condition's proposition holds on `state`; `flags` are the
+ * model flags it raised.  Only when set: the enumeration's inner loop
+ * does nothing more without it. */
+typedef void (*enum_execution_fn)(void *ctx, const exec *x, const enum_event_info *events, int n,
+                                  const lit_value *state, bool holds, unsigned flags);
+
 typedef struct enum_options {
     int unroll;          /* backward branches taken per branch and path */
     long max_traces;     /* per thread */
@@ -33,6 +50,8 @@ typedef struct enum_options {
      * enumeration stops and the result says so (check_result.interrupted).
      * The caller owns it (a signal handler sets it). */
     const volatile sig_atomic_t *stop;
+    enum_execution_fn on_execution;   /* optional: every consistent execution (drawing) */
+    void *execution_ctx;
 } enum_options;
 
 /* One pair of events that a model flag (a race kind) relates, by source
