@@ -234,6 +234,8 @@ static int check_item(void *vctx, int i, FILE *out, FILE *err)
 {
     run_ctx *rc = vctx;
     const char *path = rc->files->paths[i];
+    if (!rc->o->json && !rc->o->quiet)     /* nothing to filter or copy: no capture */
+        return check_file(path, rc->o, rc->m, rc->ws, out, err);
     errors_capture cap;
     FILE *errs = errors_begin(&cap, err);
     int status = check_file(path, rc->o, rc->m, rc->ws, out, errs);

@@ -1232,7 +1232,7 @@ static void choose_traces(enum_ctx *c, const trace_filter *f, int th, const chos
     }
     const trace_classes *tc = &f->classes[th];
     memset(tc->state, 0, (size_t)tc->count);
-    for (int i = 0; i < c->paths.threads[th].ntraces && !c->failed && !must_stop(c); i++) {
+    for (int i = 0; i < c->paths.threads[th].ntraces && !c->failed && !c->stopped; i++) {
         int k = tc->of[i];
         if (!tc->state[k])
             tc->state[k] = extend_choice(f, th, &f->pairs[th][i], so_far, &tc->next[k]) ? 1 : 2;
@@ -1381,7 +1381,7 @@ bool enumerate_check(const litmus_test *t, const cat_model *m, cat_workspace *ws
 bool enumerate_value_range(const litmus_test *t, int unroll, lit_value *lo, lit_value *hi, bool *bounded,
                            FILE *errors)
 {
-    tp_limits lim = {.unroll = unroll, .max_traces = 100000};
+    tp_limits lim = {.unroll = unroll, .max_traces = 100000, .track_values = true};
     tp_result paths;
     if (t->nthreads > MAX_THREADS) {
         diag_error(errors, t->file, 1, 1, "too many threads (at most %d)", MAX_THREADS);

@@ -70,6 +70,8 @@ typedef struct walker {
 
 static void note_value(walker *w, lit_value v)
 {
+    if (!w->lim->track_values)
+        return;
     if (v < w->vmin)
         w->vmin = v;
     if (v > w->vmax)
@@ -507,7 +509,8 @@ bool thread_paths_build(const litmus_test *t, const tp_limits *lim, tp_result *o
         memset(next_flow, 0, flow_size);
         memcpy(written, dom, dom_size);
         out->unroll_cut = false;
-        static_range(t, &out->vmin, &out->vmax);
+        if (lim->track_values)
+            static_range(t, &out->vmin, &out->vmax);
         int writes;
         if (!run_round(t, lim, dom, written, flow, next_flow, out, &writes, errors))
             return false;

@@ -59,6 +59,27 @@ static void text_printf(text *b, const char *fmt, ...)
 
 static const char *text_str(const text *b) { return b->s ? b->s : ""; }
 
+static void text_char(text *b, char c, size_t times)
+{
+    for (size_t i = 0; i < times; i++)
+        text_add(b, &c, 1);
+}
+
+static void text_int(text *b, int64_t v)
+{
+    char digits[24];
+    int n = 0;
+    uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+    do {
+        digits[n++] = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    if (v < 0)
+        text_add(b, "-", 1);
+    while (n > 0)
+        text_add(b, &digits[--n], 1);
+}
+
 /* herd's location order: registers (by thread, then name) before globals
  * (by name). */
 static int compare_locations(int ta, const char *na, int tb, const char *nb)
@@ -89,11 +110,17 @@ const char *herd_hash_init_text(const herd_init_item *items, int n)
             continue;     /* herd keeps one entry per location */
         if (b.len)
             text_puts(&b, "; ");
-        if (sorted[i].type)
-            text_printf(&b, "%s ", sorted[i].type);
-        if (sorted[i].thread >= 0)
-            text_printf(&b, "%d:", sorted[i].thread);
-        text_printf(&b, "%s=%" PRId64, sorted[i].name, sorted[i].value);
+        if (sorted[i].type) {
+            text_puts(&b, sorted[i].type);
+            text_puts(&b, " ");
+        }
+        if (sorted[i].thread >= 0) {
+            text_int(&b, sorted[i].thread);
+            text_puts(&b, ":");
+        }
+        text_puts(&b, sorted[i].name);
+        text_puts(&b, "=");
+        text_int(&b, sorted[i].value);
     }
     return text_str(&b);
 }
@@ -117,9 +144,10 @@ const char *herd_hash_code_text(int ncols, const char *const *const *cells, cons
     for (int r = 0; r < rows; r++) {
         for (int c = 0; c < ncols; c++) {
             const char *cell = r < ncells[c] ? cells[c][r] : "";
-            if (c)
-                text_puts(&b, "|");
-            text_printf(&b, " %-*s ", (int)width[c], cell);
+            size_t len = strlen(cell);
+            text_puts(&b, c ? "| " : " ");
+            text_add(&b, cell, len);
+            text_char(&b, ' ', width[c] - len + 1);
         }
         text_puts(&b, ";\n");
     }
@@ -155,8 +183,10 @@ const char *herd_hash_observed_text(const litmus_test *t)
             continue;
         if (b.len)
             text_puts(&b, "; ");
-        if (keys[i].thread >= 0)
-            text_printf(&b, "%d:", keys[i].thread);
+        if (keys[i].thread >= 0) {
+            text_int(&b, keys[i].thread);
+            text_puts(&b, ":");
+        }
         text_puts(&b, keys[i].name);
     }
     return text_str(&b);
@@ -246,8 +276,12 @@ void herd_hash_digest(const char *init, const char *code, const char *observed, 
     md5_init(&ctx);
     md5_update(&ctx, sizeof parts, parts);
     md5_digest(&ctx, MD5_DIGEST_SIZE, all);
-    for (int i = 0; i < MD5_DIGEST_SIZE; i++)
-        snprintf(hex + 2 * i, 3, "%02x", all[i]);
+    static const char digits[] = "0123456789abcdef";
+    for (int i = 0; i < MD5_DIGEST_SIZE; i++) {
+        hex[2 * i] = digits[all[i] >> 4];
+        hex[2 * i + 1] = digits[all[i] & 15];
+    }
+    hex[32] = '\0';
 }
 
 /* Where a comment that starts at s ends (just after it), or NULL when
@@ -292,7 +326,12 @@ static const char *collapsed(const char *s)
         if (blank && word_char(b.s[b.len - 1]) && word_char(*s))
             text_puts(&b, " ");
         blank = false;
-        text_add(&b, s++, 1);
+        size_t run = 1;      /* up to the next blank or comment opener */
+        while (s[run] && s[run] != ' ' && s[run] != '\t' && s[run] != '\n' && s[run] != '\r' &&
+               s[run] != '/' && s[run] != '(')
+            run++;
+        text_add(&b, s, run);
+        s += run;
     }
     return text_str(&b);
 }

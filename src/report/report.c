@@ -46,7 +46,11 @@ static void print_term(FILE *out, const litmus_test *t, const lit_term *term, bo
         break;
     case TERM_LOC:
         /* herd7 writes a memory location as [x] in states and conditions */
-        fprintf(out, json_key ? "%s" : "[%s]", t->locs[term->loc].name);
+        if (!json_key)
+            fputc('[', out);
+        fputs(t->locs[term->loc].name, out);
+        if (!json_key)
+            fputc(']', out);
         break;
     case TERM_CONST:
         fprintf(out, "%" PRId64, term->value);
