@@ -147,9 +147,12 @@ static bool immediate(const relation *r, int a, int b, int n)
     return true;
 }
 
+/* xlabel, not label: graphviz 2.42's dot frees an edge label twice when
+ * the graph is laid out and freed in process (ASan finds it; the `dot`
+ * program exits before freeing). */
 static void edge(FILE *f, int a, int b, const char *label, const char *color)
 {
-    fprintf(f, "  e%d -> e%d [label=\"%s\", color=\"%s\", fontcolor=\"%s\"];\n", a, b, label, color, color);
+    fprintf(f, "  e%d -> e%d [xlabel=\"%s\", color=\"%s\", fontcolor=\"%s\"];\n", a, b, label, color, color);
 }
 
 static void write_graph(exec_drawing *d, FILE *f, const exec *x, const enum_event_info *ev, int n,
@@ -173,7 +176,7 @@ static void write_graph(exec_drawing *d, FILE *f, const exec *x, const enum_even
             fputs(", flag ", f);
             dot_escaped(f, cat_model_flag_name(d->m, k));
         }
-    fputs("\";\n  labelloc=t;\n  node [shape=box, fontname=\"monospace\"];\n", f);
+    fputs("\";\n  labelloc=t;\n  forcelabels=true;\n  node [shape=box, fontname=\"monospace\"];\n", f);
     fputs("  subgraph cluster_init {\n    label=\"init\";\n    style=dashed;\n", f);
     for (int i = 0; i < n; i++)
         if (ev[i].thread < 0) {
