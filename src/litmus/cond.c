@@ -48,11 +48,6 @@ static void add_term(lit_term **terms, int *n, const lit_term *term)
     *terms = grown;
 }
 
-static void add_observed(litmus_test *t, const lit_term *term)
-{
-    add_term(&t->observed, &t->nobserved, term);
-}
-
 /* The filter's terms that nothing observes become hidden terms. */
 static void hide_filter_terms(litmus_test *t, const lit_cond *c)
 {
@@ -229,8 +224,8 @@ static lit_cond *parse_unary(cparser *p)
         c->lhs = lhs;
         c->rhs = rhs;
         if (!p->filter) {
-            add_observed(p->t, &lhs);
-            add_observed(p->t, &rhs);
+            litmus_add_observed(p->t, &lhs);
+            litmus_add_observed(p->t, &rhs);
         }
     }
     p->depth--;
@@ -289,7 +284,7 @@ bool litmus_parse_final(lexer *lx, litmus_test *t)
                 lex_error(lx, lx->prev.line, lx->prev.col, "expected a register or location in 'locations'");
                 return false;
             }
-            add_observed(t, &term);
+            litmus_add_observed(t, &term);
             if (lex_is_punct(&lx->tok, ";"))
                 lex_advance(lx);
             else if (!lex_is_punct(&lx->tok, "]")) {

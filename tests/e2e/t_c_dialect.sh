@@ -37,7 +37,12 @@ check "CoWW+2W is No under sc" test "$(verdict CoWW+2W)" = No
 check "RMW+ops is Ok under sc" test "$(verdict RMW+ops)" = Ok
 # RMW+ops: one thread, so its one final state is fixed by arithmetic:
 # 12-2 = 10, 10&6 = 2, 2^3 = 1 (C's fetch-ops return the old value).
-check "RMW+ops has its one final state" grep -qx '0:r0=12; 0:r1=10; 0:r2=2; 0:r3=1; x=1;' "$tmp/out"
+check "RMW+ops has its one final state" grep -qx '0:r0=12; 0:r1=10; 0:r2=2; 0:r3=1; \[x\]=1;' "$tmp/out"
+# -show draws a C read-modify-write as herd does, one event that reads and
+# writes: x=12 initially, fetch_sub 2 reads 12 and writes 10.
+"$bin" litmus --model sc -show all -o "$tmp/draw" litmus/c11/RMW+ops.litmus >/dev/null 2>&1
+check "-show: a C read-modify-write is one event, read value -> written value" \
+    grep -q 'RMW\[x\]=12->10' "$tmp/draw/RMW+ops.dot"
 
 lib=../shared/bench/herd7/lib/herd
 if [ ! -d "$lib" ]; then
