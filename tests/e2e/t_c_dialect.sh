@@ -57,6 +57,21 @@ if [ -x ../shared/bench/herd7/herd7 ]; then
         echo "FAIL: herd7 side by side:"; echo "$out" | sed 's/^/  /'
     fi
 fi
+# herd7's Hash= line: the digest of the test as written, the same as herd7's
+# expected outputs of its C corpus and as herd7 run on litmus/c11.
+hashes() { awk '/^Test /{n=$2} /^Hash=/{print n, $0}' | sort; }
+corpus=../shared/corpus/c11-herd
+if [ -d "$corpus" ]; then
+    exp=$(cat "$corpus"/*.litmus.expected | hashes)
+    got=$(for e in "$corpus"/*.litmus.expected; do "$bin" litmus -I "$lib" --model rc11 --variant S128 "${e%.expected}" 2>/dev/null; done | hashes)
+    check "Hash= of herd7's C corpus as in herd7's expected outputs ($(wc -l <<<"$exp") tests)" \
+        test -n "$exp" -a "$exp" = "$got"
+fi
+if [ -x ../shared/bench/herd7/herd7 ]; then
+    exp=$(../shared/bench/herd7/herd7 -model rc11.cat -macros c11.def litmus/c11/*.litmus 2>/dev/null | hashes)
+    got=$("$bin" litmus -I "$lib" --model rc11 litmus/c11 2>/dev/null | hashes)
+    check "Hash= of litmus/c11 as herd7 prints it ($(wc -l <<<"$exp") tests)" test -n "$exp" -a "$exp" = "$got"
+fi
 # herd's habits: -I finds the model by name; an unknown variant changes nothing
 check "-I finds rc11 by name" "$bin" litmus -I "$lib" --model rc11 litmus/c11/MP+rlx.litmus
 "$bin" litmus -I "$lib" --model rc11 --variant NoSuchVariant litmus/c11/SB+sc.litmus >"$tmp/v" 2>&1

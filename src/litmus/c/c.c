@@ -16,8 +16,55 @@
 
 #include "litmus/c/internal.h"
 #include "litmus/cond.h"
+#include "litmus/hash.h"
 #include "litmus/lex.h"
 #include "litmus/litmus.h"
+
+/* The parser: OpenCL's statement compiler state first (the hooks receive
+ * a pointer to it), then what herd7's digest of the test needs (the
+ * texts as written: litmus/hash.h). */
+typedef struct cparser {
+    oparser o;
+    herd_init_item *init;    /* init block entries, as written */
+    int ninit;
+    const char **cells;      /* per thread: herd's "P0(type* x, ...) {BODY}" */
+    const char **ptypes;     /* the thread being read: its parameters' types */
+    const char **pnames;
+    int ncap;
+    const char *given_hash;  /* a "Hash=" line of the file, or NULL */
+} cparser;
+
+#define CP ((cparser *)p)
+
+/* The source text from..to, blanks collapsed to one space and trimmed. */
+static const char *collapsed_text(const char *from, const char *to)
+{
+    char *out = GC_MALLOC_ATOMIC((size_t)(to - from) + 1);
+    size_t n = 0;
+    for (const char *c = from; c < to; c++) {
+        bool blank = *c == ' ' || *c == '\t' || *c == '\n' || *c == '\r';
+        if (blank) {
+            if (n && out[n - 1] != ' ')
+                out[n++] = ' ';
+        } else {
+            out[n++] = *c;
+        }
+    }
+    while (n && out[n - 1] == ' ')
+        n--;
+    out[n] = '\0';
+    return out;
+}
+
+static bool note_init(oparser *p, int thread, const char *name, const char *type, lit_value v)
+{
+    herd_init_item *grown = ocl_append(CP->init, CP->ninit, sizeof *grown);
+    if (!grown)
+        return false;
+    CP->init = grown;
+    CP->init[CP->ninit++] = (herd_init_item){thread, name, type, v};
+    return true;
+}
 
 /* ---- header ---------------------------------------------------------------- */
 
@@ -33,6 +80,7 @@ static bool skip_info_lines(oparser *p)
                       lex_describe(&key));
             return false;
         }
+        const char *value = LX->src + LX->pos + 1;
         while (!lex_raw_at_eol(LX)) {
             const char *w;
             size_t n;
@@ -40,6 +88,8 @@ static bool skip_info_lines(oparser *p)
             lex_raw_skip_hspace(LX);
             lex_raw_word(LX, &w, &n, &line, &col);
         }
+        if (key.len == 4 && memcmp(key.text, "Hash", 4) == 0)
+            CP->given_hash = collapsed_text(value, LX->src + LX->pos);   /* herd7 prints it as given */
         lex_advance(LX);
     }
     return !failed(p);
@@ -95,12 +145,14 @@ static bool parse_reg_init(oparser *p, const lex_token *thread)
     p->rinit[p->nrinit].line = thread->line;
     p->rinit[p->nrinit].col = thread->col;
     p->nrinit++;
-    return true;
+    return note_init(p, th, lex_tok_str(&reg), NULL, v);
 }
 
-/* "= v" (or nothing, after a type) for the location `name`, just read. */
-static bool parse_loc_value(oparser *p, const lex_token *name, bool typed)
+/* "= v" (or nothing, after a type) for the location `name`, just read;
+ * `type` is the type as written, or NULL. */
+static bool parse_loc_value(oparser *p, const lex_token *name, const char *type)
 {
+    bool typed = type != NULL;
     char *s = lex_tok_str(name);
     if (litmus_loc_index(p->t, s) >= 0) {
         lex_error(LX, name->line, name->col, "location '%s' is initialised twice", s);
@@ -120,13 +172,15 @@ static bool parse_loc_value(oparser *p, const lex_token *name, bool typed)
         return false;
     }
     litmus_add_loc(p->t, s, v);
-    return true;
+    return note_init(p, -1, s, type ? herd_hash_c_type(type) : NULL, v);
 }
 
 /* "type x [= v]", "x = v", "[x] = v" or a register's "T:r = v". */
 static bool parse_init_item(oparser *p)
 {
+    lex_token start = TOK;
     bool pointer, typed = skip_type(p, &pointer);
+    const char *type = typed ? collapsed_text(start.text, LX->prev.text + LX->prev.len) : NULL;
     if (pointer) {
         lex_error(LX, TOK.line, TOK.col, "locations holding addresses (pointers) are not supported");
         return false;
@@ -148,7 +202,7 @@ static bool parse_init_item(oparser *p)
     }
     if (bracket && !ocl_expect_punct(p, "]", "']'"))
         return false;
-    return parse_loc_value(p, &first, typed);
+    return parse_loc_value(p, &first, type);
 }
 
 /* "{ item; item; ... }", the last ';' optional. */
@@ -192,6 +246,7 @@ static bool parse_param(oparser *p)
         lex_error(LX, start.line, start.col, "parameters are pointers to locations: expected '*'");
         return false;
     }
+    const char *type = herd_hash_c_type(collapsed_text(start.text, LX->prev.text));  /* prev: the '*' */
     if (TOK.kind != TOK_IDENT) {
         ocl_expected(p, "a parameter name");
         return false;
@@ -209,6 +264,17 @@ static bool parse_param(oparser *p)
         return false;
     p->params = np;
     p->params[p->nparams++] = (param){ name, l };
+    if (p->nparams > CP->ncap) {
+        CP->ncap = 2 * p->nparams;
+        const char **types = GC_MALLOC(sizeof *types * (size_t)CP->ncap);
+        const char **names = GC_MALLOC(sizeof *names * (size_t)CP->ncap);
+        memcpy(types, CP->ptypes, sizeof *types * (size_t)(p->nparams - 1));
+        memcpy(names, CP->pnames, sizeof *names * (size_t)(p->nparams - 1));
+        CP->ptypes = types;
+        CP->pnames = names;
+    }
+    CP->ptypes[p->nparams - 1] = type;
+    CP->pnames[p->nparams - 1] = name;
     lex_advance(LX);
     return true;
 }
@@ -300,6 +366,21 @@ static void finish_thread(oparser *p, lit_thread *th)
     th->instrs = p->ncode ? p->code : GC_MALLOC(sizeof *th->instrs);
 }
 
+/* herd's cell of thread `num`: its head and its body as written. */
+static bool note_cell(oparser *p, int num, const char *body, const char *body_end)
+{
+    size_t n = (size_t)(body_end - body);
+    char *text = GC_MALLOC_ATOMIC(n + 1);
+    memcpy(text, body, n);
+    text[n] = '\0';
+    const char **grown = ocl_append(CP->cells, num, sizeof *grown);
+    if (!grown)
+        return false;
+    CP->cells = grown;
+    CP->cells[num] = herd_hash_c_cell(num, p->nparams, CP->ptypes, CP->pnames, text);
+    return true;
+}
+
 static bool parse_thread(oparser *p)
 {
     int num;
@@ -310,12 +391,13 @@ static bool parse_thread(oparser *p)
         ocl_expected(p, "'{' to open the thread body");
         return false;
     }
+    const char *body = TOK.text + 1;
     int end = ocl_new_label(p);          /* label 0: the end of the thread (return) */
     if (end != 0 || !ocl_parse_block_ex(p, true))
         return false;
     ocl_place_label(p, end);
     finish_thread(p, th);
-    return true;
+    return note_cell(p, num, body, LX->prev.text);   /* prev: the closing '}' */
 }
 
 /* herd's "regions: x:PROP ..." line (herd ignores it for C): skipped up to
@@ -375,11 +457,31 @@ static bool parse_final(oparser *p)
     return true;
 }
 
+/* herd7's digest, from the texts as written (litmus/hash.h). */
+static void set_herd_hash(oparser *p)
+{
+    litmus_test *t = p->t;
+    if (CP->given_hash && *CP->given_hash) {
+        t->hash = CP->given_hash;
+        return;
+    }
+    const char *const **cols = GC_MALLOC(sizeof *cols * (size_t)t->nthreads);
+    int *ncells = GC_MALLOC_ATOMIC(sizeof *ncells * (size_t)t->nthreads);
+    for (int i = 0; i < t->nthreads; i++) {
+        cols[i] = &CP->cells[i];
+        ncells[i] = 1;
+    }
+    char *hex = GC_MALLOC_ATOMIC(33);
+    herd_hash_digest(herd_hash_init_text(CP->init, CP->ninit),
+                     herd_hash_code_text(t->nthreads, cols, ncells), herd_hash_observed_text(t), hex);
+    t->hash = hex;
+}
+
 litmus_test *litmus_parse_c(const char *path, const char *text, size_t len, FILE *errors)
 {
-    oparser pp;
-    oparser *p = &pp;
-    memset(p, 0, sizeof *p);
+    cparser cp;
+    memset(&cp, 0, sizeof cp);
+    oparser *p = &cp.o;
     lex_init(LX, path, text, len, LEX_COMMENT_ML | LEX_COMMENT_C, errors);
     litmus_test *t = GC_MALLOC(sizeof *t);
     if (!t)
@@ -392,5 +494,6 @@ litmus_test *litmus_parse_c(const char *path, const char *text, size_t len, FILE
     if (!litmus_lex_header(LX, t) || !skip_info_lines(p) || !parse_init(p) || !parse_threads(p) ||
         !parse_final(p))
         return NULL;
+    set_herd_hash(p);
     return t;
 }

@@ -101,6 +101,40 @@ static void test_two_threads(void)
 }
 
 /* herd's program layout: cells padded to their column's widest. */
+/* The C front end computes the digest from the test as written: MPrel
+ * (herd7's hash above) and C01 of ../shared/corpus/c11-herd, a
+ * const-qualified parameter (the Hash= of herd7's C01.litmus.expected). */
+static void test_c_front_end_hash(void)
+{
+    const char *mprel =
+        "C MPrel\n"
+        "{ x = 0; y = 0; }\n"
+        "P0 (atomic_int* x, atomic_int* y) {\n"
+        "  atomic_store_explicit(x, 1, memory_order_relaxed);\n"
+        "  atomic_store_explicit(y, 1, memory_order_release);\n"
+        "}\n"
+        "P1 (atomic_int* x, atomic_int* y) {\n"
+        "  int r0 = atomic_load_explicit(y, memory_order_acquire);\n"
+        "  int r1 = atomic_load_explicit(x, memory_order_relaxed);\n"
+        "}\n"
+        "exists (x=1 /\\ y=1 /\\ 1:r0=1 /\\ 1:r1=0)\n";
+    litmus_test *t = litmus_parse_text("mprel.litmus", mprel, strlen(mprel), stderr);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+    CU_ASSERT_STRING_EQUAL(litmus_herd_hash(t), "a7efd3fe7601268d31d780a8575c0a95");
+    /* C01 of herd's corpus, as written there: { x = 1 } P0 (const int* x) */
+    const char *c01 = "C C01\n\n{ x = 1 }\n\nP0 (const int* x) {\n  int r0 = *x;\n}\n\nforall (0:r0=1)\n";
+    t = litmus_parse_text("c01.litmus", c01, strlen(c01), stderr);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+    CU_ASSERT_STRING_EQUAL(litmus_herd_hash(t), "f26e77b9ef2528a6e6c9757a77f150a1");
+    /* a Hash= line of the file is printed as given: herd7 7.58 prints
+     * Hash=0123456789abcdef0123456789abcdef for C01 with that line added */
+    const char *given = "C C01\nHash=0123456789abcdef0123456789abcdef\n{ x = 1 }\n"
+                        "P0 (const int* x) {\n  int r0 = *x;\n}\nforall (0:r0=1)\n";
+    t = litmus_parse_text("given.litmus", given, strlen(given), stderr);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+    CU_ASSERT_STRING_EQUAL(litmus_herd_hash(t), "0123456789abcdef0123456789abcdef");
+}
+
 static void test_code_layout(void)
 {
     const char *a[2] = {"st x, 1", "ld r0, y"}, *b[1] = {"st.release y, 1"};
@@ -140,6 +174,7 @@ void register_litmus_hash_tests(void)
     CU_add_test(s, "herd's C type spelling", test_c_types);
     CU_add_test(s, "herd7's hashes of the C corpus", test_c_corpus_hashes);
     CU_add_test(s, "two threads, observed order", test_two_threads);
+    CU_add_test(s, "C front end: herd7's hash from the text as written", test_c_front_end_hash);
     CU_add_test(s, "program layout", test_code_layout);
     CU_add_test(s, "PTX hash ignores layout", test_ptx_hash_ignores_layout);
 }
