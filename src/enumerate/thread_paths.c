@@ -78,8 +78,8 @@ typedef struct walker {
     bool too_narrow;         /* a path outgrew dep_words: walk again, wider */
     bool too_long;           /* a path outgrew TP_MAX_EVENTS and was dropped */
     bool stopped;            /* lim->stop said stop */
+    bool rejected;           /* this round kept a written value out by its chain bound */
     unsigned ticks;
-    int max_writes;          /* most writes on one path */
     const loc_flow *flow;    /* bounds from the previous round, or NULL */
     loc_flow *next_flow;     /* what this round learns */
     int dep_words_made;      /* the event buffers' width */
@@ -133,11 +133,33 @@ static uint64_t *event_deps(const walker *w, int e, enum tp_dep kind)
     return w->ev_deps + ((size_t)e * DEP_KINDS + (size_t)kind) * (size_t)w->dep_words;
 }
 
-static void deps_clear(uint64_t *d, int words) { memset(d, 0, sizeof *d * (size_t)words); }
-static void deps_copy(uint64_t *to, const uint64_t *from, int words) { memcpy(to, from, sizeof *to * (size_t)words); }
-
-static void deps_or(uint64_t *to, const uint64_t *from, int words)
+/* Nearly always one word: that case first, loops otherwise. */
+static inline void deps_clear(uint64_t *d, int words)
 {
+    if (words == 1) {
+        d[0] = 0;
+        return;
+    }
+    for (int i = 0; i < words; i++)
+        d[i] = 0;
+}
+
+static inline void deps_copy(uint64_t *to, const uint64_t *from, int words)
+{
+    if (words == 1) {
+        to[0] = from[0];
+        return;
+    }
+    for (int i = 0; i < words; i++)
+        to[i] = from[i];
+}
+
+static inline void deps_or(uint64_t *to, const uint64_t *from, int words)
+{
+    if (words == 1) {
+        to[0] |= from[0];
+        return;
+    }
     for (int i = 0; i < words; i++)
         to[i] |= from[i];
 }
@@ -245,21 +267,15 @@ static tp_event *push_event(walker *w, path_state *s, const lit_instr *in, int p
 }
 
 /* Counts the writes of a path, whole or dropped at the loop bound, into
- * the round's bounds (the most writes a thread makes, per location and in
- * all).  A dropped path counts too: in the first rounds a spin loop may
+ * the round's bounds (the most writes a thread makes to each location).  A dropped path counts too: in the first rounds a spin loop may
  * wait for a value nobody has written yet, so every path of its thread is
  * dropped; its writes must still count, or the rounds stop before the
  * awaited value reaches the loop (two spinning threads then had no trace). */
 static void count_path_writes(walker *w, const path_state *s)
 {
-    int writes = 0;
     for (int i = 0; i < s->nevents; i++)
-        if (w->events[i].kind == EV_WRITE) {
-            writes++;
+        if (w->events[i].kind == EV_WRITE)
             w->count_scratch[w->test->locs[w->events[i].loc].physical]++;
-        }
-    if (writes > w->max_writes)
-        w->max_writes = writes;
     for (int i = 0; i < s->nevents; i++)
         if (w->events[i].kind == EV_WRITE) {
             int l = w->test->locs[w->events[i].loc].physical;
@@ -318,8 +334,10 @@ static void record_write(walker *w, const tp_event *e, const uint64_t *feeds)
             }
         }
     depth++;
-    if (depth > MAX_DEPTH || (w->flow && depth > w->flow[phys].bound))
+    if (depth > MAX_DEPTH || (w->flow && depth > w->flow[phys].bound)) {
+        w->rejected = true;
         return;
+    }
     if (!domain_add(&w->written[phys], e->value, depth))
         w->values_cut = true;
 }
@@ -545,7 +563,6 @@ static bool walk_thread(walker *w, tp_result *out)
         w->out->ntraces = 0;
         w->out->traces = NULL;
         w->capacity = 0;
-        w->max_writes = 0;
         w->too_narrow = false;
         path_state *s = state_at(w, 0);
         memset(s, 0, w->state_bytes);
@@ -562,14 +579,12 @@ static bool walk_thread(walker *w, tp_result *out)
     return !w->too_many && !w->stopped;
 }
 
-/* One round: every thread's traces under the value sets `dom`.  *writes
- * receives the most writes one execution can have (a sum over threads),
- * next_flow (zeroed by the caller) what the round learned per location. */
+/* One round: every thread's traces under the value sets `dom`; next_flow
+ * (zeroed by the caller) receives what the round learned per location. */
 static bool run_round(walker *w, int *const *back_index, const int *nback, const domain *dom, domain *written,
-                      const loc_flow *flow, loc_flow *next_flow, tp_result *out, int *writes, FILE *errors)
+                      const loc_flow *flow, loc_flow *next_flow, tp_result *out, FILE *errors)
 {
     const litmus_test *t = w->test;
-    *writes = 0;
     for (int i = 0; i < t->nthreads; i++) {
         w->thread = &t->threads[i];
         w->back_index = back_index[i];
@@ -581,7 +596,6 @@ static bool run_round(walker *w, int *const *back_index, const int *nback, const
         w->out = &out->threads[i];
         w->unroll_cut = w->values_cut = w->too_many = w->too_long = false;
         bool done = walk_thread(w, out);
-        *writes += w->max_writes;
         for (int l = 0; l < t->nlocs; l++)
             next_flow[l].writes += w->path_writes[l];
         if (w->stopped)
@@ -676,22 +690,25 @@ bool thread_paths_build(const litmus_test *t, const tp_limits *lim, tp_result *o
     /* Rounds grow the values until nothing new appears.  A value is kept
      * only if the chain of writes that computes it fits in one execution:
      * in an execution a value passes through distinct writes only.  That
-     * stops a value read back by an atom.add from growing forever; so does
-     * the backstop, round >= the most writes an execution can have, once
-     * the bounds that kept values out were those of this round's paths. */
+     * stops a value read back by an atom.add from growing forever.  The
+     * bounds a round applies are the previous round's, so a write that a
+     * new value has just made reachable may be kept out for a round (its
+     * location had no writes before); the rounds go on until neither the
+     * values nor the bounds change.  (A backstop that stopped after as
+     * many rounds as an execution has writes lost the last hand-off of a
+     * chain of four spinning threads: each hop took two rounds.) */
     for (int round = 0; round < MAX_ROUNDS; round++) {
         loc_flow *next_flow = new_flow(t->nlocs);
         domains_copy(written, dom, t->nlocs);
         out->unroll_cut = false;
-        int writes;
-        if (!run_round(w, back_index, nback, dom, written, flow, next_flow, out, &writes, errors))
+        w->rejected = false;
+        if (!run_round(w, back_index, nback, dom, written, flow, next_flow, out, errors))
             return false;
         if (out->stopped)
             return true;
         compute_bounds(t, next_flow);
-        bool bounds_held = flow && same_bounds(flow, next_flow, t->nlocs);
-        bool stable = bounds_held && domains_equal(written, dom, t->nlocs);
-        if (stable || (bounds_held && round >= writes))
+        /* no new value, and none kept out by a bound that may still grow */
+        if (domains_equal(written, dom, t->nlocs) && (!w->rejected || (flow && same_bounds(flow, next_flow, t->nlocs))))
             return true;
         domain *swap = dom;
         dom = written;
