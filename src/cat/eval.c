@@ -111,41 +111,52 @@ static evword *set_slot(const eval_ctx *c, int slot)
     return c->ws->set + (size_t)slot * (size_t)c->words;
 }
 
-static bool check_holds(const eval_ctx *c, const cat_check_info *ci, int slot)
+/* The operations below take the execution's size n as an argument, and
+ * are inlined into two copies of run_code: one where the compiler knows
+ * that 1 <= n <= 64, so that every rel_words(n) is 1 and every wide
+ * branch of relation.h drops out (the code nearly every test runs), and
+ * one for any n. */
+#define INLINE static inline __attribute__((always_inline))
+
+INLINE evword *set_at_n(const eval_ctx *c, int slot, int n)
+{
+    return c->ws->set + (size_t)slot * (size_t)rel_words(n);
+}
+
+INLINE bool check_holds(const eval_ctx *c, const cat_check_info *ci, int slot, int n)
 {
     bool holds;
     if (slot < 0)
         holds = true; /* empty: acyclic, irreflexive and empty */
     else if (ci->is_set)
-        holds = set_is_empty(set_slot(c, slot), c->n);
+        holds = set_is_empty(set_at_n(c, slot, n), n);
     else if (ci->kind == CK_ACYCLIC)
-        holds = rel_is_acyclic(c->ws->rp[slot], c->n);
+        holds = rel_is_acyclic(c->ws->rp[slot], n);
     else if (ci->kind == CK_IRREFLEXIVE)
-        holds = rel_is_irreflexive(c->ws->rp[slot], c->n);
+        holds = rel_is_irreflexive(c->ws->rp[slot], n);
     else
-        holds = rel_is_empty(c->ws->rp[slot], c->n);
+        holds = rel_is_empty(c->ws->rp[slot], n);
     return holds != ci->negate;
 }
 
 /* Is `a op b` empty (op & or \) or irreflexive (op ;)?  See CI_CHECK_FUSED. */
-static bool fused_holds(const eval_ctx *c, const cat_instr *in)
+INLINE bool fused_holds(const eval_ctx *c, const cat_instr *in, int n)
 {
     const relation *a = c->ws->rp[in->a], *b = c->ws->rp[in->b];
     if (in->c == CI_R_SEQ)
-        return rel_seq_is_irreflexive(a, b, c->n);
-    return rel_meet_is_empty(a, b, in->c == CI_R_DIFF, c->n);
+        return rel_seq_is_irreflexive(a, b, n);
+    return rel_meet_is_empty(a, b, in->c == CI_R_DIFF, n);
 }
 
-static void set_op(eval_ctx *c, const cat_instr *in)
+INLINE void set_op(eval_ctx *c, const cat_instr *in, int n)
 {
-    int n = c->n;
-    evword *d = set_slot(c, in->dst);
+    evword *d = set_at_n(c, in->dst, n);
     switch (in->op) {
     case CI_S_EMPTY: set_clear(d, n); break;
-    case CI_S_UNION: set_union(d, set_slot(c, in->a), set_slot(c, in->b), n); break;
-    case CI_S_INTER: set_inter(d, set_slot(c, in->a), set_slot(c, in->b), n); break;
-    case CI_S_DIFF: set_diff(d, set_slot(c, in->a), set_slot(c, in->b), n); break;
-    case CI_S_COMPL: set_diff(d, set_slot(c, CAT_SLOT_UNIV), set_slot(c, in->a), n); break;
+    case CI_S_UNION: set_union(d, set_at_n(c, in->a, n), set_at_n(c, in->b, n), n); break;
+    case CI_S_INTER: set_inter(d, set_at_n(c, in->a, n), set_at_n(c, in->b, n), n); break;
+    case CI_S_DIFF: set_diff(d, set_at_n(c, in->a, n), set_at_n(c, in->b, n), n); break;
+    case CI_S_COMPL: set_diff(d, set_at_n(c, CAT_SLOT_UNIV, n), set_at_n(c, in->a, n), n); break;
     case CI_S_DOMAIN: rel_domain(d, c->ws->rp[in->a], n); break;
     case CI_S_RANGE: rel_range(d, c->ws->rp[in->a], n); break;
     default: break;
@@ -154,58 +165,57 @@ static void set_op(eval_ctx *c, const cat_instr *in)
 
 /* a;b and a^-1 cannot write over the operand they read whole: they go
  * through the scratch relation when they would. */
-static void seq_into(eval_ctx *c, relation *d, const relation *a, const relation *b)
+INLINE void seq_into(eval_ctx *c, relation *d, const relation *a, const relation *b, int n)
 {
     if (d != b) {
-        rel_seq(d, a, b, c->n);
+        rel_seq(d, a, b, n);
         return;
     }
-    rel_seq(c->ws->scratch, a, b, c->n);
-    rel_copy(d, c->ws->scratch, c->n);
+    rel_seq(c->ws->scratch, a, b, n);
+    rel_copy(d, c->ws->scratch, n);
 }
 
-static void inverse_into(eval_ctx *c, relation *d, const relation *a)
+INLINE void inverse_into(eval_ctx *c, relation *d, const relation *a, int n)
 {
     if (d != a) {
-        rel_inverse(d, a, c->n);
+        rel_inverse(d, a, n);
         return;
     }
-    rel_inverse(c->ws->scratch, a, c->n);
-    rel_copy(d, c->ws->scratch, c->n);
+    rel_inverse(c->ws->scratch, a, n);
+    rel_copy(d, c->ws->scratch, n);
 }
 
-static void rel_op(eval_ctx *c, const cat_instr *in)
+INLINE void rel_op(eval_ctx *c, const cat_instr *in, int n)
 {
     const relation **rp = c->ws->rp;
-    const evword *all = set_slot(c, CAT_SLOT_UNIV);
     relation *d = wr(c, in->dst);
-    int n = c->n;
     switch (in->op) {
     case CI_R_EMPTY: rel_clear(d, n); break;
     case CI_R_UNION: rel_union(d, rp[in->a], rp[in->b], n); break;
     case CI_R_INTER: rel_inter(d, rp[in->a], rp[in->b], n); break;
     case CI_R_DIFF: rel_diff(d, rp[in->a], rp[in->b], n); break;
-    case CI_R_SEQ: seq_into(c, d, rp[in->a], rp[in->b]); break;
-    case CI_R_COMPL: rel_complement(d, rp[in->a], all, n); break;
-    case CI_R_INV: inverse_into(c, d, rp[in->a]); break;
+    case CI_R_SEQ: seq_into(c, d, rp[in->a], rp[in->b], n); break;
+    case CI_R_COMPL: rel_complement(d, rp[in->a], set_at_n(c, CAT_SLOT_UNIV, n), n); break;
+    case CI_R_INV: inverse_into(c, d, rp[in->a], n); break;
     case CI_R_PLUS: rel_plus(d, rp[in->a], n); break;
-    case CI_R_STAR: rel_star(d, rp[in->a], all, n); break;
-    case CI_R_OPT: rel_opt(d, rp[in->a], all, n); break;
-    case CI_R_IDENT: rel_identity(d, set_slot(c, in->a), n); break;
-    case CI_R_CART: rel_cartesian(d, set_slot(c, in->a), set_slot(c, in->b), n); break;
-    case CI_R_RESTRICT: rel_restrict(d, rp[in->a], set_slot(c, in->b), set_slot(c, in->c), n); break;
+    case CI_R_STAR: rel_star(d, rp[in->a], set_at_n(c, CAT_SLOT_UNIV, n), n); break;
+    case CI_R_OPT: rel_opt(d, rp[in->a], set_at_n(c, CAT_SLOT_UNIV, n), n); break;
+    case CI_R_IDENT: rel_identity(d, set_at_n(c, in->a, n), n); break;
+    case CI_R_CART: rel_cartesian(d, set_at_n(c, in->a, n), set_at_n(c, in->b, n), n); break;
+    case CI_R_RESTRICT: rel_restrict(d, rp[in->a], set_at_n(c, in->b, n), set_at_n(c, in->c, n), n); break;
     default: break;
     }
 }
 
 /* A monotone definition adds a pair per round: nvars * n * n rounds bound it. */
-static long fixpoint_bound(const eval_ctx *c, int nvars)
+static long fixpoint_bound(int n, int nvars)
 {
-    return (long)nvars * (long)c->n * (long)c->n + 2;
+    return (long)nvars * (long)n * (long)n + 2;
 }
 
-/* Runs the straight-line code of a block; false at the first failing check. */
-static bool run_code(eval_ctx *c, const cat_block *b, unsigned *flags)
+/* Runs the straight-line code of a block on n events; false at the first
+ * failing check. */
+INLINE bool run_code_n(eval_ctx *c, const cat_block *b, unsigned *flags, int n)
 {
     bool changed = false;
     long rounds = 0;
@@ -213,19 +223,19 @@ static bool run_code(eval_ctx *c, const cat_block *b, unsigned *flags)
         const cat_instr *in = &b->code[pc];
         /* relation operations are most of the code: one dispatch for them */
         if (in->op >= CI_R_EMPTY && in->op < CI_R_UPDATE) {
-            rel_op(c, in);
+            rel_op(c, in, n);
             continue;
         }
         switch (in->op) {
         case CI_S_UPDATE:
-            if (!set_equal(set_slot(c, in->a), set_slot(c, in->b), c->n)) {
-                set_copy(set_slot(c, in->a), set_slot(c, in->b), c->n);
+            if (!set_equal(set_at_n(c, in->a, n), set_at_n(c, in->b, n), n)) {
+                set_copy(set_at_n(c, in->a, n), set_at_n(c, in->b, n), n);
                 changed = true;
             }
             break;
         case CI_R_UPDATE:
-            if (!rel_equal(c->ws->rp[in->a], c->ws->rp[in->b], c->n)) {
-                rel_copy(wr(c, in->a), c->ws->rp[in->b], c->n);
+            if (!rel_equal(c->ws->rp[in->a], c->ws->rp[in->b], n)) {
+                rel_copy(wr(c, in->a), c->ws->rp[in->b], n);
                 changed = true;
             }
             break;
@@ -236,7 +246,7 @@ static bool run_code(eval_ctx *c, const cat_block *b, unsigned *flags)
         case CI_FIX_LOOP:
             if (changed) {
                 changed = false;
-                if (++rounds > fixpoint_bound(c, in->b)) {
+                if (++rounds > fixpoint_bound(n, in->b)) {
                     c->failed = "let rec: no fixpoint reached";
                     return false;
                 }
@@ -245,12 +255,12 @@ static bool run_code(eval_ctx *c, const cat_block *b, unsigned *flags)
             break;
         case CI_CHECK: {
             const cat_check_info *ci = &c->m->checks[in->b];
-            bool holds = check_holds(c, ci, in->a);
+            bool holds = check_holds(c, ci, in->a, n);
             if (ci->flag >= 0) {
                 if (holds) {
                     *flags |= 1u << ci->flag;
                     if (!ci->is_set && in->a >= 0)
-                        rel_copy(c->ws->flag_rel[ci->flag], c->ws->rp[in->a], c->n);
+                        rel_copy(c->ws->flag_rel[ci->flag], c->ws->rp[in->a], n);
                 }
             } else if (!holds) {
                 if (!c->failed)
@@ -261,7 +271,7 @@ static bool run_code(eval_ctx *c, const cat_block *b, unsigned *flags)
         }
         case CI_CHECK_FUSED: {
             const cat_check_info *ci = &c->m->checks[in->dst]; /* never a flag */
-            if (fused_holds(c, in) == ci->negate) {
+            if (fused_holds(c, in, n) == ci->negate) {
                 if (!c->failed)
                     c->failed = ci->name;
                 return false;
@@ -269,10 +279,28 @@ static bool run_code(eval_ctx *c, const cat_block *b, unsigned *flags)
             break;
         }
         default:
-            set_op(c, in);
+            set_op(c, in, n);
         }
     }
     return true;
+}
+
+static bool run_code_one_word(eval_ctx *c, const cat_block *b, unsigned *flags)
+{
+    int n = c->n;
+    if (n < 1 || n > 64)
+        __builtin_unreachable();
+    return run_code_n(c, b, flags, n);
+}
+
+static bool run_code_wide(eval_ctx *c, const cat_block *b, unsigned *flags)
+{
+    return run_code_n(c, b, flags, c->n);
+}
+
+static bool run_code(eval_ctx *c, const cat_block *b, unsigned *flags)
+{
+    return c->n >= 1 && c->n <= 64 ? run_code_one_word(c, b, flags) : run_code_wide(c, b, flags);
 }
 
 static bool run_block(eval_ctx *c, int k, unsigned flags);
@@ -280,6 +308,14 @@ static bool run_block(eval_ctx *c, int k, unsigned flags);
 /* Adds (or removes) local event e after every placed one in the order. */
 static void order_after(eval_ctx *c, const cat_linear *lin, relation *ord, uint64_t placed, int e, bool add)
 {
+    if (c->words == 1) {
+        evword *rows = rel_w(ord), bit = evword_bit(lin->ev[e]);
+        for (uint64_t p = placed; p; p &= p - 1) {
+            evword *row = &rows[lin->ev[__builtin_ctzll(p)]];
+            *row = add ? *row | bit : *row & ~bit;
+        }
+        return;
+    }
     for (uint64_t p = placed; p; p &= p - 1) {
         evword *row = rel_row(ord, lin->ev[__builtin_ctzll(p)], c->n);
         if (add)
@@ -349,25 +385,28 @@ static bool localise(const eval_ctx *c, const evword *set, const relation *pred,
 static bool run_with(eval_ctx *c, const cat_with_info *w, unsigned flags)
 {
     int n = c->n;
-    static const evword none[REL_MAX_WORDS];
-    const evword *set = w->set >= 0 ? set_slot(c, w->set) : none;
     relation *pred = wr(c, w->pred), *ord = wr(c, w->var);
-    if (w->rel >= 0) {
-        rel_restrict(c->ws->scratch, c->ws->rp[w->rel], set, set, n);
-        rel_inverse(pred, c->ws->scratch, n);
-    } else {
-        rel_clear(pred, n);
-    }
     rel_clear(ord, n);
     bool ok;
-    cat_linear *lin = &c->ws->linear[w - c->m->withs];
-    if (block_is_trivial(c->m, &c->m->blocks[w->next])) {
-        ok = rel_is_acyclic(pred, n) && run_block(c, w->next, flags); /* any order will do */
-    } else if (localise(c, set, pred, lin)) {
-        ok = linearise(c, w, lin, ord, lin->k == 64 ? ~(uint64_t)0 : ((uint64_t)1 << lin->k) - 1, 0, flags);
+    if (w->set < 0 || set_is_empty(set_slot(c, w->set), n)) {
+        ok = run_block(c, w->next, flags); /* nothing to order: the empty order */
     } else {
-        c->ws->undecided = true; /* more orders than could ever be listed */
-        ok = false;
+        const evword *set = set_slot(c, w->set);
+        if (w->rel >= 0) {
+            rel_restrict(c->ws->scratch, c->ws->rp[w->rel], set, set, n);
+            rel_inverse(pred, c->ws->scratch, n);
+        } else {
+            rel_clear(pred, n);
+        }
+        cat_linear *lin = &c->ws->linear[w - c->m->withs];
+        if (block_is_trivial(c->m, &c->m->blocks[w->next])) {
+            ok = rel_is_acyclic(pred, n) && run_block(c, w->next, flags); /* any order will do */
+        } else if (localise(c, set, pred, lin)) {
+            ok = linearise(c, w, lin, ord, lin->k == 64 ? ~(uint64_t)0 : ((uint64_t)1 << lin->k) - 1, 0, flags);
+        } else {
+            c->ws->undecided = true; /* more orders than could ever be listed */
+            ok = false;
+        }
     }
     if (!ok && !c->failed)
         c->failed = w->text;

@@ -52,10 +52,10 @@ void exec_init(exec *x, int cap)
     memset(x, 0, sizeof *x);
     x->cap = cap;
     size_t set_bytes = sizeof(evword) * (size_t)XS_COUNT * (size_t)(rel_words(cap) ? rel_words(cap) : 1);
-    x->sets = GC_MALLOC_ATOMIC(set_bytes);
-    memset(x->sets, 0, set_bytes);
-    for (int i = 0; i < XR_COUNT; i++) {
-        x->rel[i] = GC_MALLOC_ATOMIC(rel_bytes(cap));
-        memset(x->rel[i], 0, rel_bytes(cap));
-    }
+    size_t rel = (rel_bytes(cap) + 15) & ~(size_t)15;
+    char *block = GC_MALLOC_ATOMIC(set_bytes + rel * XR_COUNT);
+    memset(block, 0, set_bytes + rel * XR_COUNT);
+    x->sets = (evword *)block;
+    for (int i = 0; i < XR_COUNT; i++)
+        x->rel[i] = (relation *)(block + set_bytes + rel * (size_t)i);
 }

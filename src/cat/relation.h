@@ -175,15 +175,31 @@ static inline void words_put(evword *r, size_t i, word_pair p) { memcpy(&r[i], &
 
 static inline size_t rel_total_words(int n) { return (size_t)n * (size_t)rel_words(n); }
 
+/* A loop up to 64 words (a call to memset costs more there), memset
+ * beyond. */
 static inline void rel_clear(relation *out, int n)
 {
-    memset(rel_w(out), 0, sizeof(evword) * rel_total_words(n));
+    evword *o = rel_w(out);
+    if (n > 64) {
+        memset(o, 0, sizeof(evword) * rel_total_words(n));
+        return;
+    }
+    for (int i = 0; i < n; i++)
+        o[i] = 0;
 }
 
 static inline void rel_copy(relation *out, const relation *a, int n)
 {
-    if (out != a)
-        memcpy(rel_w(out), rel_cw(a), sizeof(evword) * rel_total_words(n));
+    if (out == a)
+        return;
+    evword *o = rel_w(out);
+    const evword *x = rel_cw(a);
+    if (n > 64) {
+        memcpy(o, x, sizeof(evword) * rel_total_words(n));
+        return;
+    }
+    for (int i = 0; i < n; i++)
+        o[i] = x[i];
 }
 
 static inline bool rel_equal(const relation *a, const relation *b, int n)
@@ -298,9 +314,9 @@ static inline void rel_identity(relation *out, const evword *s, int n)
         rel_identity_wide(out, s, n);
         return;
     }
-    evword *o = rel_w(out);
+    evword *o = rel_w(out), members = s[0];
     for (int i = 0; i < n; i++)
-        o[i] = s[0] & evword_bit(i);
+        o[i] = members & evword_bit(i);
 }
 
 /* s*t: cartesian product */
@@ -310,9 +326,9 @@ static inline void rel_cartesian(relation *out, const evword *s, const evword *t
         rel_cartesian_wide(out, s, t, n);
         return;
     }
-    evword *o = rel_w(out);
+    evword *o = rel_w(out), from = s[0], to = t[0];
     for (int i = 0; i < n; i++)
-        o[i] = (s[0] >> i) & 1u ? t[0] : 0;
+        o[i] = (from >> i) & 1u ? to : 0;
 }
 
 /* [dom];a;[ran] */
@@ -322,10 +338,10 @@ static inline void rel_restrict(relation *out, const relation *a, const evword *
         rel_restrict_wide(out, a, dom, ran, n);
         return;
     }
-    evword *o = rel_w(out);
+    evword *o = rel_w(out), from = dom[0], to = ran[0];
     const evword *x = rel_cw(a);
     for (int i = 0; i < n; i++)
-        o[i] = (dom[0] >> i) & 1u ? (x[i] & ran[0]) : 0;
+        o[i] = (from >> i) & 1u ? (x[i] & to) : 0;
 }
 
 static inline void rel_domain(evword *out, const relation *a, int n)

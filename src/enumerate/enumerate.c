@@ -31,6 +31,7 @@
 
 typedef struct ev_info {
     int thread;            /* -1 for initial writes */
+    int last_write;        /* reads: the latest earlier write of its thread to its location, or -1 */
     int phys;              /* physical location, memory events */
     int vloc;              /* location as addressed */
     int index;             /* position in its thread's trace */
@@ -42,6 +43,7 @@ typedef struct ev_info {
 typedef struct loc_writes {
     int init;              /* event index of the initial write */
     int k;                 /* other writes */
+    const order_table *orders; /* orders_for: every order of w[] to choose from */
     int w[MAX_TOTAL_K];
     uint8_t must[MAX_TOTAL_K]; /* thread coherence: w[i] co-before these */
     uint8_t never[MAX_TOTAL_K]; /* ... and, for the current reads-from choice, not these */
@@ -71,6 +73,7 @@ typedef struct enum_ctx {
     /* the traces whose static relations x holds and the model has prepared */
     bool has_prepared;
     const tp_trace *prepared[MAX_THREADS];
+    int ninit;             /* initial writes: one per physical location */
     int cap;               /* most events of a combination (storage size) */
     int stride;            /* rel_words(cap): words between two sets of an array */
     int n;
@@ -93,6 +96,8 @@ typedef struct enum_ctx {
     int opts_cap;
     int *rf_choice;
     int *last_write;       /* per read: latest po-earlier write to its location in its thread, or -1 */
+    int *latest;           /* per location: see add_thread_events */
+    long *latest_at, stamp;
     bool thread_coherent;
     /* coherence */
     int nphys;
@@ -102,14 +107,22 @@ typedef struct enum_ctx {
     int *co_applied;       /* per location: the order x's co rows hold, or -1 */
     int8_t *write_pos;     /* per write event: its index in its location's w[] */
     /* per location (phys_list index), for the current reads-from choice:
-     * the orders thread coherence allows, at allowed + allowed_at[p] */
+     * the indices in its table of the orders thread coherence allows
+     * (list[p], nallowed[p]): all of them (identity), or some, at
+     * allowed + allowed_at[p] */
     int *allowed;
+    int *identity;         /* 0, 1, 2, ...: every order of a table */
     long allowed_cap;
     long *allowed_at;
+    const int **list;
     int *nallowed;
-    order_table tables[MAX_TOTAL_K + 1];
+    /* coherence orders, one table per (number of writes, program-order
+     * pairs) met so far in the test */
+    struct order_cache *orders;
+    int norders, orders_cap;
     /* barriers */
     barrier_set *bars;
+    int nbar_groups;       /* groups of the current combination */
     bar_event *bar_ev;
     int *bar_choice;
     /* final states */
@@ -128,16 +141,47 @@ typedef struct enum_ctx {
     size_t co_bytes;               /* their size, grown as tests need */
 } enum_ctx;
 
-static const order_table *table_for(enum_ctx *c, int k)
+/* The most coherence orders listed for one location: every partial order
+ * of six writes from six threads fits (130,023), and two threads' chains of
+ * four (1,764); more writes are skipped, and the result says so. */
+#define MAX_CO_ORDERS 131072
+
+typedef struct order_cache {
+    int k;
+    uint8_t must[MAX_TOTAL_K];
+    bool too_many;
+    order_table tab;
+} order_cache;
+
+/* The orders on a location's writes that keep each thread's writes in
+ * program order (with thread coherence; all orders without), built once
+ * per pattern; NULL when there are more than MAX_CO_ORDERS. */
+static const order_table *orders_for(enum_ctx *c, const loc_writes *lw)
 {
-    order_table *tab = &c->tables[k];
-    if (!tab->rows) {
-        order_table_build(tab, k, cat_model_co_mode(c->model) == CAT_CO_PARTIAL);
+    for (int i = 0; i < c->norders; i++) {
+        order_cache *oc = &c->orders[i];
+        if (oc->k == lw->k && memcmp(oc->must, lw->must, sizeof oc->must) == 0)
+            return oc->too_many ? NULL : &oc->tab;
     }
-    return tab;
+    if (c->norders == c->orders_cap) {
+        c->orders_cap = c->orders_cap ? 2 * c->orders_cap : 8;
+        order_cache *grown = GC_MALLOC(sizeof *grown * (size_t)c->orders_cap);
+        if (c->norders)
+            memcpy(grown, c->orders, sizeof *grown * (size_t)c->norders);
+        c->orders = grown;
+    }
+    order_cache *oc = &c->orders[c->norders++];
+    oc->k = lw->k;
+    memcpy(oc->must, lw->must, sizeof oc->must);
+    bool partial = cat_model_co_mode(c->model) == CAT_CO_PARTIAL;
+    oc->too_many = !order_table_build_containing(&oc->tab, lw->k, partial, lw->must, MAX_CO_ORDERS);
+    return oc->too_many ? NULL : &oc->tab;
 }
 
+#define INLINE static inline __attribute__((always_inline))
+
 static evword *set_at(evword *base, const enum_ctx *c, int i) { return base + (size_t)i * (size_t)c->stride; }
+INLINE evword *at_(evword *base, int stride, int i) { return base + (size_t)i * (size_t)stride; }
 
 /* ---- limits ----------------------------------------------------------------- */
 
@@ -157,12 +201,19 @@ static size_t heap_in_use(void)
 
 /* Whether a time or memory limit has been reached (checked every
  * STOP_CHECK_MASK + 1 calls); once it has, everything stops. */
-static bool out_of_budget(enum_ctx *c)
+static bool budget_exhausted(enum_ctx *c);
+
+static inline bool out_of_budget(enum_ctx *c)
 {
     if (c->stop)
         return true;
     if ((++c->ticks & STOP_CHECK_MASK) != 0)
         return false;
+    return budget_exhausted(c);
+}
+
+static bool budget_exhausted(enum_ctx *c)
+{
     if (c->deadline > 0 && now_seconds() >= c->deadline) {
         c->r->timed_out = true;
         c->stop = true;
@@ -206,23 +257,38 @@ static const tp_trace *chosen_trace(const enum_ctx *c, int th)
     return &c->paths.threads[th].traces[c->choice[th]];
 }
 
-/* Appends the chosen traces' events (the caller checked that they fit). */
+/* Appends the chosen traces' events (the caller checked that they fit),
+ * noting for each read its thread's latest earlier write to its location
+ * (latest[l]: that write, valid when latest_at[l] is the stamp of this
+ * thread in this combination). */
 static void add_thread_events(enum_ctx *c, int *first)
 {
+    c->stamp += MAX_THREADS;
     for (int th = 0; th < c->t->nthreads; th++) {
         const tp_trace *tr = chosen_trace(c, th);
+        long stamp = c->stamp + th;
         first[th] = c->n;
         for (int i = 0; i < tr->nevents; i++) {
             const tp_event *te = &tr->events[i];
-            ev_info *e = &c->ev[c->n++];
+            ev_info *e = &c->ev[c->n];
             e->thread = th;
             e->ev = te;
             e->index = i;
             e->vloc = te->loc;
-            e->phys = (te->kind == EV_READ || te->kind == EV_WRITE) ? c->t->locs[te->loc].physical : -1;
             e->read = te->kind == EV_READ;
             e->write = te->kind == EV_WRITE;
+            e->phys = (e->read || e->write) ? c->t->locs[te->loc].physical : -1;
             e->value = te->value;
+            e->last_write = -1;
+            if (e->phys >= 0) {
+                if (e->read && c->latest_at[e->phys] == stamp)
+                    e->last_write = c->latest[e->phys];
+                if (e->write) {
+                    c->latest[e->phys] = c->n;
+                    c->latest_at[e->phys] = stamp;
+                }
+            }
+            c->n++;
         }
     }
 }
@@ -358,82 +424,81 @@ static void find_peers(const litmus_test *t, thread_peers *p)
 }
 
 /* out = the events of the threads in `threads`. */
-static void events_of(const enum_ctx *c, uint32_t threads, evword *out)
+INLINE void events_of(const enum_ctx *c, uint32_t threads, evword *out, int n, int stride)
 {
-    set_clear(out, c->n);
+    set_clear(out, n);
     for (; threads; threads &= threads - 1)
-        set_union(out, out, set_at(c->thread_events, c, __builtin_ctz(threads)), c->n);
+        set_union(out, out, at_(c->thread_events, stride, __builtin_ctz(threads)), n);
 }
 
 /* Events grouped by location, thread and scope, from which each row of a
  * static relation is a copy: O(n) words instead of a test per pair. */
-static void group_events(enum_ctx *c)
+INLINE void group_events(enum_ctx *c, int n, int stride)
 {
-    int n = c->n, nthreads = c->t->nthreads;
+    int nthreads = c->t->nthreads;
     for (int l = 0; l < c->t->nlocs; l++) {
-        set_clear(set_at(c->loc_events, c, l), n);
-        set_clear(set_at(c->vloc_events, c, l), n);
+        set_clear(at_(c->loc_events, stride, l), n);
+        set_clear(at_(c->vloc_events, stride, l), n);
     }
     for (int th = 0; th < nthreads; th++) {
-        set_clear(set_at(c->thread_events, c, th), n);
+        set_clear(at_(c->thread_events, stride, th), n);
         for (int s = 0; s < NSCOPES; s++)
-            set_clear(set_at(c->scoped, c, th * NSCOPES + s), n);
+            set_clear(at_(c->scoped, stride, th * NSCOPES + s), n);
     }
     for (int i = 0; i < n; i++) {
         const ev_info *e = &c->ev[i];
         if (e->phys >= 0) {
-            set_add(set_at(c->loc_events, c, e->phys), i);
-            set_add(set_at(c->vloc_events, c, e->vloc), i);
+            set_add(at_(c->loc_events, stride, e->phys), i);
+            set_add(at_(c->vloc_events, stride, e->vloc), i);
         }
         if (e->thread < 0)
             continue;
-        set_add(set_at(c->thread_events, c, e->thread), i);
+        set_add(at_(c->thread_events, stride, e->thread), i);
         if (e->ev->scope != SCOPE_NONE)
-            set_add(set_at(c->scoped, c, e->thread * NSCOPES + e->ev->scope), i);
+            set_add(at_(c->scoped, stride, e->thread * NSCOPES + e->ev->scope), i);
     }
     set_clear(c->threads_events, n);
     for (int th = 0; th < nthreads; th++)
-        set_union(c->threads_events, c->threads_events, set_at(c->thread_events, c, th), n);
+        set_union(c->threads_events, c->threads_events, at_(c->thread_events, stride, th), n);
 }
 
 /* sr from an event of thread a with scope s: the scoped events of threads
  * inside its scope instance whose own scope instance holds thread a. */
-static void scope_partners(const enum_ctx *c, int a, int s, evword *out)
+INLINE void scope_partners(const enum_ctx *c, int a, int s, evword *out, int n, int stride)
 {
-    set_clear(out, c->n);
+    set_clear(out, n);
     for (uint32_t bs = c->peers.scope[a][s]; bs; bs &= bs - 1) {
         int b = __builtin_ctz(bs);
         for (int sb = SCOPE_NONE + 1; sb < NSCOPES; sb++)
             if (c->peers.scope[b][sb] & ((uint32_t)1 << a))
-                set_union(out, out, set_at(c->scoped, c, b * NSCOPES + sb), c->n);
+                set_union(out, out, at_(c->scoped, stride, b * NSCOPES + sb), n);
     }
 }
 
 /* Per thread: its CTA's and GPU's events, and what sr relates each of its
  * scopes to. */
-static void group_peers(enum_ctx *c)
+INLINE void group_peers(enum_ctx *c, int n, int stride)
 {
     for (int th = 0; th < c->t->nthreads; th++) {
-        events_of(c, c->peers.cta[th], set_at(c->cta_events, c, th));
-        events_of(c, c->peers.gpu[th], set_at(c->gpu_events, c, th));
+        events_of(c, c->peers.cta[th], at_(c->cta_events, stride, th), n, stride);
+        events_of(c, c->peers.gpu[th], at_(c->gpu_events, stride, th), n, stride);
         for (int s = SCOPE_NONE + 1; s < NSCOPES; s++)
-            scope_partners(c, th, s, set_at(c->scope_events, c, th * NSCOPES + s));
+            scope_partners(c, th, s, at_(c->scope_events, stride, th * NSCOPES + s), n, stride);
     }
 }
 
 /* loc, vloc, int, ext, po, scta, sgpu and sr, one row per event. */
-static void fill_pair_relations(enum_ctx *c)
+INLINE void fill_pair_relations(enum_ctx *c, int n, int stride)
 {
     exec *x = &c->x;
-    int n = c->n;
-    group_events(c);
-    group_peers(c);
+    group_events(c, n, stride);
+    group_peers(c, n, stride);
     static const int thread_rels[] = {XR_INT, XR_EXT, XR_PO, XR_SCTA, XR_SGPU, XR_SR};
     for (int i = 0; i < n; i++) {
         const ev_info *e = &c->ev[i];
         if (e->phys >= 0) {
-            set_copy(rel_row(x->rel[XR_LOC], i, n), set_at(c->loc_events, c, e->phys), n);
-            set_copy(rel_row(x->rel[XR_VLOC], i, n), set_at(c->vloc_events, c, e->vloc), n);
+            set_copy(rel_row(x->rel[XR_LOC], i, n), at_(c->loc_events, stride, e->phys), n);
+            set_copy(rel_row(x->rel[XR_VLOC], i, n), at_(c->vloc_events, stride, e->vloc), n);
         } else {
             set_clear(rel_row(x->rel[XR_LOC], i, n), n);
             set_clear(rel_row(x->rel[XR_VLOC], i, n), n);
@@ -443,32 +508,31 @@ static void fill_pair_relations(enum_ctx *c)
                 set_clear(rel_row(x->rel[thread_rels[r]], i, n), n);
             continue;
         }
-        const evword *own = set_at(c->thread_events, c, e->thread);
+        const evword *own = at_(c->thread_events, stride, e->thread);
         set_copy(rel_row(x->rel[XR_INT], i, n), own, n);
         set_diff(rel_row(x->rel[XR_EXT], i, n), c->threads_events, own, n);
         evword *po = rel_row(x->rel[XR_PO], i, n);
         set_first(po, i + 1, n);
         set_diff(po, own, po, n);
-        set_copy(rel_row(x->rel[XR_SCTA], i, n), set_at(c->cta_events, c, e->thread), n);
-        set_copy(rel_row(x->rel[XR_SGPU], i, n), set_at(c->gpu_events, c, e->thread), n);
+        set_copy(rel_row(x->rel[XR_SCTA], i, n), at_(c->cta_events, stride, e->thread), n);
+        set_copy(rel_row(x->rel[XR_SGPU], i, n), at_(c->gpu_events, stride, e->thread), n);
         if (e->ev->scope != SCOPE_NONE)
-            set_copy(rel_row(x->rel[XR_SR], i, n), set_at(c->scope_events, c, e->thread * NSCOPES + e->ev->scope), n);
+            set_copy(rel_row(x->rel[XR_SR], i, n), at_(c->scope_events, stride, e->thread * NSCOPES + e->ev->scope), n);
         else
             set_clear(rel_row(x->rel[XR_SR], i, n), n);
     }
 }
 
-static void add_deps(relation *r, const uint64_t *deps, int words, int base, int to, int n)
+INLINE void add_deps(relation *r, const uint64_t *deps, int words, int base, int to, int n)
 {
     for (int k = 0; k < words; k++)
         for (uint64_t d = deps[k]; d; d &= d - 1)
             rel_add(r, base + k * 64 + __builtin_ctzll(d), to, n);
 }
 
-static void fill_dependencies(enum_ctx *c, const int *first)
+INLINE void fill_dependencies(enum_ctx *c, const int *first, int n)
 {
     exec *x = &c->x;
-    int n = c->n;
     for (int i = 0; i < n; i++) {
         const ev_info *e = &c->ev[i];
         if (!e->ev)
@@ -483,32 +547,87 @@ static void fill_dependencies(enum_ctx *c, const int *first)
     }
 }
 
-static void fill_static_relations(enum_ctx *c, const int *first)
+INLINE void fill_static_n(enum_ctx *c, const int *first, int n, int stride)
 {
     exec *x = &c->x;
-    x->n = c->n;
+    x->n = n;
     /* the relations built by adding pairs; fill_pair_relations writes
      * whole rows of the others */
     static const int added[] = {XR_RF, XR_CO, XR_FR, XR_RMW, XR_SYNCBAR, XR_ADDR, XR_DATA, XR_CTRL};
     for (size_t r = 0; r < sizeof added / sizeof *added; r++)
-        rel_clear(x->rel[added[r]], c->n);
+        rel_clear(x->rel[added[r]], n);
     for (int p = 0; p < c->t->nlocs; p++)
         c->co_applied[p] = -1;
     fill_sets(c);
-    fill_pair_relations(c);
-    fill_dependencies(c, first);
-    rel_inter(x->rel[XR_PO_LOC], x->rel[XR_PO], x->rel[XR_LOC], c->n);
+    fill_pair_relations(c, n, stride);
+    fill_dependencies(c, first, n);
+    rel_inter(x->rel[XR_PO_LOC], x->rel[XR_PO], x->rel[XR_LOC], n);
+}
+
+/* Two copies of the same code: one where the compiler knows every set is
+ * one word (nearly every test), one for any width. */
+static void fill_static_one_word(enum_ctx *c, const int *first)
+{
+    int n = c->n;
+    if (n < 1 || n > 64)
+        __builtin_unreachable();
+    fill_static_n(c, first, n, 1);
+}
+
+static void fill_static_relations(enum_ctx *c, const int *first)
+{
+    if (c->n >= 1 && c->n <= 64 && c->stride == 1)
+        fill_static_one_word(c, first);
+    else
+        fill_static_n(c, first, c->n, c->stride);
+}
+
+/* Adds write w as an option of read r (the r-th read, event i), unless
+ * thread coherence rules it out: a write of its own thread after it, or,
+ * when its thread wrote the location before it, any write of the thread
+ * but the latest, and the initial write (each is coherence-before that
+ * latest write, which the read follows: forbid_reading_back). */
+static inline void consider_write(enum_ctx *c, int r, int i, int w, int *used)
+{
+    const ev_info *we = &c->ev[w];
+    bool same_thread = we->thread == c->ev[i].thread;
+    if (c->thread_coherent) {
+        int last = c->last_write[r];
+        if (same_thread && w > i)
+            return;
+        if (last >= 0 && w != last && (same_thread || we->thread < 0))
+            return;
+    }
+    if (we->value != c->ev[i].value)
+        return;
+    if (*used == c->opts_cap) {
+        c->opts_cap = 2 * c->opts_cap;
+        int *grown = GC_MALLOC_ATOMIC(sizeof *grown * (size_t)c->opts_cap);
+        memcpy(grown, c->opts, sizeof *grown * (size_t)*used);
+        c->opts = grown;
+    }
+    c->opts[(*used)++] = w;
+    c->nopts[r]++;
 }
 
 /* Reads-from options: writes to the same location with the read's value. */
 static bool collect_rf_options(enum_ctx *c)
 {
     int n = c->n;
-    for (int l = 0; l < c->t->nlocs; l++)
-        set_clear(set_at(c->loc_writes_now, c, l), n);
-    for (int w = 0; w < n; w++)
-        if (c->ev[w].write)
-            set_add(set_at(c->loc_writes_now, c, c->ev[w].phys), w);
+    if (c->stride == 1) {
+        evword *writes = c->loc_writes_now;
+        for (int l = 0; l < c->t->nlocs; l++)
+            writes[l] = 0;
+        for (int w = 0; w < n; w++)
+            if (c->ev[w].write)
+                writes[c->ev[w].phys] |= evword_bit(w);
+    } else {
+        for (int l = 0; l < c->t->nlocs; l++)
+            set_clear(set_at(c->loc_writes_now, c, l), n);
+        for (int w = 0; w < n; w++)
+            if (c->ev[w].write)
+                set_add(set_at(c->loc_writes_now, c, c->ev[w].phys), w);
+    }
     c->nreads = 0;
     int used = 0;
     for (int i = 0; i < n; i++) {
@@ -518,26 +637,14 @@ static bool collect_rf_options(enum_ctx *c)
         c->read_ev[r] = i;
         c->nopts[r] = 0;
         c->opt_at[r] = used;
-        c->last_write[r] = -1;
+        c->last_write[r] = c->ev[i].last_write;
         const evword *writes = set_at(c->loc_writes_now, c, c->ev[i].phys);
-        for (int w = set_next(writes, 0, n); w >= 0; w = set_next(writes, w + 1, n)) {
-            const ev_info *we = &c->ev[w];
-            bool same_thread = we->thread == c->ev[i].thread;
-            if (same_thread && w < i)
-                c->last_write[r] = w;
-            if (same_thread && w > i && c->thread_coherent)
-                continue; /* reading from its own future */
-            if (we->value != c->ev[i].value)
-                continue;
-            if (used == c->opts_cap) {
-                c->opts_cap = 2 * c->opts_cap;
-                int *grown = GC_MALLOC_ATOMIC(sizeof *grown * (size_t)c->opts_cap);
-                memcpy(grown, c->opts, sizeof *grown * (size_t)used);
-                c->opts = grown;
-            }
-            c->opts[used++] = w;
-            c->nopts[r]++;
-        }
+        if (n <= 64)
+            for (evword ws = writes[0]; ws; ws &= ws - 1)
+                consider_write(c, r, i, __builtin_ctzll(ws), &used);
+        else
+            for (int w = set_next(writes, 0, n); w >= 0; w = set_next(writes, w + 1, n))
+                consider_write(c, r, i, w, &used);
         if (c->nopts[r] == 0)
             return false;
     }
@@ -550,11 +657,14 @@ static void make_room_for_orders(enum_ctx *c)
     long need = 0;
     for (int p = 0; p < c->nphys; p++) {
         c->allowed_at[p] = need;
-        need += table_for(c, c->locw[c->phys_list[p]].k)->count;
+        need += c->locw[c->phys_list[p]].orders->count;
     }
     if (need > c->allowed_cap) {
         c->allowed_cap = 2 * need;
         c->allowed = GC_MALLOC_ATOMIC(sizeof *c->allowed * (size_t)c->allowed_cap);
+        c->identity = GC_MALLOC_ATOMIC(sizeof *c->identity * (size_t)c->allowed_cap);
+        for (long i = 0; i < c->allowed_cap; i++)
+            c->identity[i] = (int)i;
     }
 }
 
@@ -563,14 +673,13 @@ static void make_room_for_orders(enum_ctx *c)
  * combination is then skipped, and the result says so). */
 static bool collect_writes(enum_ctx *c)
 {
-    int limit = cat_model_co_mode(c->model) == CAT_CO_PARTIAL ? MAX_PARTIAL_K : MAX_TOTAL_K;
     c->nphys = 0;
     for (int i = 0; i < c->n; i++) {
         const ev_info *e = &c->ev[i];
         if (!e->write || e->thread < 0)
             continue;
         loc_writes *lw = &c->locw[e->phys];
-        if (lw->k == limit) {
+        if (lw->k == MAX_TOTAL_K) {
             c->r->writes_cut = true;
             return false;
         }
@@ -581,11 +690,15 @@ static bool collect_writes(enum_ctx *c)
         loc_writes *lw = &c->locw[l];
         if (c->t->locs[l].physical != l || lw->k == 0)
             continue;
-        for (int i = 0; i < lw->k; i++) {
-            lw->must[i] = 0;
+        memset(lw->must, 0, sizeof lw->must);
+        for (int i = 0; i < lw->k; i++)
             for (int j = i + 1; j < lw->k && c->thread_coherent; j++)
                 if (c->ev[lw->w[i]].thread == c->ev[lw->w[j]].thread)
                     lw->must[i] |= (uint8_t)(1u << j);
+        lw->orders = orders_for(c, lw);
+        if (!lw->orders) {
+            c->r->writes_cut = true;
+            return false;
         }
         c->phys_list[c->nphys++] = l;
     }
@@ -606,12 +719,11 @@ static bool collect_barriers(enum_ctx *c)
         const lit_thread *th = &c->t->threads[e->thread];
         c->bar_ev[nbar++] = (bar_event){i, e->thread, th->cta, th->gpu, e->ev->value, e->ev->count, e->ev->waits};
     }
-    if (nbar == 0) {
-        c->bar_choice[0] = 0;
-        barriers_build(c->bars, c->bar_ev, 0);
+    c->nbar_groups = 0;
+    if (nbar == 0)
         return true;
-    }
     enum bar_status st = barriers_build(c->bars, c->bar_ev, nbar);
+    c->nbar_groups = barriers_groups(c->bars);
     if (barriers_hang(c->bars) || st == BAR_HANG)
         c->r->hang = true;
     if (st == BAR_TOO_MANY)
@@ -756,7 +868,7 @@ static void choose_barriers(enum_ctx *c, int g)
 {
     if (c->stop)
         return;
-    if (g == barriers_groups(c->bars)) {
+    if (g == c->nbar_groups) {
         relation *sb = c->x.rel[XR_SYNCBAR];
         rel_clear(sb, c->n);
         for (int i = 0; i < g; i++)
@@ -772,14 +884,6 @@ static void choose_barriers(enum_ctx *c, int g)
         c->bar_choice[g] = a;
         choose_barriers(c, g + 1);
     }
-}
-
-static bool respects_program_order(const uint8_t *rows, const loc_writes *lw)
-{
-    for (int i = 0; i < lw->k; i++)
-        if ((rows[i] & lw->must[i]) != lw->must[i] || (rows[i] & lw->never[i]))
-            return false;
-    return true;
 }
 
 /* Thread coherence: no read may read from a write that is coherence-before
@@ -815,12 +919,25 @@ static bool allow_orders(enum_ctx *c)
         return false;
     for (int p = 0; p < c->nphys; p++) {
         const loc_writes *lw = &c->locw[c->phys_list[p]];
-        const order_table *tab = table_for(c, lw->k);
+        const order_table *tab = lw->orders;
+        uint8_t never = 0;
+        for (int i = 0; i < lw->k; i++)
+            never |= lw->never[i];
         int *list = c->allowed + c->allowed_at[p];
         int n = 0;
-        for (int o = 0; o < tab->count; o++)
-            if (!c->thread_coherent || respects_program_order(tab->rows[o], lw))
-                list[n++] = o;
+        if (!never) {
+            c->list[p] = c->identity;
+            n = tab->count;
+        } else {
+            for (int o = 0; o < tab->count; o++) {
+                bool ok = true;
+                for (int i = 0; i < lw->k && ok; i++)
+                    ok = (tab->rows[o][i] & lw->never[i]) == 0;
+                if (ok)
+                    list[n++] = o;
+            }
+            c->list[p] = list;
+        }
         c->nallowed[p] = n;
         if (n == 0)
             return false;
@@ -834,16 +951,44 @@ static bool allow_orders(enum_ctx *c)
  * the static relations, and a combination that keeps them keeps its
  * events in place, so a location's rows also stay right while its order
  * does (consecutive choices mostly change one location). */
+static void set_co_narrow(enum_ctx *c)
+{
+    evword *co = rel_w(c->x.rel[XR_CO]);
+    for (int p = 0; p < c->nphys; p++) {
+        if (c->co_applied[p] == c->co_choice[p])
+            continue;
+        c->co_applied[p] = c->co_choice[p];
+        const loc_writes *lw = &c->locw[c->phys_list[p]];
+        const uint8_t *rows = lw->orders->rows[c->co_choice[p]];
+        evword all = 0;
+        for (int i = 0; i < lw->k; i++) {
+            all |= evword_bit(lw->w[i]);
+            evword after = 0;
+            for (unsigned later = rows[i]; later; later &= later - 1)
+                after |= evword_bit(lw->w[__builtin_ctz(later)]);
+            co[lw->w[i]] = after;
+        }
+        co[lw->init] = all;
+    }
+    evword *fr = rel_w(c->x.rel[XR_FR]);
+    for (int r = 0; r < c->nreads; r++)
+        fr[c->read_ev[r]] = co[c->rf_choice[r]];
+}
+
 static void set_co(enum_ctx *c)
 {
     int n = c->n;
+    if (n <= 64) {
+        set_co_narrow(c);
+        return;
+    }
     relation *co = c->x.rel[XR_CO];
     for (int p = 0; p < c->nphys; p++) {
         if (c->co_applied[p] == c->co_choice[p])
             continue;
         c->co_applied[p] = c->co_choice[p];
         const loc_writes *lw = &c->locw[c->phys_list[p]];
-        const uint8_t *rows = table_for(c, lw->k)->rows[c->co_choice[p]];
+        const uint8_t *rows = lw->orders->rows[c->co_choice[p]];
         evword *init_row = rel_row(co, lw->init, n);
         set_clear(init_row, n);
         for (int i = 0; i < lw->k; i++) {
@@ -869,7 +1014,7 @@ static void choose_co(enum_ctx *c, int p)
         return;
     }
     for (int i = 0; i < c->nallowed[p]; i++) {
-        c->co_choice[p] = c->allowed[c->allowed_at[p] + i];
+        c->co_choice[p] = c->list[p][i];
         choose_co(c, p + 1);
     }
 }
@@ -893,7 +1038,7 @@ static bool apply_co_choice(void *ctx, long k)
         return false;
     long rest = k;
     for (int p = 0; p < c->nphys; p++) {
-        c->co_choice[p] = c->allowed[c->allowed_at[p] + rest % c->nallowed[p]];
+        c->co_choice[p] = c->list[p][rest % c->nallowed[p]];
         rest /= c->nallowed[p];
     }
     set_co(c);
@@ -921,7 +1066,7 @@ static long co_choice_count(enum_ctx *c)
 {
     long count = 1;
     for (int p = 0; p < c->nphys; p++) {
-        count *= table_for(c, c->locw[c->phys_list[p]].k)->count;
+        count *= c->locw[c->phys_list[p]].orders->count;
         if (count > MAX_STAGED_CO)
             return -1;
     }
@@ -1018,9 +1163,7 @@ static void remember_prepared(enum_ctx *c)
 
 static int combination_events(const enum_ctx *c)
 {
-    int n = 0;
-    for (int l = 0; l < c->t->nlocs; l++)
-        n += c->t->locs[l].physical == l;
+    int n = c->ninit;
     for (int th = 0; th < c->t->nthreads; th++)
         n += chosen_trace(c, th)->nevents;
     return n;
@@ -1063,9 +1206,7 @@ static bool visit_combination(void *ctx)
  * combination is skipped). */
 static int most_events(const enum_ctx *c)
 {
-    long n = 0;
-    for (int l = 0; l < c->t->nlocs; l++)
-        n += c->t->locs[l].physical == l;
+    long n = c->ninit;
     for (int th = 0; th < c->t->nthreads; th++) {
         int longest = 0;
         for (int i = 0; i < c->paths.threads[th].ntraces; i++)
@@ -1076,56 +1217,78 @@ static int most_events(const enum_ctx *c)
     return n < REL_MAX_EVENTS ? (int)(n ? n : 1) : REL_MAX_EVENTS;
 }
 
-static void *zeroed(size_t bytes)
+/* The enumerator's per-test storage comes from one block: carve_storage
+ * runs twice, first to measure (base NULL), then to hand out. */
+typedef struct arena {
+    char *base;
+    size_t used;
+} arena;
+
+static void *take(arena *a, size_t bytes)
 {
-    void *p = GC_MALLOC_ATOMIC(bytes ? bytes : 1);
-    memset(p, 0, bytes ? bytes : 1);
-    return p;
+    size_t at = (a->used + 15) & ~(size_t)15;
+    a->used = at + (bytes ? bytes : 1);
+    return a->base ? a->base + at : NULL;
+}
+
+static void carve_storage(enum_ctx *c, arena *a)
+{
+    const litmus_test *t = c->t;
+    int cap = c->cap, nlocs = t->nlocs ? t->nlocs : 1, nthreads = t->nthreads ? t->nthreads : 1;
+    size_t set = sizeof(evword) * (size_t)c->stride, ints = sizeof(int) * (size_t)cap;
+    for (int i = 0; i < 3; i++)
+        c->scratch[i] = take(a, rel_bytes(cap));
+    c->ev = take(a, sizeof *c->ev * (size_t)cap);
+    c->loc_events = take(a, set * (size_t)nlocs);
+    c->vloc_events = take(a, set * (size_t)nlocs);
+    c->loc_writes_now = take(a, set * (size_t)nlocs);
+    c->thread_events = take(a, set * (size_t)nthreads);
+    c->cta_events = take(a, set * (size_t)nthreads);
+    c->gpu_events = take(a, set * (size_t)nthreads);
+    c->scope_events = take(a, set * (size_t)nthreads * NSCOPES);
+    c->scoped = take(a, set * (size_t)nthreads * NSCOPES);
+    c->threads_events = take(a, set);
+    c->read_ev = take(a, ints);
+    c->nopts = take(a, ints);
+    c->opt_at = take(a, ints);
+    c->rf_choice = take(a, ints);
+    c->last_write = take(a, ints);
+    c->opts_cap = 4 * cap;
+    c->opts = take(a, sizeof(int) * (size_t)c->opts_cap);
+    c->write_pos = take(a, sizeof(int8_t) * (size_t)cap);
+    c->locw = take(a, sizeof(loc_writes) * (size_t)nlocs);
+    c->latest = take(a, sizeof(int) * (size_t)nlocs);
+    c->latest_at = take(a, sizeof(long) * (size_t)nlocs);
+    c->phys_list = take(a, sizeof(int) * (size_t)nlocs);
+    c->co_choice = take(a, sizeof(int) * (size_t)nlocs);
+    c->co_applied = take(a, sizeof(int) * (size_t)nlocs);
+    c->allowed_at = take(a, sizeof(long) * (size_t)nlocs);
+    c->nallowed = take(a, sizeof(int) * (size_t)nlocs);
+    c->bar_ev = take(a, sizeof(bar_event) * (size_t)cap);
+    c->bar_choice = take(a, ints);
 }
 
 /* Storage for combinations of up to c->cap events; false (with the result
  * saying so) when it would exceed the memory limit. */
 static bool size_storage(enum_ctx *c)
 {
-    const litmus_test *t = c->t;
-    int cap = c->cap, nlocs = t->nlocs ? t->nlocs : 1, nthreads = t->nthreads ? t->nthreads : 1;
-    size_t relations = (size_t)(XR_COUNT + 3) * rel_bytes(cap) + cat_workspace_bytes(c->model, cap);
-    if (c->max_memory > 0 && heap_in_use() + relations > c->max_memory) {
+    int cap = c->cap, nlocs = c->t->nlocs ? c->t->nlocs : 1;
+    c->stride = rel_words(cap);
+    arena measure = {NULL, 0};
+    carve_storage(c, &measure);
+    size_t relations = (size_t)XR_COUNT * rel_bytes(cap) + cat_workspace_bytes(c->model, cap);
+    if (c->max_memory > 0 && heap_in_use() + relations + measure.used > c->max_memory) {
         c->r->out_of_memory = true;
         return false;
     }
-    c->stride = rel_words(cap);
-    size_t set = sizeof(evword) * (size_t)c->stride;
     exec_init(&c->x, cap);
-    for (int i = 0; i < 3; i++)
-        c->scratch[i] = zeroed(rel_bytes(cap));
-    c->ev = zeroed(sizeof *c->ev * (size_t)cap);
-    c->loc_events = zeroed(set * (size_t)nlocs);
-    c->vloc_events = zeroed(set * (size_t)nlocs);
-    c->loc_writes_now = zeroed(set * (size_t)nlocs);
-    c->thread_events = zeroed(set * (size_t)nthreads);
-    c->cta_events = zeroed(set * (size_t)nthreads);
-    c->gpu_events = zeroed(set * (size_t)nthreads);
-    c->scope_events = zeroed(set * (size_t)nthreads * NSCOPES);
-    c->scoped = zeroed(set * (size_t)nthreads * NSCOPES);
-    c->threads_events = zeroed(set);
-    c->read_ev = zeroed(sizeof(int) * (size_t)cap);
-    c->nopts = zeroed(sizeof(int) * (size_t)cap);
-    c->opt_at = zeroed(sizeof(int) * (size_t)cap);
-    c->rf_choice = zeroed(sizeof(int) * (size_t)cap);
-    c->last_write = zeroed(sizeof(int) * (size_t)cap);
-    c->opts_cap = 4 * cap;
-    c->opts = zeroed(sizeof(int) * (size_t)c->opts_cap);
-    c->write_pos = zeroed(sizeof(int8_t) * (size_t)cap);
-    c->locw = zeroed(sizeof(loc_writes) * (size_t)nlocs);
-    c->phys_list = zeroed(sizeof(int) * (size_t)nlocs);
-    c->co_choice = zeroed(sizeof(int) * (size_t)nlocs);
-    c->co_applied = zeroed(sizeof(int) * (size_t)nlocs);
-    c->allowed_at = zeroed(sizeof(long) * (size_t)nlocs);
-    c->nallowed = zeroed(sizeof(int) * (size_t)nlocs);
+    arena block = {GC_MALLOC_ATOMIC(measure.used), 0};
+    memset(block.base, 0, measure.used);
+    carve_storage(c, &block);
+    for (int l = 0; l < nlocs; l++)
+        c->latest_at[l] = -1;
+    c->list = GC_MALLOC(sizeof *c->list * (size_t)nlocs);
     c->bars = barriers_new();
-    c->bar_ev = zeroed(sizeof(bar_event) * (size_t)cap);
-    c->bar_choice = zeroed(sizeof(int) * (size_t)cap);
     return true;
 }
 
@@ -1176,6 +1339,8 @@ bool enumerate_check(const litmus_test *t, const cat_model *m, cat_workspace *ws
     for (int th = 0; th < t->nthreads; th++)
         if (c->paths.threads[th].ntraces == 0)
             return true;
+    for (int l = 0; l < t->nlocs; l++)
+        c->ninit += t->locs[l].physical == l;
     c->cap = most_events(c);
     if (!size_storage(c))
         return true;

@@ -10,10 +10,14 @@
 #include <gc.h>
 #include <string.h>
 
+/* The pairs, numbered in order of first use, found through a hash table
+ * (slots hold a pair's number + 1). */
 typedef struct pair_index {
     int count, cap;
     int *phys;
     lit_value *value;
+    int *slot;
+    size_t slots;
 } pair_index;
 
 /* The pairs of one trace: `needs` are the reads that no write of the trace
@@ -51,11 +55,43 @@ struct trace_filter {
 
 /* ---- pairs ---- */
 
-static int pair_of(pair_index *px, int phys, lit_value v)
+static size_t pair_hash(int phys, lit_value v, size_t slots)
 {
-    for (int i = 0; i < px->count; i++)
+    uint64_t h = ((uint64_t)v * 0x9e3779b97f4a7c15u) ^ ((uint64_t)phys * 0xc2b2ae3d27d4eb4fu);
+    return (size_t)(h ^ (h >> 29)) & (slots - 1);
+}
+
+static void rehash(pair_index *px, size_t slots)
+{
+    px->slots = slots;
+    px->slot = GC_MALLOC_ATOMIC(sizeof *px->slot * slots);
+    memset(px->slot, 0, sizeof *px->slot * slots);
+    for (int i = 0; i < px->count; i++) {
+        size_t at = pair_hash(px->phys[i], px->value[i], slots);
+        while (px->slot[at])
+            at = (at + 1) & (slots - 1);
+        px->slot[at] = i + 1;
+    }
+}
+
+static int pair_find(const pair_index *px, int phys, lit_value v)
+{
+    for (size_t at = pair_hash(phys, v, px->slots); px->slot[at]; at = (at + 1) & (px->slots - 1)) {
+        int i = px->slot[at] - 1;
         if (px->phys[i] == phys && px->value[i] == v)
             return i;
+    }
+    return -1;
+}
+
+static int pair_of(pair_index *px, int phys, lit_value v)
+{
+    size_t at = pair_hash(phys, v, px->slots);
+    for (; px->slot[at]; at = (at + 1) & (px->slots - 1)) {
+        int i = px->slot[at] - 1;
+        if (px->phys[i] == phys && px->value[i] == v)
+            return i;
+    }
     if (px->count == px->cap) {
         int cap = px->cap ? 2 * px->cap : 64;
         int *phys_grown = GC_MALLOC_ATOMIC(sizeof *phys_grown * (size_t)cap);
@@ -70,7 +106,10 @@ static int pair_of(pair_index *px, int phys, lit_value v)
     }
     px->phys[px->count] = phys;
     px->value[px->count] = v;
-    return px->count++;
+    px->slot[at] = ++px->count;
+    if ((size_t)px->count * 2 > px->slots)
+        rehash(px, 2 * px->slots);
+    return px->count - 1;
 }
 
 static uint64_t *new_set(int words)
@@ -108,50 +147,60 @@ static bool set_empty(const uint64_t *s, int words)
 static bool is_access(const tp_event *te) { return te->kind == EV_READ || te->kind == EV_WRITE; }
 
 /* Numbers every pair the traces touch, and the initial pair of every
- * location they touch (pairs of locations no trace touches cannot matter). */
-static void index_pairs(const litmus_test *t, const tp_result *paths, pair_index *px)
+ * location they touch (pairs of locations no trace touches cannot matter);
+ * returns, per thread, per trace, per event, its pair or -1. */
+static int ***index_pairs(const litmus_test *t, const tp_result *paths, pair_index *px)
 {
     bool *touched = GC_MALLOC_ATOMIC(sizeof *touched * (size_t)(t->nlocs ? t->nlocs : 1));
     memset(touched, 0, sizeof *touched * (size_t)t->nlocs);
-    for (int th = 0; th < t->nthreads; th++)
-        for (int i = 0; i < paths->threads[th].ntraces; i++) {
-            const tp_trace *tr = &paths->threads[th].traces[i];
-            for (int e = 0; e < tr->nevents; e++)
-                if (is_access(&tr->events[e])) {
-                    int phys = t->locs[tr->events[e].loc].physical;
+    int ***ids = GC_MALLOC(sizeof *ids * (size_t)(t->nthreads ? t->nthreads : 1));
+    for (int th = 0; th < t->nthreads; th++) {
+        const tp_thread *tt = &paths->threads[th];
+        long events = 0;
+        for (int i = 0; i < tt->ntraces; i++)
+            events += tt->traces[i].nevents;
+        int *all = GC_MALLOC_ATOMIC(sizeof *all * (size_t)(events ? events : 1));
+        ids[th] = GC_MALLOC(sizeof *ids[th] * (size_t)(tt->ntraces ? tt->ntraces : 1));
+        for (int i = 0; i < tt->ntraces; i++) {
+            const tp_trace *tr = &tt->traces[i];
+            ids[th][i] = all;
+            for (int e = 0; e < tr->nevents; e++) {
+                const tp_event *te = &tr->events[e];
+                int phys = is_access(te) ? t->locs[te->loc].physical : -1;
+                all[e] = phys >= 0 ? pair_of(px, phys, te->value) : -1;
+                if (phys >= 0)
                     touched[phys] = true;
-                    pair_of(px, phys, tr->events[e].value);
-                }
+            }
+            all += tr->nevents;
         }
+    }
     for (int l = 0; l < t->nlocs; l++)
         if (touched[l])
             pair_of(px, l, t->locs[l].init);
+    return ids;
 }
 
 /* With thread coherence a read is served by its own thread only from an
- * earlier write; without, from any write of the thread. */
-static void trace_pairs_of(const litmus_test *t, pair_index *px, const tp_trace *tr, bool coherent, int words,
-                           trace_pairs *out)
+ * earlier write; without, from any write of the thread.  pair: the pair
+ * of each event (index_pairs).  The sets go into `block` (3 * words
+ * zeroed words); `own` is scratch. */
+static void trace_pairs_of(const tp_trace *tr, const int *pair, bool coherent, int words, uint64_t *block,
+                           uint64_t *own, trace_pairs *out)
 {
-    out->reads = new_set(words);
-    out->writes = new_set(words);
-    out->needs = new_set(words);
-    uint64_t *own = new_set(words);
+    out->reads = block;
+    out->writes = block + words;
+    out->needs = block + 2 * words;
+    memset(own, 0, sizeof *own * (size_t)words);
+    for (int e = 0; e < tr->nevents; e++)
+        if (pair[e] >= 0)
+            set_put(tr->events[e].kind == EV_READ ? out->reads : out->writes, pair[e]);
     for (int e = 0; e < tr->nevents; e++) {
-        const tp_event *te = &tr->events[e];
-        if (is_access(te))
-            set_put(te->kind == EV_READ ? out->reads : out->writes,
-                    pair_of(px, t->locs[te->loc].physical, te->value));
-    }
-    for (int e = 0; e < tr->nevents; e++) {
-        const tp_event *te = &tr->events[e];
-        if (!is_access(te))
+        if (pair[e] < 0)
             continue;
-        int pair = pair_of(px, t->locs[te->loc].physical, te->value);
-        if (te->kind == EV_WRITE)
-            set_put(own, pair);
-        else if (!set_holds(coherent ? own : out->writes, pair))
-            set_put(out->needs, pair);
+        if (tr->events[e].kind == EV_WRITE)
+            set_put(own, pair[e]);
+        else if (!set_holds(coherent ? own : out->writes, pair[e]))
+            set_put(out->needs, pair[e]);
     }
 }
 
@@ -196,32 +245,38 @@ static void classify_traces(const trace_pairs *tp, int ntraces, int words, trace
     int classes = tc->count ? tc->count : 1;
     tc->state = GC_MALLOC_ATOMIC((size_t)classes);
     tc->next = GC_MALLOC(sizeof *tc->next * (size_t)classes);
+    uint64_t *sets = new_set(2 * words * classes);
     for (int k = 0; k < classes; k++)
-        tc->next[k] = (chosen_pairs){new_set(words), new_set(words)};
+        tc->next[k] = (chosen_pairs){sets + (size_t)(2 * k) * (size_t)words, sets + (size_t)(2 * k + 1) * (size_t)words};
 }
 
 trace_filter *trace_filter_build(const litmus_test *t, const tp_result *paths, bool coherent)
 {
     trace_filter *f = GC_MALLOC(sizeof *f);
-    pair_index px = {0, 0, NULL, NULL};
-    index_pairs(t, paths, &px);
+    pair_index px;
+    memset(&px, 0, sizeof px);
+    rehash(&px, 64);
+    int ***ids = index_pairs(t, paths, &px);
     int words = f->words = (px.count + 63) / 64 ? (px.count + 63) / 64 : 1;
     f->paths = paths;
     f->nthreads = t->nthreads;
     f->init = new_set(words);
-    for (int l = 0; l < t->nlocs; l++)
-        if (t->locs[l].physical == l)
-            for (int i = 0; i < px.count; i++)
-                if (px.phys[i] == l && px.value[i] == t->locs[l].init)
-                    set_put(f->init, i);
+    for (int l = 0; l < t->nlocs; l++) {
+        int i = t->locs[l].physical == l ? pair_find(&px, l, t->locs[l].init) : -1;
+        if (i >= 0)
+            set_put(f->init, i);
+    }
+    uint64_t *own = new_set(words);
     f->pairs = GC_MALLOC(sizeof *f->pairs * (size_t)(t->nthreads ? t->nthreads : 1));
     f->classes = GC_MALLOC(sizeof *f->classes * (size_t)(t->nthreads ? t->nthreads : 1));
     f->later = GC_MALLOC(sizeof *f->later * (size_t)(t->nthreads + 1));
     for (int th = 0; th < t->nthreads; th++) {
         const tp_thread *tt = &paths->threads[th];
         f->pairs[th] = GC_MALLOC(sizeof(trace_pairs) * (size_t)(tt->ntraces ? tt->ntraces : 1));
+        uint64_t *block = new_set(3 * words * (tt->ntraces ? tt->ntraces : 1));
         for (int i = 0; i < tt->ntraces; i++)
-            trace_pairs_of(t, &px, &tt->traces[i], coherent, words, &f->pairs[th][i]);
+            trace_pairs_of(&tt->traces[i], ids[th][i], coherent, words, block + (size_t)(3 * i) * (size_t)words,
+                           own, &f->pairs[th][i]);
         classify_traces(f->pairs[th], tt->ntraces, words, &f->classes[th]);
     }
     f->later[t->nthreads] = new_set(words);
