@@ -13,6 +13,7 @@
 #include "cat/cat.h"
 #include "enumerate/enumerate.h"
 #include "litmus/read.h"
+#include "cli/limit_args.h"
 #include "cli/model_path.h"
 #include "report/report.h"
 
@@ -38,15 +39,25 @@ typedef struct litmus_opts {
     int unroll;
     bool json;
     bool races;
+    double timeout_s;     /* per test; 0: none */
+    size_t max_memory;    /* bytes of collected heap in use; 0: none */
 } litmus_opts;
 
 static void usage(FILE *to)
 {
-    fputs("usage: scopecheck litmus [--model NAME|PATH.cat] [--unroll N] [--json] FILE|DIR...\n"
-          "  --model M   memory model: ptx6 (default), ptx75, sc, or a .cat file\n"
-          "  --unroll N  times a loop's backward branch may be taken per path (default 2)\n"
-          "  --json      one JSON object per test and line instead of herd's block\n"
-          "  --races     list every racing pair the model flags (JSON: \"races\")\n",
+    fputs("usage: scopecheck litmus [--model NAME|PATH.cat] [--unroll N] [--json] [--races]\n"
+          "                         [--timeout SECONDS] [--max-memory SIZE] FILE|DIR...\n"
+          "  --model M         memory model: ptx6 (default), ptx75, sc, opencl, opencl-rsp,\n"
+          "                    hrf-direct, hrf-indirect, or a .cat file\n"
+          "  --unroll N        times a loop's backward branch may be taken per path (default 2)\n"
+          "  --json            one JSON object per test and line instead of herd's block\n"
+          "  --races           list every racing pair the model flags (JSON: \"races\")\n"
+          "  --timeout S       stop checking a test after S seconds (per test)\n"
+          "  --max-memory SIZE stop checking a test when the heap in use exceeds SIZE\n"
+          "                    (suffix K, M, G, T)\n"
+          "A test stopped by a limit, or with executions too large to check, gets the\n"
+          "verdict Unknown unless what was found settles it.  Exit status: 0 every\n"
+          "verdict established, 2 unusable input or arguments, 3 some verdict Unknown.\n",
           to);
 }
 
@@ -130,6 +141,25 @@ static bool parse_unroll(const char *text, int *out)
     return true;
 }
 
+/* A limit option's value into o, or the exit status of its error. */
+static int limit_option(int ch, litmus_opts *o, FILE *err)
+{
+    uint64_t size;
+    enum limit_arg r = ch == 't' ? limit_parse_seconds(optarg, &o->timeout_s) : limit_parse_size(optarg, &size);
+    const char *name = ch == 't' ? "--timeout" : "--max-memory";
+    if (r == LIMIT_OK) {
+        if (ch == 'M')
+            o->max_memory = (size_t)size;
+        return -1;
+    }
+    if (r == LIMIT_TOO_LARGE)
+        fprintf(err, "scopecheck litmus: error: %s '%s' is too large\n", name, optarg);
+    else
+        fprintf(err, "scopecheck litmus: error: %s takes %s, not '%s'\n", name,
+                ch == 't' ? "a positive number of seconds" : "a size such as 512M", optarg);
+    return 2;
+}
+
 /* Returns -1 to go on, else the exit status. */
 static int parse_options(int argc, char **argv, litmus_opts *o, FILE *out, FILE *err)
 {
@@ -138,6 +168,8 @@ static int parse_options(int argc, char **argv, litmus_opts *o, FILE *out, FILE 
         {"unroll", required_argument, NULL, 'u'},
         {"json", no_argument, NULL, 'j'},
         {"races", no_argument, NULL, 'r'},
+        {"timeout", required_argument, NULL, 't'},
+        {"max-memory", required_argument, NULL, 'M'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -145,6 +177,8 @@ static int parse_options(int argc, char **argv, litmus_opts *o, FILE *out, FILE 
     o->unroll = DEFAULT_UNROLL;
     o->json = false;
     o->races = false;
+    o->timeout_s = 0;
+    o->max_memory = 0;
     optind = 1;
     opterr = 0;
     int ch;
@@ -160,6 +194,13 @@ static int parse_options(int argc, char **argv, litmus_opts *o, FILE *out, FILE 
             break;
         case 'j': o->json = true; break;
         case 'r': o->races = true; break;
+        case 't':
+        case 'M': {
+            int status = limit_option(ch, o, err);
+            if (status >= 0)
+                return status;
+            break;
+        }
         case 'h': usage(out); return 0;
         default:
             fprintf(err, "scopecheck litmus: error: unknown or incomplete option '%s'\n", argv[optind - 1]);
@@ -182,25 +223,27 @@ static double now_seconds(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* Checks one file; false when it was unusable. */
-static bool check_file(const char *path, const litmus_opts *o, const cat_model *m, cat_workspace *ws,
-                       FILE *out, FILE *err)
+/* Checks one file: 0 when its verdict is established, 3 when it is
+ * Unknown, 2 when the file was unusable. */
+static int check_file(const char *path, const litmus_opts *o, const cat_model *m, cat_workspace *ws,
+                      FILE *out, FILE *err)
 {
     litmus_test *t = litmus_read_file(path, err);
     if (!t)
-        return false;
+        return 2;
     double start = now_seconds();
-    enum_options eo = {.unroll = o->unroll, .max_traces = 100000, .races = o->races};
+    enum_options eo = {.unroll = o->unroll, .max_traces = 100000, .races = o->races,
+                       .timeout_s = o->timeout_s, .max_memory = o->max_memory};
     check_result r;
     if (!enumerate_check(t, m, ws, &eo, &r, err))
-        return false;
+        return 2;
     report_info info = {.model = o->model, .cat = m, .unroll = o->unroll, .races = o->races,
                         .seconds = now_seconds() - start};
     if (o->json)
         report_json(out, t, &r, &info);
     else
         report_herd(out, t, &r, &info);
-    return true;
+    return report_established(t, &r, m) ? 0 : 3;
 }
 
 int litmus_cmd_main(int argc, char **argv, FILE *out, FILE *err)
@@ -221,12 +264,14 @@ int litmus_cmd_main(int argc, char **argv, FILE *out, FILE *err)
     cat_workspace *ws = cat_workspace_new(m);
     GC_expand_hp(BATCH_HEAP_BYTES); /* a hint: the run goes on without it */
     file_list files = {0};
-    bool ok = true;
+    bool ok = true, unknown = false;
     for (int i = optind; i < argc; i++)
         ok &= collect_arg(argv[i], &files, err);
     for (int i = 0; i < files.count; i++) {
-        ok &= check_file(files.paths[i], &o, m, ws, out, err);
+        int s = check_file(files.paths[i], &o, m, ws, out, err);
+        ok &= s != 2;
+        unknown |= s == 3;
         fflush(out);
     }
-    return ok ? 0 : 2;
+    return !ok ? 2 : unknown ? 3 : 0;
 }

@@ -11,6 +11,7 @@
 #include "cat/cat.h"
 #include "enumerate/enumerate.h"
 #include "litmus/read.h"
+#include "cli/limit_args.h"
 #include "cli/model_path.h"
 #include "litmus/outcome.h"
 #include "protocol/options.h"
@@ -63,55 +64,47 @@ static void usage(FILE *to)
           to);
 }
 
-/* "64M", "2G", "1000": bytes; false when not a size. */
-static bool parse_size(const char *text, uint64_t *out)
-{
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(text, &end, 10);
-    if (errno || end == text || text[0] == '-')
-        return false;
-    uint64_t mult = 1;
-    if (*end == 'K' || *end == 'k')
-        mult = 1ull << 10, end++;
-    else if (*end == 'M' || *end == 'm')
-        mult = 1ull << 20, end++;
-    else if (*end == 'G' || *end == 'g')
-        mult = 1ull << 30, end++;
-    if (*end)
-        return false;
-    *out = (uint64_t)v * mult;
-    return true;
-}
-
 static int option_error(FILE *err, const char *what, const char *value)
 {
     fprintf(err, "scopecheck verify: error: %s '%s'\n", what, value);
     return 2;
 }
 
+/* A size option's value into *out, or the exit status of its error. */
+static int size_option(FILE *err, const char *name, const char *example, uint64_t *out)
+{
+    enum limit_arg r = limit_parse_size(optarg, out);
+    if (r == LIMIT_OK)
+        return -1;
+    if (r == LIMIT_TOO_LARGE) {
+        fprintf(err, "scopecheck verify: error: %s '%s' is too large (at most %" PRIu64 ")\n", name, optarg,
+                limit_max_size());
+        return 2;
+    }
+    fprintf(err, "scopecheck verify: error: %s takes %s, not '%s'\n", name, example, optarg);
+    return 2;
+}
+
 static int parse_one(int ch, verify_opts *o, FILE *err)
 {
     uint64_t n;
-    char *end;
+    int status;
     switch (ch) {
     case 'p': o->protocol = optarg; return -1;
     case 'm': o->model = optarg; return -1;
     case 'j': o->json = true; return -1;
     case 's':
-        if (!parse_size(optarg, &n) || n == 0)
-            return option_error(err, "--max-states takes a positive number, not", optarg);
+        if ((status = size_option(err, "--max-states", "a positive number", &n)) >= 0)
+            return status;
         o->bfs.max_states = n;
         return -1;
     case 'M':
-        if (!parse_size(optarg, &n) || n == 0)
-            return option_error(err, "--max-memory takes a size such as 512M, not", optarg);
+        if ((status = size_option(err, "--max-memory", "a size such as 512M", &n)) >= 0)
+            return status;
         o->bfs.max_memory = (size_t)n;
         return -1;
     case 't':
-        errno = 0;
-        o->bfs.timeout_s = strtod(optarg, &end);
-        if (errno || end == optarg || *end || o->bfs.timeout_s <= 0)
+        if (limit_parse_seconds(optarg, &o->bfs.timeout_s) != LIMIT_OK)
             return option_error(err, "--timeout takes a positive number of seconds, not", optarg);
         return -1;
     case 'n':
