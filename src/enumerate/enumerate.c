@@ -1329,11 +1329,11 @@ bool enumerate_check(const litmus_test *t, const cat_model *m, cat_workspace *ws
     tp_limits lim = {.unroll = o->unroll, .max_traces = o->max_traces, .stop = paths_should_stop, .stop_ctx = c};
     if (cat_model_thin_air(m))
         thin_air_seeds(t, &lim);
-    if (!thread_paths_build(t, &lim, &c->paths, errors))
-        return false;
+    thread_paths_build(t, &lim, &c->paths);
     r->unroll_cut = c->paths.unroll_cut;
     r->values_cut = c->paths.values_cut;
     r->too_big = c->paths.too_long;
+    r->paths_cut = c->paths.too_many;
     if (c->stop)
         return true;
     for (int th = 0; th < t->nthreads; th++)
@@ -1359,6 +1359,8 @@ const char *enumerate_incomplete(const check_result *r)
         return "too-many-events";
     if (r->writes_cut)
         return "too-many-writes";
+    if (r->paths_cut)
+        return "too-many-paths";
     if (r->values_cut)
         return "too-many-values";
     return NULL;

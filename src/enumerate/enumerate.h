@@ -56,6 +56,7 @@ typedef struct check_result {
                               * a thread path more than TP_MAX_EVENTS */
     bool barriers_cut;       /* a counted barrier had too many arrivals to order */
     bool writes_cut;         /* a location had more writes than coherence orders are listed for */
+    bool paths_cut;          /* a thread had more paths than enum_options.max_traces */
     bool undecided;          /* the model could not decide a candidate (cat_undecided) */
     bool timed_out;          /* enum_options.timeout_s ran out */
     bool out_of_memory;      /* enum_options.max_memory was reached */
@@ -65,7 +66,7 @@ typedef struct check_result {
 } check_result;
 
 /* false (with a diagnostic on `errors`) when the test cannot be checked at
- * all (too many threads, too many paths in one thread).  A limit that cuts
+ * all (too many threads).  A limit that cuts
  * part of the work (time, memory, an execution too large) is not a
  * failure: the result holds what was found, and says what was cut. */
 bool enumerate_check(const litmus_test *t, const cat_model *m, cat_workspace *ws,
@@ -73,7 +74,7 @@ bool enumerate_check(const litmus_test *t, const cat_model *m, cat_workspace *ws
 
 /* NULL when every execution was checked; else why not, in the words of
  * the JSON output: "timeout", "max-memory", "too-many-events",
- * "too-many-writes", "too-many-values". */
+ * "too-many-writes", "too-many-paths", "too-many-values". */
 const char *enumerate_incomplete(const check_result *r);
 
 /* The condition's proposition on a final state (values in t->observed order). */

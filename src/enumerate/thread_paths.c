@@ -19,7 +19,6 @@
 #include <gc.h>
 #include <string.h>
 
-#include "base/diag.h"
 
 #define MAX_DOMAIN 4096
 #define MAX_ROUNDS 64
@@ -552,9 +551,9 @@ static void size_walker(walker *w, int dep_words)
     w->state_bytes = state_bytes;
 }
 
-/* Walks the thread's every path; false when it was stopped (too many
- * paths, or lim->stop). */
-static bool walk_thread(walker *w, tp_result *out)
+/* Walks the thread's every path, or as many as lim->max_traces, or until
+ * lim->stop says stop (then w->too_many or w->stopped). */
+static void walk_thread(walker *w, tp_result *out)
 {
     int nlocs = w->test->nlocs ? w->test->nlocs : 1;
     for (int words = 1;; words *= 2) {
@@ -576,13 +575,12 @@ static bool walk_thread(walker *w, tp_result *out)
     out->values_cut |= w->values_cut;
     out->too_long |= w->too_long;
     out->stopped |= w->stopped;
-    return !w->too_many && !w->stopped;
 }
 
 /* One round: every thread's traces under the value sets `dom`; next_flow
  * (zeroed by the caller) receives what the round learned per location. */
-static bool run_round(walker *w, int *const *back_index, const int *nback, const domain *dom, domain *written,
-                      const loc_flow *flow, loc_flow *next_flow, tp_result *out, FILE *errors)
+static void run_round(walker *w, int *const *back_index, const int *nback, const domain *dom, domain *written,
+                      const loc_flow *flow, loc_flow *next_flow, tp_result *out)
 {
     const litmus_test *t = w->test;
     for (int i = 0; i < t->nthreads; i++) {
@@ -595,19 +593,15 @@ static bool run_round(walker *w, int *const *back_index, const int *nback, const
         w->next_flow = next_flow;
         w->out = &out->threads[i];
         w->unroll_cut = w->values_cut = w->too_many = w->too_long = false;
-        bool done = walk_thread(w, out);
+        walk_thread(w, out);
         for (int l = 0; l < t->nlocs; l++)
             next_flow[l].writes += w->path_writes[l];
         if (w->stopped)
-            return true;
-        if (!done) {
-            const lit_instr *first = w->thread->ninstrs ? &w->thread->instrs[0] : NULL;
-            diag_error(errors, t->file, first ? first->line : 1, first ? first->col : 1,
-                       "thread %s has more than %ld paths; lower --unroll", w->thread->name, w->lim->max_traces);
-            return false;
-        }
+            return;
+        /* a thread with more paths than lim->max_traces keeps the ones
+         * found: the rounds stop after this one, the result says so */
+        out->too_many |= w->too_many;
     }
-    return true;
 }
 
 static walker *new_walker(const litmus_test *t, const tp_limits *lim)
@@ -671,7 +665,7 @@ static bool same_bounds(const loc_flow *a, const loc_flow *b, int n)
     return true;
 }
 
-bool thread_paths_build(const litmus_test *t, const tp_limits *lim, tp_result *out, FILE *errors)
+void thread_paths_build(const litmus_test *t, const tp_limits *lim, tp_result *out)
 {
     memset(out, 0, sizeof *out);
     out->threads = GC_MALLOC(sizeof(tp_thread) * (size_t)(t->nthreads ? t->nthreads : 1));
@@ -702,19 +696,17 @@ bool thread_paths_build(const litmus_test *t, const tp_limits *lim, tp_result *o
         domains_copy(written, dom, t->nlocs);
         out->unroll_cut = false;
         w->rejected = false;
-        if (!run_round(w, back_index, nback, dom, written, flow, next_flow, out, errors))
-            return false;
-        if (out->stopped)
-            return true;
+        run_round(w, back_index, nback, dom, written, flow, next_flow, out);
+        if (out->stopped || out->too_many)
+            return;
         compute_bounds(t, next_flow);
         /* no new value, and none kept out by a bound that may still grow */
         if (domains_equal(written, dom, t->nlocs) && (!w->rejected || (flow && same_bounds(flow, next_flow, t->nlocs))))
-            return true;
+            return;
         domain *swap = dom;
         dom = written;
         written = swap;
         flow = next_flow;
     }
     out->values_cut = true;
-    return true;
 }

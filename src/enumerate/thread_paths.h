@@ -71,12 +71,14 @@ typedef struct tp_result {
     bool unroll_cut;      /* some path exceeded the loop bound and was dropped */
     bool values_cut;      /* the value fixpoint was stopped before it closed */
     bool too_long;        /* some path ran more than TP_MAX_EVENTS events and was dropped */
+    bool too_many;        /* a thread had more than max_traces paths: the others were dropped
+                           * and the value rounds stopped there */
     bool stopped;         /* tp_limits.stop said stop: the result is partial */
 } tp_result;
 
 typedef struct tp_limits {
     int unroll;           /* backward branches taken per branch instruction and path */
-    long max_traces;      /* per thread; beyond it the test is refused */
+    long max_traces;      /* per thread; beyond it the paths found are kept (too_many) */
     int nseeds;           /* values any read may also guess (thin-air values) */
     const lit_value *seeds;
     /* Called now and then during the walk; true to stop it (a time or
@@ -85,8 +87,9 @@ typedef struct tp_limits {
     void *stop_ctx;
 } tp_limits;
 
-/* Returns false (with "file:line:col: error: ..." on `errors`) when the test
- * is beyond the limits: too many traces of one thread. */
-bool thread_paths_build(const litmus_test *t, const tp_limits *lim, tp_result *out, FILE *errors);
+/* Every thread's traces.  A limit reached (too_long, too_many, stopped)
+ * leaves a partial result that says so: the traces found are real, some
+ * are missing. */
+void thread_paths_build(const litmus_test *t, const tp_limits *lim, tp_result *out);
 
 #endif

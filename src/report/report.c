@@ -144,6 +144,9 @@ static void herd_cut_warnings(FILE *out, const litmus_test *t, const check_resul
     if (r->writes_cut)
         fprintf(out, "Warning %s: executions with more writes to one location than coherence orders are listed for were skipped\n",
                 t->name);
+    if (r->paths_cut)
+        fprintf(out, "Warning %s: a thread has more paths than are listed (lower --unroll); the others were skipped\n",
+                t->name);
     if (r->barriers_cut)
         fprintf(out, "Warning %s: executions with more than %d arrivals at one counted barrier were skipped\n", t->name,
                 BAR_MAX_COUNTED_EVENTS);
