@@ -68,6 +68,10 @@ typedef struct enum_ctx {
     double deadline;       /* monotonic seconds, 0: none */
     size_t max_memory;
     unsigned ticks;
+    const volatile sig_atomic_t *interrupt; /* the caller's stop flag (a signal), or NULL */
+    enum_execution_fn on_execution;
+    void *execution_ctx;
+    unsigned exec_flags;    /* flags of the execution being recorded */
     tp_result paths;
     int choice[MAX_THREADS];
     /* the traces whose static relations x holds and the model has prepared */
@@ -214,7 +218,10 @@ static inline bool out_of_budget(enum_ctx *c)
 
 static bool budget_exhausted(enum_ctx *c)
 {
-    if (c->deadline > 0 && now_seconds() >= c->deadline) {
+    if (c->interrupt && *c->interrupt) {
+        c->r->interrupted = true;
+        c->stop = true;
+    } else if (c->deadline > 0 && now_seconds() >= c->deadline) {
         c->r->timed_out = true;
         c->stop = true;
     } else if (c->max_memory > 0 && heap_in_use() > c->max_memory) {
@@ -756,14 +763,34 @@ static bool proposition_holds(enum_ctx *c, int index)
     return c->holds[index];
 }
 
+/* Hands the execution in x to the caller (drawing), with its events. */
+static void notify_execution(enum_ctx *c, bool holds)
+{
+    enum_event_info info[REL_MAX_EVENTS];
+    for (int i = 0; i < c->n; i++) {
+        const ev_info *e = &c->ev[i];
+        const tp_event *te = e->ev;
+        info[i].thread = e->thread;
+        info[i].instr = te ? te->instr : -1;
+        info[i].kind = !te ? 'W' : te->kind == EV_READ ? 'R' : te->kind == EV_WRITE ? 'W'
+                     : te->kind == EV_FENCE ? 'F' : 'B';
+        info[i].loc = te ? (te->kind == EV_READ || te->kind == EV_WRITE ? te->loc : -1) : e->vloc;
+        info[i].value = e->value;
+    }
+    c->on_execution(c->execution_ctx, &c->x, info, c->n, c->state, holds, c->exec_flags);
+}
+
 static void record_state(enum_ctx *c, int obs)
 {
     const litmus_test *t = c->t;
     if (obs == t->nobserved) {
-        if (proposition_holds(c, outcome_add(c->r->states, c->state)))
+        bool holds = proposition_holds(c, outcome_add(c->r->states, c->state));
+        if (holds)
             c->r->positive++;
         else
             c->r->negative++;
+        if (c->on_execution)
+            notify_execution(c, holds);
         return;
     }
     const lit_term *term = &t->observed[obs];
@@ -844,6 +871,7 @@ static void evaluate(enum_ctx *c)
     c->r->flags |= v.flags;
     if (c->collect_races && v.flags)
         collect_races(c, v.flags);
+    c->exec_flags = v.flags;
     record_state(c, 0);
 }
 
@@ -1056,6 +1084,7 @@ static bool accept_co_choice(void *ctx, long k, unsigned flags)
     c->r->flags |= flags;
     if (c->collect_races && flags)
         collect_races(c, flags);
+    c->exec_flags = flags;
     record_state(c, 0);
     return c->stop;
 }
@@ -1323,6 +1352,9 @@ bool enumerate_check(const litmus_test *t, const cat_model *m, cat_workspace *ws
     c->max_memory = o->max_memory;
     c->thread_coherent = cat_model_thread_coherent(m);
     c->collect_races = o->races;
+    c->interrupt = o->stop;
+    c->on_execution = o->on_execution;
+    c->execution_ctx = o->execution_ctx;
     c->co_staged = cat_model_co_staged(m);
     find_peers(t, &c->peers);
     c->state = GC_MALLOC_ATOMIC(sizeof(lit_value) * (size_t)(t->nobserved ? t->nobserved : 1));
@@ -1363,7 +1395,26 @@ const char *enumerate_incomplete(const check_result *r)
         return "too-many-paths";
     if (r->values_cut)
         return "too-many-values";
+    if (r->interrupted)
+        return "interrupted";
     return NULL;
+}
+
+bool enumerate_value_range(const litmus_test *t, int unroll, lit_value *lo, lit_value *hi, bool *bounded,
+                           FILE *errors)
+{
+    tp_limits lim = {.unroll = unroll, .max_traces = 100000, .track_values = true};
+    tp_result paths;
+    if (t->nthreads > MAX_THREADS) {
+        diag_error(errors, t->file, 1, 1, "too many threads (at most %d)", MAX_THREADS);
+        return false;
+    }
+    thread_paths_build(t, &lim, &paths);
+    *lo = paths.vmin;
+    *hi = paths.vmax;
+    /* paths dropped (too many, too long) may hold values outside */
+    *bounded = !paths.values_cut && !paths.too_many && !paths.too_long;
+    return true;
 }
 
 /* ---- the condition --------------------------------------------------------- */

@@ -85,7 +85,18 @@ typedef struct walker {
     size_t state_bytes_made; /* the size of the states made */
     int *path_writes;        /* per location, most writes on one path of this thread */
     int *count_scratch;      /* per location: writes on the path being counted */
+    lit_value vmin, vmax;    /* every value a path of this round handled */
 } walker;
+
+static void note_value(walker *w, lit_value v)
+{
+    if (!w->lim->track_values)
+        return;
+    if (v < w->vmin)
+        w->vmin = v;
+    if (v > w->vmax)
+        w->vmax = v;
+}
 
 /* ---- the parts of a path state ---- */
 
@@ -337,6 +348,7 @@ static void record_write(walker *w, const tp_event *e, const uint64_t *feeds)
         w->rejected = true;
         return;
     }
+    note_value(w, e->value);      /* a value no execution can write is not in the range */
     if (!domain_add(&w->written[phys], e->value, depth))
         w->values_cut = true;
 }
@@ -354,6 +366,7 @@ static void follow_read(walker *w, const path_state *s, int pc, lit_value old, i
     if (!r)
         return;
     r->value = old;
+    note_value(w, old);
     w->depth[read_index] = (uint16_t)depth;
     if (in->op == OP_LOAD) {
         r->order = (uint8_t)in->order;
@@ -481,12 +494,14 @@ static void walk(walker *w, path_state *s, int pc)
         }
         case OP_MOV:
             path_regs(s)[in->dst] = operand_value(w, s, &in->a, deps);
+            note_value(w, path_regs(s)[in->dst]);
             deps_copy(reg_deps(w, s, in->dst), deps, w->dep_words);
             break;
         case OP_ALU: {
             lit_value a = operand_value(w, s, &in->a, deps);
             lit_value b = operand_value(w, s, &in->b, deps);
             path_regs(s)[in->dst] = lit_alu_result(in->alu_op, a, b);
+            note_value(w, path_regs(s)[in->dst]);
             deps_copy(reg_deps(w, s, in->dst), deps, w->dep_words);
             break;
         }
@@ -593,7 +608,11 @@ static void run_round(walker *w, int *const *back_index, const int *nback, const
         w->next_flow = next_flow;
         w->out = &out->threads[i];
         w->unroll_cut = w->values_cut = w->too_many = w->too_long = false;
+        w->vmin = out->vmin;
+        w->vmax = out->vmax;
         walk_thread(w, out);
+        out->vmin = w->vmin;
+        out->vmax = w->vmax;
         for (int l = 0; l < t->nlocs; l++)
             next_flow[l].writes += w->path_writes[l];
         if (w->stopped)
@@ -665,6 +684,31 @@ static bool same_bounds(const loc_flow *a, const loc_flow *b, int n)
     return true;
 }
 
+/* The values a test names: initial values of locations and registers,
+ * and every immediate operand. */
+static void static_range(const litmus_test *t, lit_value *lo, lit_value *hi)
+{
+    lit_value mn = 0, mx = 0;
+    bool any = false;
+#define NOTE(v) do { lit_value v_ = (v); if (!any || v_ < mn) mn = v_; if (!any || v_ > mx) mx = v_; any = true; } while (0)
+    for (int l = 0; l < t->nlocs; l++)
+        NOTE(t->locs[l].init);
+    for (int i = 0; i < t->nthreads; i++) {
+        const lit_thread *th = &t->threads[i];
+        for (int r = 0; r < th->nregs; r++)
+            NOTE(th->reg_init ? th->reg_init[r] : 0);
+        for (int k = 0; k < th->ninstrs; k++) {
+            if (th->instrs[k].a.kind == OPND_IMM)
+                NOTE(th->instrs[k].a.imm);
+            if (th->instrs[k].b.kind == OPND_IMM)
+                NOTE(th->instrs[k].b.imm);
+        }
+    }
+#undef NOTE
+    *lo = mn;
+    *hi = mx;
+}
+
 void thread_paths_build(const litmus_test *t, const tp_limits *lim, tp_result *out)
 {
     memset(out, 0, sizeof *out);
@@ -695,6 +739,8 @@ void thread_paths_build(const litmus_test *t, const tp_limits *lim, tp_result *o
         loc_flow *next_flow = new_flow(t->nlocs);
         domains_copy(written, dom, t->nlocs);
         out->unroll_cut = false;
+        if (lim->track_values)
+            static_range(t, &out->vmin, &out->vmax);
         w->rejected = false;
         run_round(w, back_index, nback, dom, written, flow, next_flow, out);
         if (out->stopped || out->too_many)

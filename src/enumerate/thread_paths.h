@@ -74,6 +74,11 @@ typedef struct tp_result {
     bool too_many;        /* a thread had more than max_traces paths: the others were dropped
                            * and the value rounds stopped there */
     bool stopped;         /* tp_limits.stop said stop: the result is partial */
+    /* With tp_limits.track_values: the least and greatest value that the last round's paths (the
+     * traces above, and the paths dropped at the loop bound up to the
+     * bound) read, write or compute into a register, with the initial
+     * values and every immediate operand of the program. */
+    lit_value vmin, vmax;
 } tp_result;
 
 typedef struct tp_limits {
@@ -85,6 +90,7 @@ typedef struct tp_limits {
      * memory limit): the result is then partial and says so. */
     bool (*stop)(void *ctx);
     void *stop_ctx;
+    bool track_values;    /* fill tp_result.vmin and vmax (they cost a little per event) */
 } tp_limits;
 
 /* Every thread's traces.  A limit reached (too_long, too_many, stopped)
