@@ -139,3 +139,26 @@ check "verify refuses --timeout nan" test $? = 2
 check "fractional seconds and sizes with a suffix are accepted" test $? = 0
 "$bin" litmus --help >"$tmp/out" 2>&1
 check "--help names --timeout and --max-memory" sh -c "grep -q -- '--timeout' '$tmp/out' && grep -q -- '--max-memory' '$tmp/out'"
+
+# verify over a test whose model outcomes are incomplete: two threads with
+# five writes each to x (ten writes to one location, past the enumerator's
+# eight): the model's outcomes are empty and incomplete, so the protocol's
+# outcomes x=1 and x=2 (each thread's last write may come last) are not
+# violations but unknown: Result Incomplete, exit 3, JSON "sound": null.
+{
+    echo "PTX W10"
+    echo "{ x=0; }"
+    echo " P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;"
+    for i in 1 2 3 4 5; do echo " st.relaxed.gpu x, 1 | st.relaxed.gpu x, 2 ;"; done
+    echo "exists (x == 2)"
+} >"$tmp/W10.litmus"
+"$bin" verify --protocol gpu_vi --const MAXV=3 "$tmp/W10.litmus" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+check "verify with incomplete model outcomes: exit 3" test "$rc" = 3
+check "verify with incomplete model outcomes: Result Incomplete, no unsound violation" \
+    sh -c "grep -q '^Result Incomplete' '$tmp/out' && ! grep -q '^Violation' '$tmp/out'"
+check "verify with incomplete model outcomes: both outcomes unknown" \
+    sh -c "[ \$(grep -c '^Unknown outcome' '$tmp/out') = 2 ]"
+"$bin" verify --json --protocol gpu_vi --const MAXV=3 "$tmp/W10.litmus" >"$tmp/json" 2>/dev/null
+check "verify JSON: sound null, incomplete too-many-writes, no violations" \
+    sh -c "grep -q '\"sound\":null' '$tmp/json' && grep -q '\"model_incomplete\":\"too-many-writes\"' '$tmp/json' && grep -q '\"violations\":\[\]' '$tmp/json'"
