@@ -10,12 +10,15 @@ CC      ?= cc
 CFLAGS  ?= -O2 -g
 WARN    := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 INC     := -Isrc
-LDLIBS  := -lgc $(shell pkg-config --libs libgvc 2>/dev/null || echo -lgvc -lcgraph -lcdt)
+LDLIBS  := -lgc $(shell pkg-config --libs libgvc 2>/dev/null || echo -lgvc -lcgraph -lcdt) -ljansson -lnettle
+SIMLIBS := -lgc -ljansson -lnettle -lm
 TESTLIBS := -lcunit
 
-LIB_DIRS := base litmus litmus/opencl cat enumerate protocol search report
-LIB_SRC  := $(foreach d,$(LIB_DIRS),$(wildcard src/$(d)/*.c))
+LIB_DIRS := base litmus litmus/opencl cat enumerate protocol search report sim
+LIB_SRC  := $(filter-out src/sim/main.c,$(foreach d,$(LIB_DIRS),$(wildcard src/$(d)/*.c)))
 CLI_SRC  := $(wildcard src/cli/*.c)
+# scopesim: its own main over sim/ and base/ only (docs/ARCHITECTURE.md)
+SIM_SRC  := src/sim/main.c $(wildcard src/base/*.c) $(filter-out src/sim/main.c,$(wildcard src/sim/*.c))
 UNIT_SRC := $(wildcard tests/unit/*.c tests/unit/*/*.c)
 
 ASAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
@@ -24,6 +27,8 @@ ASAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-s
 objs = $(patsubst tests/unit/%.c,build/$(1)/unit/%.o,$(patsubst src/%.c,build/$(1)/%.o,$(2)))
 
 OBJ           := $(call objs,obj,$(LIB_SRC) $(CLI_SRC))
+SIM_OBJ       := $(call objs,obj,$(SIM_SRC))
+ASAN_SIM_OBJ  := $(call objs,asan,$(SIM_SRC))
 LIB_OBJ       := $(call objs,obj,$(LIB_SRC))
 UNIT_OBJ      := $(call objs,obj,$(UNIT_SRC))
 ASAN_OBJ      := $(call objs,asan,$(LIB_SRC) $(CLI_SRC))
@@ -58,12 +63,19 @@ bin/scopecheck: $(OBJ)
 	@mkdir -p bin
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
+bin/scopesim: $(SIM_OBJ)
+	@mkdir -p bin
+	$(CC) $(CFLAGS) -o $@ $^ $(SIMLIBS)
+
 bin/unit_tests: $(LIB_OBJ) $(UNIT_OBJ)
 	@mkdir -p bin
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(TESTLIBS)
 
 build/asan/scopecheck: $(ASAN_OBJ)
 	$(CC) $(ASAN_FLAGS) -o $@ $^ $(LDLIBS)
+
+build/asan/scopesim: $(ASAN_SIM_OBJ)
+	$(CC) $(ASAN_FLAGS) -o $@ $^ $(SIMLIBS)
 
 build/asan/unit_tests: $(ASAN_LIB_OBJ) $(ASAN_UNIT_OBJ)
 	$(CC) $(ASAN_FLAGS) -o $@ $^ $(LDLIBS) $(TESTLIBS)

@@ -28,6 +28,8 @@ typedef struct verify_opts {
     int unroll;
     bfs_options bfs;
     proto_options proto;
+    verify_observer observe;     /* verify_cmd_run's caller, or NULL */
+    void *observe_ctx;
 } verify_opts;
 
 /* What one test's check found. */
@@ -464,6 +466,20 @@ static bool model_outcomes(verdict *v, const verify_opts *o, const cat_model *m,
     return true;
 }
 
+/* ---- the observer of verify_cmd_run ------------------------------------------ */
+
+static void observe_verdict(const verdict *v, const verify_opts *o, int status)
+{
+    verify_record r = {.test = v->t, .inst = v->inst, .model = o->model, .complete = v->search.complete,
+                       .states = v->search.states, .transitions = v->search.transitions};
+    r.status = status == 0 && !r.complete ? 3 : status;
+    r.checks[r.nchecks++] = (verify_check_result){"outcomes", v->unsound == 0};
+    r.checks[r.nchecks++] = (verify_check_result){"deadlock", v->search.deadlocks == 0};
+    r.checks[r.nchecks++] = (verify_check_result){"unhandled", v->nunhandled == 0};
+    r.checks[r.nchecks++] = (verify_check_result){"invariants", v->search.stop != BFS_VIOLATION};
+    o->observe(o->observe_ctx, &r);
+}
+
 /* 0 pass, 1 violation, 2 unusable. */
 static int verify_file(const char *path, const verify_opts *o, const protocol *p, const cat_model *m,
                        cat_workspace *ws, FILE *out, FILE *err)
@@ -497,16 +513,25 @@ static int verify_file(const char *path, const verify_opts *o, const protocol *p
     else
         print_text(out, v, o, protocol_name(p));
     int status = has_violation(v) ? 1 : 0;
+    if (o->observe)
+        observe_verdict(v, o, status);
     bfs_free(v->bfs);
     return status;
 }
 
 int verify_cmd_main(int argc, char **argv, FILE *out, FILE *err)
 {
+    return verify_cmd_run(argc, argv, out, err, NULL, NULL);
+}
+
+int verify_cmd_run(int argc, char **argv, FILE *out, FILE *err, verify_observer observe, void *ctx)
+{
     verify_opts o;
     int status = parse_options(argc, argv, &o, out, err);
     if (status >= 0)
         return status;
+    o.observe = observe;
+    o.observe_ctx = ctx;
     const char *proto_path = model_path_find(o.protocol, ".proto");
     if (!proto_path) {
         fprintf(err, "scopecheck verify: error: no protocol '%s' (a name in models/, or a .proto file)\n", o.protocol);
