@@ -37,7 +37,7 @@ ASAN_UNIT_OBJ := $(call objs,asan,$(UNIT_SRC))
 
 .PHONY: all test unit e2e conformance asan check-layers bench bench-protocol bench-search clean
 
-all: bin/scopecheck
+all: bin/scopecheck bin/scopesim
 
 # ---- one rule per kind of file ----------------------------------------------
 
