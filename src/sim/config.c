@@ -74,10 +74,10 @@ static bool ctl_words(cparse *p, const sim_line *l, int i, sim_ctl_conf *c)
     c->set = true;
     while (i < l->nwords) {
         const sim_word *w = &l->words[i];
-        if (!strcmp(w->text, "latency") || !strcmp(w->text, "rate")) {
-            if (!int_arg(p, l, i + 1, w->text[0] == 'l' ? 0 : 1, 1 << 20, &v))
+        if (!strcmp(w->text, "latency") || !strcmp(w->text, "rate") || !strcmp(w->text, "fill")) {
+            if (!int_arg(p, l, i + 1, w->text[0] == 'r' ? 1 : 0, 1 << 20, &v))
                 return false;
-            *(w->text[0] == 'l' ? &c->latency : &c->rate) = (int)v;
+            *(w->text[0] == 'l' ? &c->latency : w->text[0] == 'r' ? &c->rate : &c->fill) = (int)v;
             i += 2;
         } else if (!strcmp(w->text, "cache")) {
             return cache_words(p, l, i + 1, &c->cache);
@@ -85,7 +85,7 @@ static bool ctl_words(cparse *p, const sim_line *l, int i, sim_ctl_conf *c)
             c->cache.present = false;
             i++;
         } else {
-            return bad(p, w, "expected latency N, rate N, cache [total] SIZE ASSOC POLICY or nocache");
+            return bad(p, w, "expected latency N, fill N, rate N, cache [total] SIZE ASSOC POLICY or nocache");
         }
     }
     return true;
@@ -103,7 +103,7 @@ static bool named_ctl(cparse *p, const sim_line *l)
         return bad(p, &l->words[1], "too many named controllers");
     if (k == s->nnamed) {
         s->named[s->nnamed] = l->words[1].text;
-        s->named_conf[s->nnamed++] = (sim_ctl_conf){.latency = 1, .rate = 1};
+        s->named_conf[s->nnamed++] = (sim_ctl_conf){.latency = 1, .fill = -1, .rate = 1};
     }
     return ctl_words(p, l, 2, &s->named_conf[k]);
 }
@@ -232,7 +232,7 @@ static void defaults(sim_system *s)
                       .line_bytes = 128, .header_bytes = 8, .kernel_launch = 0, .issue_interval = 1,
                       .dram_latency = 100, .dram_bandwidth = 32};
     for (int r = 0; r < ROLE_COUNT; r++)
-        s->role[r] = (sim_ctl_conf){.latency = 1, .rate = 1};
+        s->role[r] = (sim_ctl_conf){.latency = 1, .fill = -1, .rate = 1};
     for (int k = 0; k < LINK_COUNT; k++)
         s->link[k] = (sim_link_conf){1, 64};
 }

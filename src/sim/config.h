@@ -36,6 +36,7 @@ typedef struct sim_cache_conf {
 typedef struct sim_ctl_conf {
     bool set;
     int latency;            /* cycles from a row firing to its sends leaving and its `done` */
+    int fill;               /* the same for a received message's row; -1: latency */
     int rate;               /* events per cycle */
     sim_cache_conf cache;
 } sim_ctl_conf;

@@ -12,7 +12,7 @@
 
 #include "sim/cache.h"
 #include "sim/config.h"
-#include "sim/heap.h"
+#include "sim/queue.h"
 #include "sim/interp.h"
 #include "sim/lines.h"
 #include "sim/machine.h"
@@ -35,8 +35,10 @@ typedef struct ctl_inst {
     int fired_this_cycle;
     int32_t *ready;
     int rhead, rcount, rcap;
-    int32_t *blocked;
+    int32_t *blocked;           /* could not fire: retried when the instance's state changes */
     int nblocked;
+    int32_t *parked;            /* a channel they send on was full: retried when one drains */
+    int nparked;
     int64_t *vars;
     sim_cache cache;            /* the tables' capacity (lines out of the initial state), if configured */
     sim_cache memcache;         /* memory-backed: the memory-side cache, if configured */
@@ -64,6 +66,7 @@ typedef struct chan_inst {
     int32_t head, tail;
     int count;
     bool listed;                /* in its destination's ready or blocked list */
+    bool waiters;               /* a send found it full: wake its sender when it drains */
     uint64_t last_arrive, free_at;
 } chan_inst;
 
@@ -83,7 +86,6 @@ typedef struct machine {
     chan_inst *chi;
     int *chan_first;            /* first instance of each channel in m->chi */
     int nchi;
-    bool *chan_waiters;         /* a send found the channel full: wake its senders when it drains */
     int *msg_bytes;
     /* messages */
     int32_t *msg_next;
@@ -95,11 +97,12 @@ typedef struct machine {
     /* links between GPMs and GPUs: when each is free again */
     uint64_t *gpm_link_free, *gpu_link_free;
     sim_warps warps;
-    sim_heap heap;
+    sim_queue queue;
     uint64_t now;
     bool fatal;
     int status;
     int64_t *scratch_line, *scratch_vars, *default_line;
+    int *dests;                 /* a send's destinations (the most instances of any channel level) */
     int max_line_slots, max_var_slots;
 } machine;
 

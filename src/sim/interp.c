@@ -360,17 +360,6 @@ static void act(sim_ctx *c, const sim_action *a, sim_effects *fx)
 
 /* ---- choosing and firing a row ------------------------------------------------------- */
 
-static bool event_matches(const sim_row *r, const sim_event_desc *e)
-{
-    if (r->ev != e->kind)
-        return false;
-    if (e->kind == SE_RECV)
-        return r->chan == e->chan && r->msg == e->msg;
-    if (e->kind == SE_INTERNAL)
-        return r->internal == e->internal;
-    return (r->order == SIM_ANY || r->order == e->order) && (r->scope == SIM_ANY || r->scope == e->scope);
-}
-
 enum sim_fire sim_fire(sim_ctx *c, const sim_event_desc *ev, const sim_row **out, sim_effects *fx)
 {
     const sim_ctrl *ct = &c->t->ctrls[c->ctrl];
@@ -379,9 +368,10 @@ enum sim_fire sim_fire(sim_ctx *c, const sim_event_desc *ev, const sim_row **out
     fx->nsends = 0;
     fx->done = fx->wait = fx->reg_set = fx->inv_all = false;
     *out = NULL;
-    for (int r = 0; r < ct->nrows; r++) {
-        const sim_row *row = &ct->rows[r];
-        if (!(row->states >> state & 1) || !event_matches(row, ev))
+    int key = sim_event_key(c->t, (int)ev->kind, ev->order, ev->scope, ev->chan, ev->msg, ev->internal);
+    for (int i = ct->cand_first[key]; i < ct->cand_first[key + 1]; i++) {
+        const sim_row *row = &ct->rows[ct->cand_rows[i]];
+        if (!(row->states >> state & 1))
             continue;
         matched = true;
         c->ok = true;

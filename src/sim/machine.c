@@ -24,7 +24,7 @@ static void fatal(machine *m, const char *fmt, const char *a, const char *b, con
 
 static void schedule(machine *m, uint64_t t, int kind, int id)
 {
-    if (!heap_push(&m->heap, t, (uint32_t)kind, (uint32_t)id))
+    if (!queue_push(&m->queue, t, (uint32_t)kind, (uint32_t)id))
         fatal(m, "out of memory for the event queue%s%s%s", "", "", "");
 }
 
@@ -38,6 +38,21 @@ static void poke(machine *m, int x, uint64_t t)
         return;
     ci->wake_at = t;
     schedule(m, t, EV_CTL, x);
+}
+
+static void serve(machine *m, int xi);
+
+/* From an event handler: serve x now if it is free, without a trip
+ * through the event queue; else as poke. */
+static void poke_now(machine *m, int x)
+{
+    ctl_inst *ci = &m->ci[x];
+    if (ci->busy_until <= m->now && ci->wake_at > m->now) {
+        ci->wake_at = m->now;
+        serve(m, x);
+        return;
+    }
+    poke(m, x, m->now);
 }
 
 static void wake_warp(machine *m, int w, uint64_t t)
@@ -69,6 +84,14 @@ static void unblock(ctl_inst *x)
     for (int i = 0; i < x->nblocked; i++)
         ready_push(x, x->blocked[i]);
     x->nblocked = 0;
+}
+
+/* A channel drained: what waited for room may fire now. */
+static void unpark(ctl_inst *x)
+{
+    for (int i = 0; i < x->nparked; i++)
+        ready_push(x, x->parked[i]);
+    x->nparked = 0;
 }
 
 /* ---- messages ------------------------------------------------------------------------------ */
@@ -109,7 +132,27 @@ static int channel_instance(const machine *m, int chan, int sender_inst, int d)
     return m->chan_first[chan] + (ch->per_source ? sender_inst * ch->ndest + d : d);
 }
 
-static bool dest_set(const sim_send *s, int d)
+/* The destinations of a send, into out (at most ndest); their count. */
+static int destinations(const sim_send *s, int ndest, int *out)
+{
+    int n = 0;
+    switch (s->dest) {
+    case SD_SELF:
+    case SD_INDEX: out[n++] = s->index; break;
+    case SD_ALL:
+        for (int d = 0; d < ndest; d++)
+            out[n++] = d;
+        break;
+    case SD_EACH:
+        for (int w = 0; w < SIM_EACH_WORDS; w++)
+            for (uint64_t bits = s->each[w]; bits; bits &= bits - 1)
+                out[n++] = w * 64 + __builtin_ctzll(bits);
+        break;
+    }
+    return n;
+}
+
+static bool sends_to(const sim_send *s, int d)
 {
     switch (s->dest) {
     case SD_SELF:
@@ -120,20 +163,20 @@ static bool dest_set(const sim_send *s, int d)
     return false;
 }
 
-/* Whether every message the row sends fits its channel instance. */
+/* Whether every message the row sends fits its channel instance (several
+ * sends of one row to one instance all need room). */
 static bool sends_fit(machine *m, const ctl_inst *x, const sim_effects *fx)
 {
     for (int k = 0; k < fx->nsends; k++) {
         const sim_send *s = &fx->sends[k];
-        int nd = m->t->chans[s->chan].ndest;
-        for (int d = 0; d < nd; d++) {
-            if (!dest_set(s, d))
-                continue;
-            int need = 0;
-            for (int j = 0; j < fx->nsends; j++)
-                need += fx->sends[j].chan == s->chan && dest_set(&fx->sends[j], d);
-            if (m->chi[channel_instance(m, s->chan, x->inst, d)].count + need > m->s->channel_capacity) {
-                m->chan_waiters[s->chan] = true;
+        int nd = m->t->chans[s->chan].ndest, n = destinations(s, nd, m->dests);
+        for (int i = 0; i < n; i++) {
+            int need = 1;
+            for (int j = 0; j < k; j++)
+                need += fx->sends[j].chan == s->chan && sends_to(&fx->sends[j], m->dests[i]);
+            chan_inst *ch = &m->chi[channel_instance(m, s->chan, x->inst, m->dests[i])];
+            if (ch->count + need > m->s->channel_capacity) {
+                ch->waiters = true;
                 return false;
             }
         }
@@ -145,16 +188,14 @@ static void send_all(machine *m, const ctl_inst *x, const sim_effects *fx, int t
 {
     for (int k = 0; k < fx->nsends; k++) {
         const sim_send *s = &fx->sends[k];
-        int nd = m->t->chans[s->chan].ndest, bytes = m->msg_bytes[s->msg];
-        for (int d = 0; d < nd; d++) {
-            if (!dest_set(s, d))
-                continue;
+        int bytes = m->msg_bytes[s->msg], n = destinations(s, m->t->chans[s->chan].ndest, m->dests);
+        for (int i = 0; i < n; i++) {
             int msg = m->msg_free;
             if (msg < 0) {
                 fatal(m, "the message pool ran out%s%s%s", "", "", "");
                 return;
             }
-            int ci = channel_instance(m, s->chan, x->inst, d);
+            int ci = channel_instance(m, s->chan, x->inst, m->dests[i]);
             m->msg_free = m->msg_next[msg];
             m->msg_next[msg] = -1;
             m->msg_ci[msg] = ci;
@@ -183,13 +224,14 @@ static void consume(machine *m, chan_inst *ch, int32_t prev, int32_t msg)
     ch->count--;
     m->msg_next[msg] = m->msg_free;
     m->msg_free = msg;
-    if (m->chan_waiters[ch->chan]) {    /* a sender waited for room: its controllers may go on */
-        m->chan_waiters[ch->chan] = false;
+    if (ch->waiters) {                  /* a sender waited for room: it may go on */
+        ch->waiters = false;
         const ctl_kind *k = &m->kinds[m->t->chans[ch->chan].from];
-        for (int i = 0; i < m->t->ctrls[m->t->chans[ch->chan].from].ninst; i++) {
+        int n = m->t->ctrls[m->t->chans[ch->chan].from].ninst;
+        for (int i = ch->sender >= 0 ? ch->sender : 0; i < (ch->sender >= 0 ? ch->sender + 1 : n); i++) {
             ctl_inst *x = &m->ci[k->first + i];
-            if (x->nblocked) {
-                unblock(x);
+            if (x->nparked) {
+                unpark(x);
                 poke(m, k->first + i, m->now);
             }
         }
@@ -244,8 +286,7 @@ static void write_line(machine *m, ctl_inst *x, int32_t rec, uint64_t addr)
 {
     ctl_kind *k = &m->kinds[x->ctrl];
     const sim_ctrl *ct = &m->t->ctrls[x->ctrl];
-    machine_default_line(m, x->ctrl, addr, m->default_line);
-    int64_t *line = m->scratch_line;
+    int64_t *line = m->scratch_line;     /* m->default_line: this line's, from fire_event */
     if (rec >= 0 && k->lines.frame[rec] >= 0 && line[0] == 0) {
         cache_clear(&x->cache, k->lines.frame[rec]);
         k->lines.frame[rec] = -1;
@@ -322,7 +363,8 @@ static void thread_effects(machine *m, firing *f, const sim_effects *fx, uint64_
         f->stayed = true;
     } else if (f->processor) {
         warps_fired(&m->warps, f->thread, m->now, fx->done, at, th->result);
-        wake_warp(m, th->warp, m->now);
+        uint64_t ready = m->warps.w[th->warp].ready_at;
+        wake_warp(m, th->warp, ready > m->now ? ready : m->now);
     } else if (fx->done && th->state == TS_WAITING) {
         warps_completed(&m->warps, f->thread, at, th->result);
         wake_warp(m, th->warp, at);
@@ -340,7 +382,8 @@ static void commit(machine *m, firing *f, int32_t rec, const sim_row *row, const
     memcpy(x->vars, m->scratch_vars, sizeof *x->vars * (size_t)ct->var_slots);
     if (fx->inv_all)
         invalidate_others(m, x, f->ctx.addr, f->ctx.has_line);
-    uint64_t delay = (uint64_t)m->kinds[x->ctrl].conf.latency;
+    const sim_ctl_conf *conf = &m->kinds[x->ctrl].conf;
+    uint64_t delay = (uint64_t)(f->ev.kind == SE_RECV && conf->fill >= 0 ? conf->fill : conf->latency);
     if (ct->memory_backed && f->ev.kind == SE_RECV && m->kinds[x->ctrl].row_touches_memory[row - ct->rows])
         delay += memory_delay(m, x, f->ctx.addr, st);
     send_all(m, x, fx, f->ctx.tid, m->now + delay);
@@ -467,7 +510,7 @@ static void thread_context(const machine *m, sim_ctx *c, int thread)
     c->rmw_b = th->op.b;
 }
 
-static enum try_result try_thread(machine *m, int xi, int t)
+static enum try_result try_thread(machine *m, int xi, int t, enum sim_stall *why)
 {
     ctl_inst *x = &m->ci[xi];
     const sim_op *op = &m->warps.th[t].op;
@@ -478,8 +521,9 @@ static enum try_result try_thread(machine *m, int xi, int t)
                       .cu_gpu = m->cu_gpu, .addr = op->addr, .has_line = op->kind != OPK_FENCE,
                       .tid = t - x->inst * m->threads_per_cu};
     thread_context(m, &f.ctx, t);
-    enum sim_stall cause;
+    enum sim_stall cause = STALL_NONE;
     enum try_result r = fire_event(m, &f, &cause);
+    *why = cause;
     if (r == R_FIRED && f.stayed) {
         warps_blocked(&m->warps, t, warps_table_cause(op), m->now);
         return R_STAYED;
@@ -520,7 +564,7 @@ static void delivery(const machine *m, int ci, int msg, firing *f)
     thread_context(m, &f->ctx, f->thread);
 }
 
-static enum try_result try_channel(machine *m, int ci)
+static enum try_result try_channel(machine *m, int ci, enum sim_stall *why)
 {
     chan_inst *x = &m->chi[ci];
     if (x->head < 0)
@@ -528,12 +572,13 @@ static enum try_result try_channel(machine *m, int ci)
     bool unordered = m->t->chans[x->chan].unordered;
     for (int32_t prev = -1, msg = x->head; msg >= 0; prev = msg, msg = m->msg_next[msg]) {
         firing f;
-        enum sim_stall cause;
+        enum sim_stall cause = STALL_NONE;
         delivery(m, ci, msg, &f);
         /* the message leaves its channel before the row's actions run */
         x->count--;
         enum try_result r = fire_event(m, &f, &cause);
         x->count++;
+        *why = cause;
         if (r == R_FIRED) {
             consume(m, x, prev, msg);
             return R_FIRED;
@@ -561,7 +606,8 @@ static void serve(machine *m, int xi)
     int fired = 0;
     while (x->rcount > 0 && fired < rate && !m->fatal) {
         int32_t item = ready_pop(x);
-        enum try_result r = item >= 0 ? try_thread(m, xi, item) : try_channel(m, -1 - item);
+        enum sim_stall why = STALL_NONE;
+        enum try_result r = item >= 0 ? try_thread(m, xi, item, &why) : try_channel(m, -1 - item, &why);
         if (r == R_FIRED || r == R_STAYED) {
             fired++;
             unblock(x);
@@ -571,6 +617,8 @@ static void serve(machine *m, int xi)
                 ready_push(x, item);
             else if (item < 0)
                 m->chi[-1 - item].listed = false;
+        } else if (r == R_BLOCKED && why == STALL_CHANNEL_FULL) {
+            x->parked[x->nparked++] = item;
         } else if (r == R_BLOCKED) {
             x->blocked[x->nblocked++] = item;
         } else {
@@ -601,7 +649,7 @@ static void run_warp(machine *m, int w)
     case WD_ISSUE: {
         int xi = m->kinds[m->t->proc_ctrl].first + m->warps.w[w].cu;
         ready_push(&m->ci[xi], s.thread);
-        poke(m, xi, m->now);
+        poke_now(m, xi);
         break;
     }
     case WD_SLEEP: wake_warp(m, w, s.until); break;
@@ -632,7 +680,7 @@ static void arrive(machine *m, int msg)
         x->listed = true;
         ready_push(&m->ci[x->dest_ci], -1 - ci);
     }
-    poke(m, x->dest_ci, m->now);
+    poke_now(m, x->dest_ci);
 }
 
 /* ---- the loop --------------------------------------------------------------------------------- */
@@ -660,7 +708,7 @@ static void report_deadlock(machine *m)
 {
     int waiting = 0;
     for (int i = 0; i < m->nci; i++)
-        waiting += m->ci[i].nblocked;
+        waiting += m->ci[i].nblocked + m->ci[i].nparked;
     fprintf(m->errors, "scopesim: error: deadlock at cycle %llu: %d of %d warps unfinished, %d events blocked at "
             "the controllers, nothing left to happen\n", (unsigned long long)m->now,
             m->warps.nwarps - m->warps.finished, m->warps.nwarps, waiting);
@@ -674,7 +722,9 @@ static void loop(machine *m)
     bool tty = m->o->progress && isatty(2);
     sim_event ev;
     uint64_t n = 0;
-    while (!m->fatal && heap_pop(&m->heap, &ev)) {
+    while (!m->fatal && queue_pop(&m->queue, &ev)) {
+        if (m->queue.failed)
+            fatal(m, "out of memory for the event queue%s%s%s", "", "", "");
         if (m->o->max_cycles && ev.time > m->o->max_cycles) {
             m->status = 3;
             m->r->incomplete = "max-cycles";
@@ -715,7 +765,7 @@ static void finish_results(machine *m)
     r->ops = r->loads + r->stores + r->rmws;
     r->compute_cycles = m->warps.compute_cycles;
     memcpy(r->stall, m->warps.stall, sizeof r->stall);
-    r->peak_events = m->heap.peak;
+    r->peak_events = m->queue.peak;
     r->complete = m->status == 0;
     if (m->fatal && !r->incomplete)
         r->incomplete = "tables";

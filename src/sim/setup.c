@@ -298,9 +298,8 @@ static bool setup_channels(machine *m)
 {
     const sim_tables *t = m->t;
     m->chan_first = calloc((size_t)t->nchans + 1, sizeof *m->chan_first);
-    m->chan_waiters = calloc((size_t)t->nchans + 1, sizeof *m->chan_waiters);
     m->msg_bytes = calloc((size_t)t->nmsgs + 1, sizeof *m->msg_bytes);
-    if (!m->chan_first || !m->chan_waiters || !m->msg_bytes)
+    if (!m->chan_first || !m->msg_bytes)
         return setup_error(m, m->s->path, "system", "out of memory");
     for (int c = 0; c < t->nchans; c++) {
         m->chan_first[c] = m->nchi;
@@ -309,7 +308,11 @@ static bool setup_channels(machine *m)
     for (int k = 0; k < t->nmsgs; k++)
         m->msg_bytes[k] = message_bytes(m, &t->msgs[k]);
     m->chi = calloc((size_t)m->nchi + 1, sizeof *m->chi);
-    if (!m->chi)
+    int most = 1;
+    for (int c = 0; c < t->nchans; c++)
+        most = t->chans[c].ndest > most ? t->chans[c].ndest : most;
+    m->dests = calloc((size_t)most + 64 * SIM_EACH_WORDS, sizeof *m->dests);
+    if (!m->chi || !m->dests)
         return setup_error(m, m->s->path, "system", "out of memory");
     for (int c = 0; c < t->nchans; c++) {
         const sim_chan *ch = &t->chans[c];
@@ -363,7 +366,8 @@ static bool setup_queues(machine *m)
         m->ci[i].rcap = n[i] + 1;
         m->ci[i].ready = malloc(sizeof *m->ci[i].ready * (size_t)m->ci[i].rcap);
         m->ci[i].blocked = malloc(sizeof *m->ci[i].blocked * (size_t)m->ci[i].rcap);
-        ok = m->ci[i].ready && m->ci[i].blocked;
+        m->ci[i].parked = malloc(sizeof *m->ci[i].parked * (size_t)m->ci[i].rcap);
+        ok = m->ci[i].ready && m->ci[i].blocked && m->ci[i].parked;
     }
     free(n);
     return ok || setup_error(m, m->s->path, "system", "out of memory");
@@ -405,7 +409,7 @@ bool machine_setup(machine *m)
     if (!warps_init(&m->warps, m->wl, m->ncu, m->s->warps_per_cu, m->s->slots_per_warp, m->s->issue_interval,
                     m->o->ideal, m->o->seed))
         return setup_error(m, m->s->path, "system", "out of memory");
-    heap_init(&m->heap);
+    queue_init(&m->queue);
     return true;
 }
 
@@ -419,6 +423,7 @@ void machine_teardown(machine *m)
     for (int i = 0; m->ci && i < m->nci; i++) {
         free(m->ci[i].ready);
         free(m->ci[i].blocked);
+        free(m->ci[i].parked);
         free(m->ci[i].vars);
         cache_free(&m->ci[i].cache);
         cache_free(&m->ci[i].memcache);
@@ -426,8 +431,8 @@ void machine_teardown(machine *m)
     free(m->kinds);
     free(m->ci);
     free(m->chi);
+    free(m->dests);
     free(m->chan_first);
-    free(m->chan_waiters);
     free(m->msg_bytes);
     free(m->msg_next);
     free(m->msg_ci);
@@ -442,5 +447,5 @@ void machine_teardown(machine *m)
     free(m->scratch_vars);
     free(m->default_line);
     warps_free(&m->warps);
-    heap_free(&m->heap);
+    queue_free(&m->queue);
 }

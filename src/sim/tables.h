@@ -114,6 +114,9 @@ typedef struct sim_ctrl {
     int nrows;
     sim_row *rows;
     bool memory_backed;     /* holds a field initialised from memory */
+    /* the rows whose event pattern matches each event, in table order
+     * (sim_event_key): rows cand_rows[cand_first[k] .. cand_first[k+1]-1] */
+    int *cand_first, *cand_rows;
     /* bound: */
     int ninst;
     int line_slots;         /* state + fields */
@@ -212,6 +215,11 @@ bool sim_tables_bind(sim_tables *t, const long builtins[SB_COUNT], bool wide_val
 
 /* The instances of a level: NCU, NGPU, 1, or the slices. */
 int sim_level_count(const sim_tables *t, enum sim_level lv, sim_bound slices);
+
+/* The index of an event among a controller's events: processor events by
+ * (kind, order, scope), then (channel, message) pairs, then internal
+ * events. */
+int sim_event_key(const sim_tables *t, int kind, int order, int scope, int chan, int msg, int internal);
 
 /* A litmus program by test name, or NULL. */
 const sim_program *sim_tables_program(const sim_tables *t, const char *test);

@@ -196,6 +196,50 @@ static bool tables_independent(const sim_tables *t)
     return true;
 }
 
+/* ---- candidate rows per event ------------------------------------------------------ */
+
+#define PROC_KEYS (4 * 6 * 4)
+
+int sim_event_key(const sim_tables *t, int kind, int order, int scope, int chan, int msg, int internal)
+{
+    if (kind == SE_RECV)
+        return PROC_KEYS + chan * t->nmsgs + msg;
+    if (kind == SE_INTERNAL)
+        return PROC_KEYS + t->nchans * t->nmsgs + internal;
+    return (kind * 6 + order) * 4 + (scope & 3);
+}
+
+static bool row_matches_key(const sim_tables *t, const sim_row *r, int key)
+{
+    if (key < PROC_KEYS) {
+        int kind = key / 24, order = key / 4 % 6, scope = key % 4;
+        return (int)r->ev == kind && (r->order == SIM_ANY || r->order == order) &&
+               (r->scope == SIM_ANY || r->scope == scope);
+    }
+    key -= PROC_KEYS;
+    if (key < t->nchans * t->nmsgs)
+        return r->ev == SE_RECV && r->chan == key / t->nmsgs && r->msg == key % t->nmsgs;
+    return r->ev == SE_INTERNAL && r->internal == key - t->nchans * t->nmsgs;
+}
+
+static void index_rows(const sim_tables *t, sim_ctrl *c)
+{
+    int nkeys = PROC_KEYS + t->nchans * t->nmsgs + c->ninternal, n = 0;
+    c->cand_first = GC_MALLOC_ATOMIC(sizeof *c->cand_first * (size_t)(nkeys + 1));
+    for (int k = 0; k < nkeys; k++)
+        for (int r = 0; r < c->nrows; r++)
+            n += row_matches_key(t, &c->rows[r], k);
+    c->cand_rows = GC_MALLOC_ATOMIC(sizeof *c->cand_rows * (size_t)(n + 1));
+    n = 0;
+    for (int k = 0; k < nkeys; k++) {
+        c->cand_first[k] = n;
+        for (int r = 0; r < c->nrows; r++)
+            if (row_matches_key(t, &c->rows[r], k))
+                c->cand_rows[n++] = r;
+    }
+    c->cand_first[nkeys] = n;
+}
+
 bool sim_tables_bind(sim_tables *t, const long builtins[SB_COUNT], bool wide_values, FILE *errors)
 {
     for (int k = 0; k < SB_COUNT; k++)
@@ -212,5 +256,8 @@ bool sim_tables_bind(sim_tables *t, const long builtins[SB_COUNT], bool wide_val
             return false;
     bind_channels(t);
     bind_messages(t);
+    for (int c = 0; c < t->nctrls; c++)
+        if (!t->ctrls[c].cand_first)
+            index_rows(t, &t->ctrls[c]);
     return true;
 }

@@ -64,6 +64,11 @@ const char *workload_kind_name(enum sim_wl_kind k) { return kind_names[k]; }
 
 static int param_index(enum sim_wl_kind k, const char *name)
 {
+    /* the generators name parameters with literals that the compiler
+     * merges with the table's: the pointer test answers them at once */
+    for (int i = 0; kind_params[k][i].name; i++)
+        if (kind_params[k][i].name == name)
+            return i;
     for (int i = 0; kind_params[k][i].name; i++)
         if (!strcmp(kind_params[k][i].name, name))
             return i;
@@ -369,32 +374,71 @@ static void op_compute(sim_op *op, long cycles)
 
 static void op_simple(sim_op *op, int kind) { *op = (sim_op){.kind = (uint8_t)kind}; }
 
-/* Between kernels: a release fence, the kernel boundary, an acquire
- * fence; after the last kernel, the release fence only.  Phase -1 ...
- * -3 walk through it; returns false when the boundary is over. */
-static bool kernel_boundary(const sim_workload *w, sim_wstate *s, sim_op *op, long kernels, int scope)
+#define KERNEL_BARRIER_ID 15
+
+static void op_cu_barrier(const sim_workload *w, sim_op *op)
 {
-    (void)w;
+    *op = (sim_op){.kind = OPK_CTA_BARRIER, .barrier_id = KERNEL_BARRIER_ID, .barrier_count = w->warps_per_cu};
+}
+
+/* Between kernels, as a GPU does it: the CU's warps meet, one of them
+ * releases (its fence waits for every write of the CU), the kernel ends
+ * for every warp of the machine, the next one starts with one acquire
+ * per CU (invalidating what the scope asks), and the CU's warps meet
+ * again before running.  After the last kernel, the release only.
+ * Phases -1 ... -6 walk through it; false when no boundary is under
+ * way.  `per_thread`: every warp fences for itself and no CU barrier is
+ * used (litmus programs, whose threads occupy some warps only). */
+static bool kernel_boundary_of(const sim_workload *w, sim_wstate *s, sim_op *op, long kernels, int scope,
+                               bool per_thread)
+{
+    bool leader = per_thread || s->warp % w->warps_per_cu == 0;
+    bool last = s->kernel + 1 >= kernels;
     switch (s->phase) {
     case -1:
-        op_fence(op, scope);
-        s->phase = s->kernel + 1 < kernels ? -2 : -4;
-        return true;
+        s->phase = -2;
+        if (!per_thread) {
+            op_cu_barrier(w, op);
+            return true;
+        }
+        /* fall through */
     case -2:
-        op_simple(op, OPK_KERNEL_END);
-        s->phase = -3;
-        return true;
+        s->phase = last ? -6 : -3;
+        if (leader) {
+            op_fence(op, scope);
+            return true;
+        }
+        return kernel_boundary_of(w, s, op, kernels, scope, per_thread);
     case -3:
-        op_fence(op, scope);
+        op_simple(op, OPK_KERNEL_END);
+        s->phase = -4;
+        return true;
+    case -4:
+        s->phase = -5;
+        if (leader) {
+            op_fence(op, scope);
+            return true;
+        }
+        /* fall through */
+    case -5:
         s->kernel++;
         s->phase = 0;
         s->i = s->j = 0;
-        return true;
-    case -4:
+        if (!per_thread) {
+            op_cu_barrier(w, op);
+            return true;
+        }
+        return false;
+    case -6:
         op_simple(op, OPK_END);
         return true;
     }
     return false;
+}
+
+static bool kernel_boundary(const sim_workload *w, sim_wstate *s, sim_op *op, long kernels, int scope)
+{
+    return kernel_boundary_of(w, s, op, kernels, scope, false);
 }
 
 static void gen_stream(const sim_workload *w, sim_wstate *s, sim_op *op)
@@ -779,7 +823,7 @@ static bool litmus_epilogue(const sim_workload *w, sim_wstate *s, sim_op *op)
     }
     if (s->phase < 0) {
         long kernel = s->kernel;
-        bool busy = kernel_boundary(w, s, op, P(w, "iterations"), (int)P(w, "boundary"));
+        bool busy = kernel_boundary_of(w, s, op, P(w, "iterations"), (int)P(w, "boundary"), true);
         if (s->kernel != kernel) {      /* a new iteration: registers as the test starts them */
             const sim_lthread *th = &p->threads[s->lthread];
             for (int r = 0; r < th->nregs; r++)
