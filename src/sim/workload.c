@@ -814,7 +814,8 @@ static bool litmus_epilogue(const sim_workload *w, sim_wstate *s, sim_op *op)
 {
     const sim_program *p = w->program;
     if (s->phase == 1) {
-        if (s->lthread == 0 && s->i < p->nlocs) {
+        bool again = s->kernel + 1 < P(w, "iterations");
+        if (again && s->lthread == 0 && s->i < p->nlocs) {
             op_mem(op, OPK_STORE, ORDER_WEAK, 0, litmus_addr(w, s, (int)s->i), p->loc_init[s->i], false);
             s->i++;
             return true;

@@ -14,5 +14,6 @@ void register_protocol_tests(void);
 void register_protocol_lang_tests(void);
 void register_lit_ops_tests(void);
 void register_search_tests(void);
+void register_sim_tests(void);
 
 #endif
