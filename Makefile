@@ -85,13 +85,13 @@ build/asan/unit_tests: $(ASAN_LIB_OBJ) $(ASAN_UNIT_OBJ)
 unit: bin/unit_tests
 	bin/unit_tests
 
-e2e: bin/scopecheck
+e2e: bin/scopecheck bin/scopesim
 	bash tests/e2e/run.sh bin/scopecheck
 
 conformance: bin/scopecheck
 	bash tests/conformance_if_shared.sh bin/scopecheck
 
-asan: build/asan/scopecheck build/asan/unit_tests
+asan: build/asan/scopecheck build/asan/scopesim build/asan/unit_tests
 	ASAN_OPTIONS=detect_leaks=0 build/asan/unit_tests
 	ASAN_OPTIONS=detect_leaks=0 bash tests/e2e/run.sh build/asan/scopecheck
 

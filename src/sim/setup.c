@@ -170,6 +170,14 @@ static int memory_field(const sim_ctrl *c)
     return -1;
 }
 
+static bool has_evict_row(const sim_ctrl *ct)
+{
+    for (int r = 0; r < ct->nrows; r++)
+        if (ct->rows[r].ev == SE_INTERNAL && ct->rows[r].internal == ct->evict && ct->evict >= 0)
+            return true;
+    return false;
+}
+
 static bool setup_kind(machine *m, int c)
 {
     const sim_ctrl *ct = &m->t->ctrls[c];
@@ -179,7 +187,7 @@ static bool setup_kind(machine *m, int c)
     k->timing_cache = ct->memory_backed && k->conf.cache.present;
     k->capacity = !ct->memory_backed && k->conf.cache.present && ct->nstates > 1;
     char msg[256];
-    if (k->capacity && ct->evict < 0) {
+    if (k->capacity && !has_evict_row(ct)) {
         snprintf(msg, sizeof msg, "the system gives %s a cache, but its table has no evict row to give a line up "
                  "(add one, verified like every row, or give it no cache)", ct->name);
         return setup_error(m, m->s->path, sim_role_names[k->role], msg);
