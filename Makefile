@@ -35,7 +35,7 @@ ASAN_OBJ      := $(call objs,asan,$(LIB_SRC) $(CLI_SRC))
 ASAN_LIB_OBJ  := $(call objs,asan,$(LIB_SRC))
 ASAN_UNIT_OBJ := $(call objs,asan,$(UNIT_SRC))
 
-.PHONY: all test unit e2e conformance asan check-layers bench bench-protocol bench-search clean
+.PHONY: all test unit e2e conformance asan check-layers bench bench-protocol bench-search bench-sim experiments clean
 
 all: bin/scopecheck bin/scopesim
 
@@ -110,6 +110,14 @@ bench: bin/scopecheck
 # Side by side with Rumur on the GPU VI state spaces (needs the rumur package).
 bench-protocol: bin/scopecheck
 	bash scripts/bench_protocol.sh
+
+# scopesim: operations and messages per second, memory at two run lengths (docs/PERFORMANCE.md).
+bench-sim: bin/scopecheck bin/scopesim
+	bash scripts/bench_sim.sh
+
+# Every experiment of docs/EXPERIMENTS.md: tables and figures into out/experiments/.
+experiments: bin/scopecheck bin/scopesim
+	bash scripts/experiments.sh out/experiments
 
 # Search back end throughput on a synthetic model (docs/search.md).
 bench-search: bin/bench_search

@@ -5,6 +5,7 @@
 #   gpu_vi[_s2,_s4]   the single-GPU baseline with 1, 2 and 4 L2 slices
 #                     (every test without .sys scope)
 #   gpu_vi_multi      software coherence on several GPUs (every test)
+#   gpu_vi_multi_p2p  the same with point-to-point links to the memories
 #   hmg_lite          HMG's directory (every test), MAXFLUSH=256 so that a
 #                     release's flush round fits up to 16 GPUs
 # The two largest Rumur configurations (IRIW-plus-4, IRIW-acq-6) are left
@@ -23,7 +24,8 @@ for f in litmus/protocol/*.litmus; do
 done
 run() { # NAME ARGS...: one export, quiet unless it fails
     local name=$1; shift
-    if ! "$bin" export "$@" -o "$out/$name.tables.json" >"$out/$name.export.txt" 2>&1; then
+    if ! "$bin" export "$@" -o "$out/$name.tables.json" >"$out/$name.export.txt" 2>"$out/$name.export.err"; then
+        cat "$out/$name.export.err" >&2
         cat "$out/$name.export.txt" >&2
         echo "export_tables.sh: $name: export failed" >&2
         exit 1
@@ -34,4 +36,5 @@ run gpu_vi --protocol gpu_vi "${single[@]}"
 run gpu_vi_s2 --protocol gpu_vi --const NSLICE=2 "${single[@]}"
 run gpu_vi_s4 --protocol gpu_vi --const NSLICE=4 "${single[@]}"
 run gpu_vi_multi --protocol gpu_vi_multi "${all[@]}"
+run gpu_vi_multi_p2p --protocol models/gpu_vi_multi_p2p.proto "${all[@]}"
 run hmg_lite --protocol hmg_lite --const MAXFLUSH=256 "${all[@]}"

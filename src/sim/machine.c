@@ -685,12 +685,14 @@ static void arrive(machine *m, int msg)
 
 /* ---- the loop --------------------------------------------------------------------------------- */
 
-static double wall_seconds(void)
+static double clock_seconds(clockid_t clock)
 {
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    clock_gettime(clock, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
+
+static double wall_seconds(void) { return clock_seconds(CLOCK_MONOTONIC); }
 
 static void progress(machine *m, double started, double *last)
 {
@@ -718,7 +720,7 @@ static void report_deadlock(machine *m)
 
 static void loop(machine *m)
 {
-    double started = wall_seconds(), last = started;
+    double started = wall_seconds(), last = started, cpu = clock_seconds(CLOCK_PROCESS_CPUTIME_ID);
     bool tty = m->o->progress && isatty(2);
     sim_event ev;
     uint64_t n = 0;
@@ -751,6 +753,7 @@ static void loop(machine *m)
     if (!m->fatal && m->status == 0 && m->warps.finished < m->warps.nwarps)
         report_deadlock(m);
     m->r->seconds = wall_seconds() - started;
+    m->r->cpu_seconds = clock_seconds(CLOCK_PROCESS_CPUTIME_ID) - cpu;
 }
 
 static void finish_results(machine *m)

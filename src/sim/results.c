@@ -127,9 +127,10 @@ void results_json(FILE *out, const sim_results *r)
             fputc(',', out);
         json_str(out, r->assumptions[k]);
     }
-    fprintf(out, "],\"sim_seconds\":%.3f,\"ops_per_second\":%.0f,\"messages_per_second\":%.0f,\"peak_events\":%llu}\n",
-            r->seconds, r->seconds > 0 ? (double)r->ops / r->seconds : 0.0,
-            r->seconds > 0 ? (double)r->messages / r->seconds : 0.0, (unsigned long long)r->peak_events);
+    fprintf(out, "],\"sim_seconds\":%.3f,\"cpu_seconds\":%.3f,\"ops_per_second\":%.0f,\"messages_per_second\":%.0f,"
+                 "\"peak_events\":%llu}\n",
+            r->seconds, r->cpu_seconds, r->cpu_seconds > 0 ? (double)r->ops / r->cpu_seconds : 0.0,
+            r->cpu_seconds > 0 ? (double)r->messages / r->cpu_seconds : 0.0, (unsigned long long)r->peak_events);
 }
 
 void results_csv_header(FILE *out, const sim_results *r)

@@ -50,6 +50,7 @@ typedef struct sim_results {
     uint64_t stall[STALL_COUNT];
     double energy_pj[EN_COUNT];
     double seconds;                     /* wall-clock time of the simulation */
+    double cpu_seconds;                 /* processor time of the simulation (this process) */
     uint64_t peak_events;               /* the event queue's largest size */
     int nassumptions;
     const char *assumptions[SIM_MAX_ASSUMPTIONS];
