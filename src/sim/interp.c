@@ -206,7 +206,6 @@ static void act_send(sim_ctx *c, const sim_action *a, sim_effects *fx)
     const sim_chan *ch = &c->t->chans[a->idx];
     const sim_msg *m = &c->t->msgs[a->msg];
     sim_send *s = &fx->sends[fx->nsends];
-    memset(s, 0, sizeof *s);
     s->chan = a->idx;
     s->msg = a->msg;
     s->dest = a->dest;
@@ -219,6 +218,7 @@ static void act_send(sim_ctx *c, const sim_action *a, sim_effects *fx)
         s->index = (int)d;
     } else if (a->dest == SD_EACH) {
         int len;
+        memset(s->each, 0, sizeof s->each);
         int64_t *bits = live(c, a->e->on_line, a->e->idx, &len);
         if (!bits) {
             c->ok = false;
@@ -242,6 +242,8 @@ static void act_send(sim_ctx *c, const sim_action *a, sim_effects *fx)
         }
         s->fields[k] = x;
     }
+    for (int k = m->nfields; k < SIM_MAX_FIELDS; k++)
+        s->fields[k] = 0;
     fx->nsends++;
 }
 
