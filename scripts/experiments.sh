@@ -39,10 +39,11 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", a / b }'; }
 percent() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%+.0f%%", (a / b - 1) * 100 }'; }
 
 # ---- E1 ------------------------------------------------------------------------------------
-# Workload variants: the sharing kernel as bundled; with a window too
-# large for the L1 (4 warps x 512 lines > 1024 lines of L1), so that an
-# L1 invalidation costs little; with 10% remote reads.
-e1_variants=("sharing" "sharing-wide:window 512" "sharing-local:remote 10")
+# Workload variants (LABEL:SETTING;SETTING): the sharing kernel as
+# bundled; with a window too large for the L1 (4 warps x 384 lines > 1024
+# lines of L1, 3 kernels), so that an L1 invalidation costs little; with
+# 10% remote reads.
+e1_variants=("sharing" "sharing-wide:window 384;kernels 3" "sharing-local:remote 10")
 md="$out/summary.md"
 {
     echo "# Experiments (scripts/experiments.sh, $(date -u +%Y-%m-%d))"
@@ -58,7 +59,10 @@ for sys in hmg4x1 hmg4x4; do
     for v in "${e1_variants[@]}"; do
         label=${v%%:*}
         args=()
-        [ "$v" != "$label" ] && args=(--work "${v#*:}")
+        if [ "$v" != "$label" ]; then
+            IFS=';' read -ra lines <<<"${v#*:}"
+            for l in "${lines[@]}"; do args+=(--work "$l"); done
+        fi
         sw=$(run "E1 $sys $label sw" gpu_vi_multi $sys sharing "${args[@]}")
         p2p=$(run "E1 $sys $label p2p" gpu_vi_multi_p2p $sys sharing "${args[@]}")
         hmg=$(run "E1 $sys $label hmg" hmg_lite $sys sharing "${args[@]}")

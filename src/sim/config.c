@@ -255,8 +255,15 @@ sim_system *sys_config_read(const char *path, const char *const *extra, int next
     sim_text *t = words_read(path, errors);
     if (!t || !parse_text(&p, t))
         return NULL;
-    for (int i = 0; i < nextra; i++)
-        if (!parse_text(&p, words_text("--sys", extra[i])))
+    for (int i = 0; i < nextra; i++) {
+        sim_text *x = words_text("--sys", extra[i]);
+        if (x->overflow) {
+            p.file = x->file;
+            bad(&p, x->overflow, "too many words on a line");
             return NULL;
+        }
+        if (!parse_text(&p, x))
+            return NULL;
+    }
     return s;
 }

@@ -29,7 +29,7 @@ static sim_text *split(const char *name, const char *text, size_t len)
     sim_text *t = GC_MALLOC(sizeof *t);
     t->file = name;
     int cap = 0, line = 1;
-    sim_word words[64];
+    sim_word words[SIM_MAX_WORDS];
     size_t i = 0;
     while (i <= len) {
         int n = 0;
@@ -47,8 +47,14 @@ static sim_text *split(const char *name, const char *text, size_t len)
             size_t w = i;
             while (i < len && !strchr(" \t\r\n#", text[i]))
                 i++;
-            if (n < 64)
-                words[n++] = (sim_word){GC_STRNDUP(text + w, i - w), line, (int)(w - start) + 1};
+            sim_word word = {GC_STRNDUP(text + w, i - w), line, (int)(w - start) + 1};
+            if (n < SIM_MAX_WORDS) {
+                words[n++] = word;
+            } else if (!t->overflow) {
+                sim_word *keep = GC_MALLOC(sizeof *keep);
+                *keep = word;
+                t->overflow = keep;
+            }
         }
         if (n)
             add_line(t, &cap, words, n);
@@ -80,6 +86,11 @@ sim_text *words_read(const char *path, FILE *errors)
         return NULL;
     }
     sim_text *t = split(path, buf, len);
+    if (t->overflow) {
+        diag_error(errors, path, t->overflow->line, t->overflow->col, "more than %d words on a line",
+                   SIM_MAX_WORDS);
+        return NULL;
+    }
     if (t->nlines == 0) {
         fprintf(errors, "%s: error: no settings in the file\n", path);
         return NULL;

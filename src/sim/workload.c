@@ -162,9 +162,16 @@ sim_workload *workload_read(const char *path, const char *const *extra, int next
     sim_text *t = words_read(path, errors);
     if (!t || !parse_lines(&p, t))
         return NULL;
-    for (int i = 0; i < nextra; i++)
-        if (!parse_lines(&p, words_text("--work", extra[i])))
+    for (int i = 0; i < nextra; i++) {
+        sim_text *x = words_text("--work", extra[i]);
+        if (x->overflow) {
+            p.file = x->file;
+            werr(&p, x->overflow, "too many words on a line%s", "");
             return NULL;
+        }
+        if (!parse_lines(&p, x))
+            return NULL;
+    }
     if (!p.have_kind) {
         fprintf(errors, "%s: kind: missing (a workload needs a 'kind' line)\n", path);
         return NULL;
