@@ -137,6 +137,27 @@ static bool dram_line(cparse *p, const sim_line *l)
     return true;
 }
 
+static bool channel_line(cparse *p, const sim_line *l)
+{
+    long lat;
+    double bw;
+    sim_system *s = p->s;
+    if (l->nwords != 6 || strcmp(l->words[2].text, "latency") || strcmp(l->words[4].text, "bandwidth"))
+        return bad(p, &l->words[0], "expected: channel NAME latency CYCLES bandwidth BYTES_PER_CYCLE");
+    if (!words_int(p->file, &l->words[3], 0, 1 << 24, &lat, p->errors) ||
+        !words_real(p->file, &l->words[5], 0.001, 1e9, &bw, p->errors))
+        return false;
+    int k = 0;
+    while (k < s->nchan_links && strcmp(s->chan_name[k], l->words[1].text))
+        k++;
+    if (k == SIM_MAX_NAMED)
+        return bad(p, &l->words[1], "too many channel settings");
+    s->chan_name[k] = l->words[1].text;
+    s->chan_link[k] = (sim_link_conf){(int)lat, bw};
+    s->nchan_links += k == s->nchan_links;
+    return true;
+}
+
 static bool message_line(cparse *p, const sim_line *l)
 {
     long v;
@@ -220,6 +241,8 @@ static bool one_line(cparse *p, const sim_line *l)
         return dram_line(p, l);
     if (!strcmp(key, "message"))
         return message_line(p, l);
+    if (!strcmp(key, "channel"))
+        return channel_line(p, l);
     if (!strcmp(key, "energy"))
         return energy_line(p, l);
     return bad(p, &l->words[0], "unknown setting (docs/simulator.md lists them)");

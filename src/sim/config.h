@@ -63,6 +63,9 @@ typedef struct sim_system {
     sim_link_conf link[LINK_COUNT];
     int dram_latency;
     double dram_bandwidth;  /* bytes per cycle per memory instance */
+    int nchan_links;            /* `channel NAME latency N bandwidth B`: a channel's own port */
+    const char *chan_name[SIM_MAX_NAMED];
+    sim_link_conf chan_link[SIM_MAX_NAMED];
     int nmsg_bytes;
     const char *msg_name[SIM_MAX_NAMED];
     int msg_bytes[SIM_MAX_NAMED];

@@ -87,6 +87,7 @@ typedef struct machine {
     int *chan_first;            /* first instance of each channel in m->chi */
     int nchi;
     int *msg_bytes;
+    const sim_link_conf **chan_port;    /* per channel: its own port's latency and bandwidth, or NULL */
     /* messages */
     int32_t *msg_next;
     int32_t *msg_ci;

@@ -108,7 +108,7 @@ static uint64_t cross(machine *m, const ctl_inst *from, chan_inst *ch, int bytes
 {
     sim_place a = from->at, b = m->ci[ch->dest_ci].at;
     int cls = link_class(a, b);
-    const sim_link_conf *l = &m->s->link[cls];
+    const sim_link_conf *l = cls == LINK_LOCAL && m->chan_port[ch->chan] ? m->chan_port[ch->chan] : &m->s->link[cls];
     uint64_t *free_at = cls == LINK_LOCAL ? &ch->free_at
                       : cls == LINK_GPM ? &m->gpm_link_free[a.gpm * m->ngpm_total + b.gpm]
                                         : &m->gpu_link_free[a.gpu * m->s->gpus + b.gpu];

@@ -315,6 +315,13 @@ static bool setup_channels(machine *m)
     }
     for (int k = 0; k < t->nmsgs; k++)
         m->msg_bytes[k] = message_bytes(m, &t->msgs[k]);
+    m->chan_port = calloc((size_t)t->nchans + 1, sizeof *m->chan_port);
+    if (!m->chan_port)
+        return setup_error(m, m->s->path, "system", "out of memory");
+    for (int c = 0; c < t->nchans; c++)
+        for (int k = 0; k < m->s->nchan_links; k++)
+            if (!strcmp(m->s->chan_name[k], t->chans[c].name))
+                m->chan_port[c] = &m->s->chan_link[k];
     m->chi = calloc((size_t)m->nchi + 1, sizeof *m->chi);
     int most = 1;
     for (int c = 0; c < t->nchans; c++)
@@ -442,6 +449,7 @@ void machine_teardown(machine *m)
     free(m->dests);
     free(m->chan_first);
     free(m->msg_bytes);
+    free(m->chan_port);
     free(m->msg_next);
     free(m->msg_ci);
     free(m->msg_type);

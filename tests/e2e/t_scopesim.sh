@@ -43,6 +43,13 @@ check "hand-derived run: the fence waited 148..217 for the write-through (table_
 check "hand-derived run: two L1 misses, four L2 DRAM accesses" \
     jq -e '.controllers.L1.misses == 2 and .controllers.L2.dram == 4' "$tmp/r.json"
 
+# A channel's own port: the requests' link made 10 cycles slower.  The
+# critical path above crosses `req` three times (Load A0, Load A1, the
+# Store of B1 whose acknowledgement the fence waits for): 219 + 3 x 10.
+"$sim" --tables "$tmp/gpu_vi.json" --system $sys --sys 'cus_per_gpm 1' --sys 'channel req latency 13 bandwidth 1000' \
+    --workload "$tmp/s2.wl" --quiet --json "$tmp/port.json"
+check "a slower request channel: 249 cycles (three crossings on the critical path)" jq -e '.cycles == 249' "$tmp/port.json"
+
 # Edited and unstamped tables are refused, saying what differs.
 jq '.content.controllers[0].rows[0].next = "I"' "$tmp/gpu_vi.json" >"$tmp/edited.json"
 "$sim" --tables "$tmp/edited.json" --system $sys --workload "$tmp/s2.wl" >"$tmp/out" 2>"$tmp/err"
