@@ -1,4 +1,4 @@
-# scopecheck build.  `make` builds bin/scopecheck; `make test` runs every test;
+# scopecheck build.  `make` builds bin/scopecheck and bin/scopesim; `make test` runs every test;
 # `make asan` runs the unit and end-to-end tests under AddressSanitizer and UBSan.
 #
 # Sources live in one folder per layer under src/ (docs/ARCHITECTURE.md);
@@ -14,7 +14,7 @@ LDLIBS  := -lgc $(shell pkg-config --libs libgvc 2>/dev/null || echo -lgvc -lcgr
 SIMLIBS := -lgc -ljansson -lnettle -lm
 TESTLIBS := -lcunit
 
-LIB_DIRS := base litmus litmus/opencl cat enumerate protocol search report sim
+LIB_DIRS := base litmus litmus/opencl cat enumerate protocol search report gen sim
 LIB_SRC  := $(filter-out src/sim/main.c,$(foreach d,$(LIB_DIRS),$(wildcard src/$(d)/*.c)))
 CLI_SRC  := $(wildcard src/cli/*.c)
 # scopesim: its own main over sim/ and base/ only (docs/ARCHITECTURE.md)
@@ -35,7 +35,7 @@ ASAN_OBJ      := $(call objs,asan,$(LIB_SRC) $(CLI_SRC))
 ASAN_LIB_OBJ  := $(call objs,asan,$(LIB_SRC))
 ASAN_UNIT_OBJ := $(call objs,asan,$(UNIT_SRC))
 
-.PHONY: all test unit e2e conformance asan check-layers bench bench-protocol bench-search bench-sim experiments clean
+.PHONY: all test unit e2e conformance asan check-layers difftest bench bench-protocol bench-search bench-sim experiments clean install uninstall
 
 all: bin/scopecheck bin/scopesim
 
@@ -102,6 +102,13 @@ check-layers: bin/scopecheck
 # The whole suite; the closing line of each part says what passed.
 test: check-layers unit e2e conformance asan
 
+# Generated tests through every pair of paths that must agree, with the
+# disagreements shrunk (docs/difftest.md); the suite runs a few hundred.
+DIFFTEST_N ?= 100000
+DIFFTEST_SEED ?= 1
+difftest: bin/scopecheck
+	bash scripts/difftest.sh $(DIFFTEST_N) $(DIFFTEST_SEED)
+
 # ---- benchmarks -------------------------------------------------------------
 
 bench: bin/scopecheck
@@ -127,7 +134,34 @@ bin/bench_search: tests/bench/bench_search.c build/obj/search/state_store.o buil
 	@mkdir -p bin
 	$(CC) $(WARN) $(CFLAGS) $(INC) -o $@ $^
 
+# ---- installation -----------------------------------------------------------
+# make install PREFIX=/usr/local [DESTDIR=...]: the program, the bundled
+# models and protocols (found from PREFIX/bin/scopecheck at run time, see
+# cli/model_path.h), scripts/compare_models.sh and the man pages; scopesim
+# and its system and workload files (models/sim/).
+
+PREFIX  ?= /usr/local
+BINDIR  := $(DESTDIR)$(PREFIX)/bin
+DATADIR := $(DESTDIR)$(PREFIX)/share/scopecheck
+MANDIR  := $(DESTDIR)$(PREFIX)/share/man
+
+install: bin/scopecheck bin/scopesim
+	install -d $(BINDIR) $(DATADIR)/models/mutants $(DATADIR)/models/sim $(DATADIR)/scripts $(MANDIR)/man1 $(MANDIR)/man5
+	install -m 755 bin/scopecheck $(BINDIR)/scopecheck
+	install -m 755 bin/scopesim $(BINDIR)/scopesim
+	install -m 644 models/*.cat models/*.proto $(DATADIR)/models/
+	install -m 644 models/sim/*.sys models/sim/*.wl $(DATADIR)/models/sim/
+	install -m 644 models/mutants/*.proto $(DATADIR)/models/mutants/
+	install -m 755 scripts/compare_models.sh $(DATADIR)/scripts/
+	install -m 644 man/scopecheck.1 $(MANDIR)/man1/
+	install -m 644 man/scopecheck-litmus.5 man/scopecheck-cat.5 man/scopecheck-proto.5 $(MANDIR)/man5/
+
+uninstall:
+	rm -f $(BINDIR)/scopecheck $(BINDIR)/scopesim $(MANDIR)/man1/scopecheck.1 $(MANDIR)/man5/scopecheck-litmus.5 \
+	      $(MANDIR)/man5/scopecheck-cat.5 $(MANDIR)/man5/scopecheck-proto.5
+	rm -rf $(DATADIR)
+
 clean:
 	rm -rf build bin
 
--include $(OBJ:.o=.d) $(UNIT_OBJ:.o=.d) $(ASAN_OBJ:.o=.d) $(ASAN_UNIT_OBJ:.o=.d)
+-include $(OBJ:.o=.d) $(SIM_OBJ:.o=.d) $(UNIT_OBJ:.o=.d) $(ASAN_OBJ:.o=.d) $(ASAN_SIM_OBJ:.o=.d) $(ASAN_UNIT_OBJ:.o=.d)
