@@ -45,7 +45,7 @@ for f in litmus/protocol/*.litmus; do
     grep -q '\.sys' "$f" && continue
     status=0
     line=$(bin/scopecheck verify --protocol gpu_vi --json "$f" 2>/dev/null) || status=$?
-    result=$([ $status -eq 0 ] && echo Pass || echo "Fail (exit $status)")
+    case $status in 0) result=Pass ;; 1) result="Fail (exit 1)" ;; 3) result="Incomplete (exit 3)" ;; *) result="Unusable (exit $status)" ;; esac
     [ $status -eq 0 ] || failed=$((failed + 1))
     printf '%-34s %10s %s\n' "$(basename "$f" .litmus)" "$(jq .stats.states <<<"$line")" "$result"
 done
