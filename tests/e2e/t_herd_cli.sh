@@ -105,7 +105,7 @@ check "opencl-race is explained, not just unknown" \
 mkdir -p "$tmp/mymodels"
 cp models/sc.cat "$tmp/mymodels/mysc.cat"
 check "SCOPECHECK_MODELS: a model found by name there" \
-    bash -c "cd / && SCOPECHECK_MODELS='$tmp/mymodels' '$bin' litmus --model mysc '$PWD/$L/MP-weak.litmus' | grep -q '^Test MP-weak'"
+    bash -c "cd / && SCOPECHECK_MODELS='$tmp/mymodels' '$(realpath "$bin")' litmus --model mysc '$PWD/$L/MP-weak.litmus' | grep -q '^Test MP-weak'"
 if make -s install PREFIX="$tmp/inst" >/dev/null 2>&1; then
     check "make install: the program runs with its models from another directory" \
         bash -c "cd / && '$tmp/inst/bin/scopecheck' litmus --model hrf-direct '$PWD/$L/MP-weak.litmus' | grep -qx Undef"
