@@ -42,6 +42,8 @@ typedef struct verify_opts {
     trace_detail trace;
     progress_mode progress;
     double progress_every_s;
+    verify_observer observe;     /* verify_cmd_run's caller, or NULL */
+    void *observe_ctx;
 } verify_opts;
 
 /* What one test's check found. */
@@ -701,6 +703,21 @@ static bool model_outcomes(verdict *v, const verify_opts *o, const cat_model *m,
     return true;
 }
 
+/* ---- the observer of verify_cmd_run ------------------------------------------ */
+
+/* A search cut by any limit (value range included) is not complete: the
+ * record's status is verdict_status's, 3 for a cut without a violation. */
+static void observe_verdict(const verdict *v, const verify_opts *o, int status)
+{
+    verify_record r = {.test = v->t, .inst = v->inst, .model = o->model, .complete = v->cut == SC_CUT_NONE,
+                       .states = v->search.states, .transitions = v->search.transitions, .status = status};
+    r.checks[r.nchecks++] = (verify_check_result){"outcomes", v->unsound == 0};
+    r.checks[r.nchecks++] = (verify_check_result){"deadlock", v->search.deadlocks == 0};
+    r.checks[r.nchecks++] = (verify_check_result){"unhandled", v->nunhandled == 0};
+    r.checks[r.nchecks++] = (verify_check_result){"invariants", v->search.stop != BFS_VIOLATION};
+    o->observe(o->observe_ctx, &r);
+}
+
 /* The status of one file: 0 pass, 1 violation, 2 unusable, 3 incomplete.
  * Errors go to `err`; the file's report (or, for an unusable file in a
  * JSON run, nothing: the caller writes the error object) to `out`. */
@@ -754,6 +771,8 @@ static int verify_file(const char *path, const verify_opts *o, const protocol *p
     else
         print_text(out, v, o, protocol_name(p), m);
     int status = verdict_status(v);
+    if (o->observe)
+        observe_verdict(v, o, status);
     bfs_free(v->bfs);
     return status;
 }
@@ -774,10 +793,17 @@ static int verify_file_json(const char *path, const verify_opts *o, const protoc
 
 int verify_cmd_main(int argc, char **argv, FILE *out, FILE *err)
 {
+    return verify_cmd_run(argc, argv, out, err, NULL, NULL);
+}
+
+int verify_cmd_run(int argc, char **argv, FILE *out, FILE *err, verify_observer observe, void *ctx)
+{
     verify_opts o;
     int status = parse_options(argc, argv, &o, out, err);
     if (status >= 0)
         return status;
+    o.observe = observe;
+    o.observe_ctx = ctx;
     const char *proto_path = model_path_find(o.protocol, ".proto");
     if (!proto_path) {
         fprintf(err, "scopecheck verify: error: no protocol '%s' (a name in models/, or a .proto file)\n", o.protocol);

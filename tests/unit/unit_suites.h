@@ -20,5 +20,6 @@ void register_print_tests(void);
 void register_gen_tests(void);
 void register_describe_tests(void);
 void register_msc_tests(void);
+void register_sim_tests(void);
 
 #endif
