@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cat/cat.h"
+#include "exec_build.h"
 #include "unit_suites.h"
 
 static cat_model *load_opts(const char *text, const cat_load_options *o, const char **errs)
@@ -48,14 +49,14 @@ static cat_model *load(const char *text, const char **errs)
 static exec small(void)
 {
     exec x;
-    memset(&x, 0, sizeof x);
+    tx_init(&x);
     x.n = 4;
-    rel_add(&x.rel[XR_ADDR], 0, 1);
-    rel_add(&x.rel[XR_ADDR], 1, 2);
-    rel_add(&x.rel[XR_DATA], 1, 3);
-    rel_add(&x.rel[XR_DATA], 2, 0);
-    x.set[XS_TEX] = evset_of(0) | evset_of(1);
-    x.set[XS_CON] = evset_of(1) | evset_of(2);
+    tx_add(&x, XR_ADDR, 0, 1);
+    tx_add(&x, XR_ADDR, 1, 2);
+    tx_add(&x, XR_DATA, 1, 3);
+    tx_add(&x, XR_DATA, 2, 0);
+    *tx_set(&x, XS_TEX) = evword_bit(0) | evword_bit(1);
+    *tx_set(&x, XS_CON) = evword_bit(1) | evword_bit(2);
     return x;
 }
 
@@ -202,21 +203,21 @@ static void test_undefined_unless(void)
 static exec writes(void)
 {
     exec x;
-    memset(&x, 0, sizeof x);
+    tx_init(&x);
     x.n = 5;
-    x.set[XS_W] = evset_universe(5);
-    x.set[XS_IW] = evset_of(0) | evset_of(1);
-    x.set[XS_M] = x.set[XS_W];
+    *tx_set(&x, XS_W) = tx_universe(5);
+    *tx_set(&x, XS_IW) = evword_bit(0) | evword_bit(1);
+    *tx_set(&x, XS_M) = *tx_set(&x, XS_W);
     int loc[] = {0, 1, 0, 0, 1};
     for (int i = 0; i < 5; i++)
         for (int j = 0; j < 5; j++)
             if (loc[i] == loc[j])
-                rel_add(&x.rel[XR_LOC], i, j);
-    rel_add(&x.rel[XR_CO], 0, 2);
-    rel_add(&x.rel[XR_CO], 0, 3);
-    rel_add(&x.rel[XR_CO], 2, 3);
-    rel_add(&x.rel[XR_CO], 1, 4);
-    x.set[XS_TEX] = evset_of(2);   /* a marker: event 2 */
+                tx_add(&x, XR_LOC, i, j);
+    tx_add(&x, XR_CO, 0, 2);
+    tx_add(&x, XR_CO, 0, 3);
+    tx_add(&x, XR_CO, 2, 3);
+    tx_add(&x, XR_CO, 1, 4);
+    *tx_set(&x, XS_TEX) = evword_bit(2);   /* a marker: event 2 */
     return x;
 }
 
@@ -230,7 +231,7 @@ static void test_generate_orders(void)
     CU_ASSERT(consistent(model, &x));
     /* a base the coherence order does not extend rejects the execution:
      * 3 before 2 */
-    rel_add(&x.rel[XR_DATA], 3, 2);
+    tx_add(&x, XR_DATA, 3, 2);
     snprintf(model, sizeof model, "%swith mo from generate_orders(W \\ IW, data)\nacyclic po", cross);
     CU_ASSERT(!consistent(model, &x));
     /* FW: the final writes, 3 and 4 */
