@@ -268,8 +268,10 @@ static bool parse_param(oparser *p)
         CP->ncap = 2 * p->nparams;
         const char **types = GC_MALLOC(sizeof *types * (size_t)CP->ncap);
         const char **names = GC_MALLOC(sizeof *names * (size_t)CP->ncap);
-        memcpy(types, CP->ptypes, sizeof *types * (size_t)(p->nparams - 1));
-        memcpy(names, CP->pnames, sizeof *names * (size_t)(p->nparams - 1));
+        if (p->nparams > 1) { /* (memcpy from the first, NULL, arrays is undefined) */
+            memcpy(types, CP->ptypes, sizeof *types * (size_t)(p->nparams - 1));
+            memcpy(names, CP->pnames, sizeof *names * (size_t)(p->nparams - 1));
+        }
         CP->ptypes = types;
         CP->pnames = names;
     }
