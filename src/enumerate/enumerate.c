@@ -284,11 +284,15 @@ static void add_thread_events(enum_ctx *c, int *first)
             e->ev = te;
             e->index = i;
             e->vloc = te->loc;
-            e->read = te->kind == EV_READ || te->kind == EV_RMW;
-            e->write = te->kind == EV_WRITE || te->kind == EV_RMW;
-            e->phys = (e->read || e->write) ? c->t->locs[te->loc].physical : -1;
+            /* bit 0: reads, bit 1: writes (a C read-modify-write both) */
+            static const uint8_t access[] = {[EV_READ] = 1, [EV_WRITE] = 2, [EV_FENCE] = 0, [EV_BARRIER] = 0,
+                                             [EV_RMW] = 3};
+            unsigned rw = access[te->kind];
+            e->read = rw & 1;
+            e->write = rw >> 1;
+            e->phys = rw ? c->t->locs[te->loc].physical : -1;
             e->value = te->value;
-            e->wvalue = te->kind == EV_RMW ? te->wvalue : te->value;
+            e->wvalue = rw == 3 ? te->wvalue : te->value;
             e->last_write = -1;
             if (e->phys >= 0) {
                 if (e->read && c->latest_at[e->phys] == stamp)
@@ -613,8 +617,6 @@ static void fill_static_relations(enum_ctx *c, const int *first)
  * latest write, which the read follows: forbid_reading_back). */
 static inline void consider_write(enum_ctx *c, int r, int i, int w, int *used)
 {
-    if (w == i)
-        return; /* a C read-modify-write never reads its own write */
     const ev_info *we = &c->ev[w];
     bool same_thread = we->thread == c->ev[i].thread;
     if (c->thread_coherent) {
@@ -666,12 +668,14 @@ static bool collect_rf_options(enum_ctx *c)
         c->opt_at[r] = used;
         c->last_write[r] = c->ev[i].last_write;
         const evword *writes = set_at(c->loc_writes_now, c, c->ev[i].phys);
+        /* never event i itself: a C read-modify-write does not read its own write */
         if (n <= 64)
-            for (evword ws = writes[0]; ws; ws &= ws - 1)
+            for (evword ws = writes[0] & ~evword_bit(i); ws; ws &= ws - 1)
                 consider_write(c, r, i, __builtin_ctzll(ws), &used);
         else
             for (int w = set_next(writes, 0, n); w >= 0; w = set_next(writes, w + 1, n))
-                consider_write(c, r, i, w, &used);
+                if (w != i)
+                    consider_write(c, r, i, w, &used);
         if (c->nopts[r] == 0)
             return false;
     }
