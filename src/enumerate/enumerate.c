@@ -1301,7 +1301,7 @@ bool enumerate_check(const litmus_test *t, const cat_model *m, cat_workspace *ws
     c->ws = ws;
     c->r = r;
     c->errors = errors;
-    c->thread_coherent = cat_model_thread_coherent(m);
+    c->thread_coherent = cat_model_thread_coherent(m) && !litmus_mixed_addressing(t);
     c->collect_races = o->races;
     c->co_staged = cat_model_co_staged(m);
     c->locw = GC_MALLOC_ATOMIC(sizeof(loc_writes) * (size_t)(t->nlocs ? t->nlocs : 1));

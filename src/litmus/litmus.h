@@ -138,4 +138,11 @@ int litmus_add_loc(litmus_test *t, const char *name, lit_value init);
 int litmus_reg_index(const lit_thread *th, const char *name);
 int litmus_add_reg(lit_thread *th, const char *name, lit_value init);
 
+/* Does the test reach some physical location by more than one name (an
+ * alias) or through a non-generic proxy?  A model that tells such accesses
+ * apart (ptx75) does not order them by program order alone, so the
+ * enumerator's thread-coherence pruning, which works per physical location,
+ * must not be applied. */
+bool litmus_mixed_addressing(const litmus_test *t);
+
 #endif
