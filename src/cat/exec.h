@@ -44,6 +44,8 @@ enum exec_set {
     XS_GLOBAL,  /* accesses to global memory; fences/barriers with the global flag */
     XS_LOCAL,   /* accesses to local memory; fences/barriers with the local flag */
     XS_REMOTE,  /* remote-scope-promotion accesses (..._remote) */
+    XS_NAL,     /* accesses and initial writes of a location declared with no
+                 * atomic type (OpenCL `int`; every PTX location) */
     XS_COUNT
 };
 

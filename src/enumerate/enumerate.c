@@ -179,10 +179,15 @@ static void tag_region(exec *x, uint8_t regions, int i)
         add_to(&x->set[XS_LOCAL], i);
 }
 
-static uint8_t location_region(const litmus_test *t, int loc)
+/* What an access (or initial write) of location loc is, by its location:
+ * its region (global unless said otherwise) and whether the location is
+ * declared non-atomic. */
+static void tag_location(exec *x, const litmus_test *t, int loc, int i)
 {
-    uint8_t r = t->locs[t->locs[loc].physical].region;
-    return r ? r : REGION_GLOBAL;
+    const lit_location *l = &t->locs[t->locs[loc].physical];
+    tag_region(x, l->region ? l->region : REGION_GLOBAL, i);
+    if (!l->atomic_type)
+        add_to(&x->set[XS_NAL], i);
 }
 
 static void tag_access(exec *x, const tp_event *te, int i)
@@ -192,6 +197,7 @@ static void tag_access(exec *x, const tp_event *te, int i)
     case ORD_RELAXED: add_to(&x->set[XS_RLX], i); break;
     case ORD_ACQUIRE: add_to(&x->set[XS_ACQ], i); break;
     case ORD_RELEASE: add_to(&x->set[XS_REL], i); break;
+    case ORD_ACQ_REL: add_to(&x->set[XS_ACQ_REL], i); break; /* herd's OpenCL: an acq_rel load or store */
     case ORD_SC: add_to(&x->set[XS_SC], i); break;
     default: break;
     }
@@ -230,7 +236,7 @@ static void fill_sets(enum_ctx *c)
             add_to(&x->set[XS_W], i);
             add_to(&x->set[XS_IW], i);
             add_to(&x->set[XS_GEN], i);
-            tag_region(x, location_region(c->t, e->vloc), i);
+            tag_location(x, c->t, e->vloc, i);
             continue;
         }
         switch (te->kind) {
@@ -238,7 +244,7 @@ static void fill_sets(enum_ctx *c)
         case EV_WRITE:
             add_to(&x->set[te->kind == EV_READ ? XS_R : XS_W], i);
             tag_access(x, te, i);
-            tag_region(x, location_region(c->t, te->loc), i);
+            tag_location(x, c->t, te->loc, i);
             break;
         case EV_FENCE:
             add_to(&x->set[XS_F], i);

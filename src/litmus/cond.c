@@ -63,6 +63,28 @@ static bool parse_term(cparser *p, lit_term *out)
         lex_advance(lx);
         return true;
     }
+    if (lex_is_punct(&tok, "[")) {
+        /* "[x]": herd's spelling of the location x */
+        lex_advance(lx);
+        lex_token name = lx->tok;
+        if (name.kind != TOK_IDENT || !valid_name(&name)) {
+            lex_error(lx, name.line, name.col, "expected a location name after '[', got %s",
+                      lex_describe(&name));
+            return false;
+        }
+        lex_advance(lx);
+        if (!lex_is_punct(&lx->tok, "]")) {
+            lex_error(lx, lx->tok.line, lx->tok.col, "expected ']' after '[%.*s', got %s", (int)name.len,
+                      name.text, lex_describe(&lx->tok));
+            return false;
+        }
+        lex_advance(lx);
+        char *s = lex_tok_str(&name);
+        int l = litmus_loc_index(p->t, s);
+        out->kind = TERM_LOC;
+        out->loc = l >= 0 ? l : litmus_add_loc(p->t, s, 0);
+        return true;
+    }
     if (tok.kind == TOK_NUMBER || tok.kind == TOK_IDENT) {
         lex_advance(lx);
         if (lex_is_punct(&lx->tok, ":")) {
@@ -145,6 +167,12 @@ static lit_cond *parse_unary(cparser *p)
     } else if (lex_is_punct(&lx->tok, "(")) {
         lex_token open = lx->tok;
         lex_advance(lx);
+        if (lex_is_punct(&lx->tok, ")")) {
+            /* "()": the empty proposition, true (herd: exists ()) */
+            lex_advance(lx);
+            p->depth--;
+            return new_cond(COND_TRUE);
+        }
         c = parse_prop(p);
         if (c && !lex_is_punct(&lx->tok, ")")) {
             if (lx->tok.kind != TOK_ERROR)

@@ -26,8 +26,11 @@ enum lit_order { ORD_WEAK, ORD_RELAXED, ORD_ACQUIRE, ORD_RELEASE, ORD_ACQ_REL, O
  * work_group = cta, device (agent) = gpu, all_svm_devices (system) = sys;
  * SCOPE_WI is OpenCL's memory_scope_work_item. */
 enum lit_scope { SCOPE_NONE, SCOPE_CTA, SCOPE_GPU, SCOPE_SYS, SCOPE_WI };
-/* Memory regions (OpenCL address spaces; fence and barrier flags). */
-enum lit_region { REGION_GLOBAL = 1, REGION_LOCAL = 2 };
+/* Memory regions (OpenCL address spaces; fence and barrier flags).  A
+ * location's region 0 means global (PTX); REGION_NONE is an OpenCL pointer
+ * declared without an address space, which herd's OpenCL models put in
+ * neither region. */
+enum lit_region { REGION_GLOBAL = 1, REGION_LOCAL = 2, REGION_NONE = 4 };
 enum lit_proxy { PROXY_GENERIC, PROXY_SURFACE, PROXY_TEXTURE, PROXY_CONSTANT, PROXY_ALIAS };
 
 enum lit_opcode {

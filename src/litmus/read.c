@@ -9,6 +9,9 @@
 #include "litmus/opencl/opencl.h"
 #include "litmus/ptx.h"
 
+/* The header words of the dialects, for messages. */
+#define SUPPORTED_ARCHS "PTX, OPENCL or OpenCL"
+
 /* Position (line, col) of byte offset `off`. */
 static void position_of(const char *text, size_t off, int *line, int *col)
 {
@@ -81,7 +84,7 @@ litmus_test *litmus_parse_text(const char *path, const char *text, size_t len, F
         int line, col;
         position_of(text, i, &line, &col);
         diag_error(errors, path, line, col,
-                   "expected the architecture name (PTX) at the very start of the file");
+                   "expected the architecture name (" SUPPORTED_ARCHS ") at the very start of the file");
         return NULL;
     }
     size_t n = 0;
@@ -90,12 +93,14 @@ litmus_test *litmus_parse_text(const char *path, const char *text, size_t len, F
         n++;
     if (n == 3 && memcmp(text, "PTX", 3) == 0)
         return litmus_parse_ptx(path, text, len, errors);
-    if (n == 6 && memcmp(text, "OPENCL", 6) == 0)
+    /* OPENCL: the dialect of Dat3M's corpus; OpenCL: herd's legacy format */
+    if (n == 6 && (memcmp(text, "OPENCL", 6) == 0 || memcmp(text, "OpenCL", 6) == 0))
         return litmus_parse_opencl(path, text, len, errors);
     if (n == 0)
-        diag_error(errors, path, 1, 1, "expected the architecture name (PTX) at the start of the file");
+        diag_error(errors, path, 1, 1, "expected the architecture name (" SUPPORTED_ARCHS
+                   ") at the start of the file");
     else
-        diag_error(errors, path, 1, 1, "unknown architecture '%.*s' (supported: PTX)",
+        diag_error(errors, path, 1, 1, "unknown architecture '%.*s' (supported: " SUPPORTED_ARCHS ")",
                    (int)(n > 40 ? 40 : n), text);
     return NULL;
 }

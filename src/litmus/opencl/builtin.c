@@ -116,8 +116,8 @@ static bool classify_sync(call *c)
 {
     if (strcmp(c->fn, "atomic_init") == 0)
         c->kind = F_INIT;
-    else if (strcmp(c->fn, "atomic_work_item_fence") == 0)
-        c->kind = F_FENCE;
+    else if (strcmp(c->fn, "atomic_work_item_fence") == 0 || strcmp(c->fn, "fence") == 0)
+        c->kind = F_FENCE;   /* fence(...): herd's name for it */
     else if (strcmp(c->fn, "barrier") == 0 || strcmp(c->fn, "work_group_barrier") == 0)
         c->kind = F_BARRIER;
     else
@@ -224,12 +224,14 @@ static bool order_and_scope(oparser *p, node *e, call *c)
         }
         if (e->nargs == nvals + nord + 1 && !arg_scope(p, e->args[nvals + nord], &scope))
             return false;
-        if (kind == F_LOAD && (order == ORD_RELEASE || order == ORD_ACQ_REL)) {
+        /* herd accepts any order on a load or store (its suite has
+         * release loads and acquire stores): the model sees the order */
+        if (!p->herd && kind == F_LOAD && (order == ORD_RELEASE || order == ORD_ACQ_REL)) {
             lex_error(LX, e->args[1]->line, e->args[1]->col,
                       "a load cannot have memory order release or acq_rel");
             return false;
         }
-        if (kind == F_STORE && (order == ORD_ACQUIRE || order == ORD_ACQ_REL)) {
+        if (!p->herd && kind == F_STORE && (order == ORD_ACQUIRE || order == ORD_ACQ_REL)) {
             lex_error(LX, e->args[2]->line, e->args[2]->col,
                       "a store cannot have memory order acquire or acq_rel");
             return false;
@@ -242,6 +244,26 @@ static bool order_and_scope(oparser *p, node *e, call *c)
 }
 
 /* ---- compiling a call ------------------------------------------------------------- */
+
+/* The id of a barrier call: the k-th barrier of the thread's text meets the
+ * k-th of the other work-items of its work group; in herd's format a
+ * labelled barrier ("B1: barrier(...)") meets the barriers of the same
+ * label instead, as herd's same_B does. */
+static lit_value barrier_id(oparser *p)
+{
+    enum { LABELLED = 1 << 20 };
+    if (!p->herd || !p->stmt_label)
+        return p->nbarriers++;
+    for (int i = 0; i < p->nbarrier_labels; i++)
+        if (strcmp(p->barrier_labels[i], p->stmt_label) == 0)
+            return LABELLED + i;
+    const char **n = ocl_append(p->barrier_labels, p->nbarrier_labels, sizeof *n);
+    if (!n)
+        return LABELLED + p->nbarrier_labels;
+    p->barrier_labels = n;
+    p->barrier_labels[p->nbarrier_labels] = p->stmt_label;
+    return LABELLED + p->nbarrier_labels++;
+}
 
 /* atomic_work_item_fence(flags, order, scope), barrier(flags),
  * work_group_barrier(flags[, scope]) */
@@ -259,9 +281,7 @@ static bool gen_fence_barrier(oparser *p, node *e, enum fn_kind kind)
             return false;
         in->barrier_waits = true;
         in->scope = SCOPE_CTA;
-        /* the k-th barrier of the thread's text meets the k-th of
-         * the other work-items of its work group */
-        in->a = imm(p->nbarriers++);
+        in->a = imm(barrier_id(p));
         in->b.kind = OPND_NONE;
         in->regions = regions;
         return true;
@@ -342,9 +362,8 @@ static bool cas_expected_arg(oparser *p, node *ex, const char *fn, cas_expected 
         x->reg = ocl_local_index(p, ex->name);
         return true;
     }
-    if ((ex->kind == N_VAR || ex->kind == N_ADDR) && ocl_local_index(p, ex->name) < 0 &&
-        ocl_param_loc(p, ex->name) >= 0) {
-        x->loc = ocl_param_loc(p, ex->name);
+    if ((ex->kind == N_VAR || ex->kind == N_ADDR) && ocl_location_named(p, ex->name) >= 0) {
+        x->loc = ocl_location_named(p, ex->name);
         return true;
     }
     lex_error(LX, ex->line, ex->col, "the expected argument of '%s' must be a location "

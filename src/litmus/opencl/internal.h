@@ -65,6 +65,14 @@ typedef struct oparser {
     lexer lx;
     litmus_test *t;
     int depth;
+    /* herd's legacy format (header "OpenCL", docs/litmus-opencl.md): info
+     * lines after the header, variables introduced by assignment, loads and
+     * stores of any order, names that no parameter declares, barriers
+     * matched by their statement label */
+    bool herd;
+    const char *stmt_label;  /* the label of the statement being compiled, or NULL */
+    const char **barrier_labels; /* herd: barrier labels of the whole test, by id */
+    int nbarrier_labels;
     /* register initialisations from the init block */
     struct { int thread; const char *name; lit_value v; int line, col; } *rinit;
     int nrinit;
@@ -158,6 +166,11 @@ bool ocl_declare(oparser *p, const char *name);
 /* The register of a declared variable, the location of a parameter, or -1. */
 int ocl_local_index(oparser *p, const char *name);
 int ocl_param_loc(oparser *p, const char *name);
+/* The location `name` denotes where a location is expected: a parameter of
+ * the thread not hidden by a variable; in herd's format also any other name
+ * that is no variable (a location of the test, created on first use); -1
+ * if none. */
+int ocl_location_named(oparser *p, const char *name);
 /* The location *name reads or writes: that of the pointer parameter `name`
  * unless a variable hides it; -1 (reported at line:col) if there is none. */
 int ocl_deref_loc(oparser *p, const char *name, int line, int col);

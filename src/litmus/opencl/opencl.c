@@ -31,9 +31,17 @@
 
 /* ---- header, init block -------------------------------------------------- */
 
+/* The header line and doc strings; in herd's format (header "OpenCL") also
+ * the information lines herd's generators write before the init block
+ * (Prefetch=..., Com=..., Orig=...), which say nothing about the test. */
 static bool parse_header(oparser *p)
 {
-    return litmus_lex_header(LX, p->t);
+    if (!litmus_lex_header(LX, p->t))
+        return false;
+    p->herd = strcmp(p->t->arch, "OpenCL") == 0;
+    while (p->herd && !lex_is_punct(&TOK, "{") && TOK.kind != TOK_EOF && TOK.kind != TOK_ERROR)
+        lex_advance(LX);
+    return !failed(p);
 }
 
 /* "= v" after the location `name` of the init block. */
@@ -234,7 +242,38 @@ static bool parse_device(oparser *p, int dev, int *nwg)
     return ocl_expect_punct(p, ")", "'(' or ')' in the scope tree");
 }
 
-/* scopeTree (device (work_group P0 P1) (work_group P2)) ... */
+/* The token after the current one is '(' (past blanks and comments). */
+static bool next_is_paren(oparser *p)
+{
+    const char *q = TOK.text + TOK.len, *end = LX->src + LX->len;
+    while (q < end && (*q == ' ' || *q == '\t' || *q == '\n' || *q == '\r'))
+        q++;
+    return q < end && *q == '(';
+}
+
+/* Devices, or parenthesised groups of them ("((device ...))", which herd's
+ * own parser refuses but some of its suite's files contain). */
+static bool parse_devices(oparser *p, int *ndev, int *nwg, int depth)
+{
+    while (lex_is_punct(&TOK, "(")) {
+        if (!next_is_paren(p)) {
+            if (!parse_device(p, (*ndev)++, nwg))
+                return false;
+            continue;
+        }
+        if (depth >= 4) {
+            lex_error(LX, TOK.line, TOK.col, "scope tree nested too deeply");
+            return false;
+        }
+        lex_advance(LX);            /* ( */
+        if (!parse_devices(p, ndev, nwg, depth + 1) ||
+            !ocl_expect_punct(p, ")", "')' closing a group of devices in the scope tree"))
+            return false;
+    }
+    return true;
+}
+
+/* scopeTree (device (work_group P0 P1) (work_group P2)) (device ...) ... */
 static bool parse_scope_tree(oparser *p)
 {
     lex_advance(LX);                /* scopeTree */
@@ -243,10 +282,7 @@ static bool parse_scope_tree(oparser *p)
         return false;
     }
     int ndev = 0, nwg = 0;
-    while (lex_is_punct(&TOK, "("))
-        if (!parse_device(p, ndev++, &nwg))
-            return false;
-    return true;
+    return parse_devices(p, &ndev, &nwg, 0);
 }
 
 /* ---- threads ------------------------------------------------------------------- */
@@ -315,20 +351,24 @@ static bool check_param_decl(oparser *p, const param_decl *d)
 }
 
 /* The location parameter `name` points to: the init block's, or a new one
- * holding 0.  The declaration gives its region (global unless local) and
- * whether it is atomic. */
+ * holding 0.  The declarations give its region: local if some thread says
+ * local, else global if some thread says global, else none (a pointer with
+ * no address space, which herd's OpenCL models and Dat3M put in neither
+ * region: no happens-before reaches it); atomic if some thread declares it
+ * atomic. */
 static int param_location(oparser *p, const char *name, const param_decl *d)
 {
     litmus_test *t = p->t;
     int l = litmus_loc_index(t, name);
-    if (l < 0) {
+    if (l < 0)
         l = litmus_add_loc(t, name, 0);
-        t->locs[l].region = REGION_GLOBAL;
-    }
+    uint8_t *r = &t->locs[l].region;
     if (d->local)
-        t->locs[l].region = REGION_LOCAL;
-    else if (t->locs[l].region == 0)
-        t->locs[l].region = REGION_GLOBAL;
+        *r = REGION_LOCAL;
+    else if (d->global && *r != REGION_LOCAL)
+        *r = REGION_GLOBAL;
+    else if (*r == 0)
+        *r = REGION_NONE;
     if (d->atomic)
         t->locs[l].atomic_type = true;
     return l;

@@ -326,6 +326,15 @@ static int assigned_reg(oparser *p, const lex_token *name, const char *s)
     int r = ocl_local_index(p, s);
     if (r >= 0)
         return r;
+    bool is_param = false;
+    for (int i = 0; i < p->nparams; i++)
+        is_param |= strcmp(p->params[i].name, s) == 0;
+    if (p->herd && !is_param) {
+        /* herd's format: "r0 = ...", "localTail = ..." introduce a variable */
+        if (litmus_reg_index(p->th, s) < 0)
+            litmus_add_reg(p->th, s, 0);
+        return ocl_declare(p, s) ? ocl_local_index(p, s) : -1;
+    }
     if (ocl_param_loc(p, s) >= 0)
         lex_error(LX, name->line, name->col, "cannot assign to location '%s' (write *%s = ...)", s, s);
     else
@@ -340,9 +349,14 @@ static bool stmt_assign(oparser *p)
     int from = p->ncode;
     lex_advance(LX);
     if (lex_is_punct(&TOK, ":")) {
-        /* a statement label (B1:): no effect */
+        /* a statement label (B1:): names a barrier in herd's format, else
+         * no effect */
         lex_advance(LX);
-        return parse_stmt(p);
+        const char *outer = p->stmt_label;
+        p->stmt_label = lex_tok_str(&start);
+        bool ok = parse_stmt(p);
+        p->stmt_label = outer;
+        return ok;
     }
     char *s = lex_tok_str(&start);
     if (!lex_is_punct(&TOK, "=") && !lex_is_punct(&TOK, "+") && !lex_is_punct(&TOK, "-")) {
@@ -360,6 +374,10 @@ static bool stmt_assign(oparser *p)
 
 static bool parse_stmt_inner(oparser *p)
 {
+    /* a label names only a barrier call that is its own statement */
+    if (TOK.kind != TOK_IDENT || lex_is_ident(&TOK, "if") || lex_is_ident(&TOK, "while") ||
+        lex_is_ident(&TOK, "do"))
+        p->stmt_label = NULL;
     if (lex_is_punct(&TOK, "{"))
         return parse_block(p);
     if (lex_is_punct(&TOK, ";")) {

@@ -412,8 +412,8 @@ static const struct bad_case {
 } bad_cases[] = {
     { "", "t.litmus:1:1: error: empty file: expected a litmus test\n" },
     { " \n\t\n", "t.litmus:1:1: error: empty file: expected a litmus test\n" },
-    { "ARM foo\n{}\n", "t.litmus:1:1: error: unknown architecture 'ARM' (supported: PTX)\n" },
-    { "  PTX foo\n", "t.litmus:1:3: error: expected the architecture name (PTX) at the very start of the file\n" },
+    { "ARM foo\n{}\n", "t.litmus:1:1: error: unknown architecture 'ARM' (supported: PTX, OPENCL or OpenCL)\n" },
+    { "  PTX foo\n", "t.litmus:1:3: error: expected the architecture name (PTX, OPENCL or OpenCL) at the very start of the file\n" },
     { "PTX\n{}\n", "t.litmus:1:4: error: expected the test name after 'PTX' on the first line\n" },
     { "PTX a b\n{}\n", "t.litmus:1:7: error: unexpected text after the test name\n" },
     { "PTX a\n\"doc\n{}\n", "t.litmus:2:1: error: unterminated string\n" },
