@@ -77,7 +77,7 @@ e2e: bin/scopecheck
 	bash tests/e2e/run.sh bin/scopecheck
 
 conformance: bin/scopecheck
-	bash tests/conformance_if_shared.sh bin/scopecheck
+	HERD_SUITES=$(HERD_SUITES) bash tests/conformance_if_shared.sh bin/scopecheck
 
 asan: build/asan/scopecheck build/asan/unit_tests
 	ASAN_OPTIONS=detect_leaks=0 build/asan/unit_tests

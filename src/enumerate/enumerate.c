@@ -671,13 +671,14 @@ static void record_state(enum_ctx *c, int obs)
 static void add_race(enum_ctx *c, int flag, int a, int b)
 {
     const ev_info *ea = &c->ev[a], *eb = &c->ev[b];
-    if (!ea->ev || !eb->ev)
+    if (!ea->ev && !eb->ev)
         return;
-    race_report rr = {flag, ea->thread, ea->ev->instr, eb->thread, eb->ev->instr,
+    /* an initial write (no instruction) is thread -1, instruction -1 */
+    race_report rr = {flag, ea->thread, ea->ev ? ea->ev->instr : -1, eb->thread, eb->ev ? eb->ev->instr : -1,
                       ea->phys >= 0 ? ea->vloc : eb->phys >= 0 ? eb->vloc : -1};
     if (rr.thread_a > rr.thread_b || (rr.thread_a == rr.thread_b && rr.instr_a > rr.instr_b)) {
-        rr.thread_a = eb->thread, rr.instr_a = eb->ev->instr;
-        rr.thread_b = ea->thread, rr.instr_b = ea->ev->instr;
+        rr.thread_a = eb->thread, rr.instr_a = eb->ev ? eb->ev->instr : -1;
+        rr.thread_b = ea->thread, rr.instr_b = ea->ev ? ea->ev->instr : -1;
     }
     check_result *r = c->r;
     for (int i = 0; i < r->nraces; i++)

@@ -452,7 +452,7 @@ bool thread_paths_build(const litmus_test *t, const tp_limits *lim, tp_result *o
     loc_flow *flow = NULL;
     memset(dom, 0, dom_size);
     for (int l = 0; l < t->nlocs; l++)
-        if (t->locs[l].physical == l) {
+        if (t->locs[l].physical == l && t->locs[l].init != LIT_NO_VALUE) {
             domain_add(&dom[l], t->locs[l].init, 0);
         }
     /* Rounds grow the values until nothing new appears.  A value is kept

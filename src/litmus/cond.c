@@ -2,6 +2,7 @@
 #include "litmus/cond.h"
 
 #include <gc.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -127,6 +128,25 @@ static bool parse_term(cparser *p, lit_term *out)
             return false;
         }
         char *name = lex_tok_str(&tok);
+        if (lex_is_punct(&lx->tok, "[")) {
+            /* "y[2]": an element of array y, the location named so */
+            lex_advance(lx);
+            if (lx->tok.kind != TOK_NUMBER) {
+                lex_error(lx, lx->tok.line, lx->tok.col, "expected an index after '%s[', got %s", name,
+                          lex_describe(&lx->tok));
+                return false;
+            }
+            char buf[160];
+            snprintf(buf, sizeof buf, "%s[%lld]", name, (long long)lx->tok.num);
+            lex_advance(lx);
+            if (!lex_is_punct(&lx->tok, "]")) {
+                lex_error(lx, lx->tok.line, lx->tok.col, "expected ']' after the index, got %s",
+                          lex_describe(&lx->tok));
+                return false;
+            }
+            lex_advance(lx);
+            name = lex_strndup(buf, strlen(buf));
+        }
         int l = litmus_loc_index(p->t, name);
         if (l < 0)
             l = litmus_add_loc(p->t, name, 0);

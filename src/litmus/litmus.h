@@ -19,6 +19,12 @@
 
 typedef int64_t lit_value;
 
+/* The initial value of a location that has none (herd's OpenCL format: a
+ * name that no parameter or init item declares).  No read may take it: the
+ * enumerator never guesses it, so a read of such a location can only read a
+ * write of the test. */
+#define LIT_NO_VALUE INT64_MIN
+
 /* ORD_WEAK: PTX weak / OpenCL non-atomic.  ORD_SC: fence.sc, or an OpenCL
  * seq_cst access or fence. */
 enum lit_order { ORD_WEAK, ORD_RELAXED, ORD_ACQUIRE, ORD_RELEASE, ORD_ACQ_REL, ORD_SC };

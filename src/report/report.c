@@ -77,6 +77,10 @@ static void print_cond(FILE *out, const litmus_test *t, const lit_cond *c)
 
 static void print_instr_ref(FILE *out, const litmus_test *t, int thread, int instr)
 {
+    if (thread < 0) {
+        fputs("the initial write", out);
+        return;
+    }
     const lit_instr *in = &t->threads[thread].instrs[instr];
     fprintf(out, "%s line %d `%s`", t->threads[thread].name, in->line, in->text ? in->text : "?");
 }
@@ -187,6 +191,10 @@ static void json_states(FILE *out, const litmus_test *t, check_result *r)
 
 static void json_instr_ref(FILE *out, const litmus_test *t, int thread, int instr)
 {
+    if (thread < 0) {
+        fputs("{\"thread\":null,\"line\":null,\"instruction\":\"initial write\"}", out);
+        return;
+    }
     const lit_instr *in = &t->threads[thread].instrs[instr];
     fputs("{\"thread\":", out);
     report_json_string(out, t->threads[thread].name);

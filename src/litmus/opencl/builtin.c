@@ -66,12 +66,14 @@ static bool arg_flags(oparser *p, node *e, uint8_t *regions)
     return false;
 }
 
-/* The location an atomic's object argument names. */
+/* The location an atomic's object argument names: x or &x (the location
+ * x), &y[i] or y[i] (an element of array y). */
 static int arg_loc(oparser *p, node *e, const char *fn)
 {
-    /* x or &x: the location x */
-    if ((e->kind == N_VAR || e->kind == N_ADDR) && ocl_local_index(p, e->name) < 0)
+    if ((e->kind == N_VAR || e->kind == N_ADDR) && !e->index && ocl_local_index(p, e->name) < 0)
         return ocl_deref_loc(p, e->name, e->line, e->col);
+    if ((e->kind == N_ADDR || e->kind == N_INDEX) && e->index)
+        return ocl_node_loc(p, e, "the first argument");
     lex_error(LX, e->line, e->col, "the first argument of '%s' must be a location (a pointer parameter)",
               fn);
     return -1;
@@ -358,6 +360,10 @@ static bool cas_expected_arg(oparser *p, node *ex, const char *fn, cas_expected 
 {
     x->arg = ex;
     x->loc = x->reg = -1;
+    if ((ex->kind == N_ADDR || ex->kind == N_INDEX) && ex->index) {
+        x->loc = ocl_node_loc(p, ex, "the expected argument");
+        return x->loc >= 0;
+    }
     if (ex->kind == N_ADDR && ocl_local_index(p, ex->name) >= 0) {
         x->reg = ocl_local_index(p, ex->name);
         return true;
@@ -433,6 +439,18 @@ static bool gen_cas(oparser *p, node *e, const call *c, int dst, ocl_value_compi
 
 /* Compile a call; `dst` is the register that receives its value, or -1
  * when the value is unused (a call statement). */
+typedef struct call_ctx {
+    node *e;
+    int dst;
+    ocl_value_compiler gen_value;
+} call_ctx;
+
+static bool gen_call_for_element(oparser *p, void *ctx)
+{
+    call_ctx *c = ctx;
+    return ocl_gen_call(p, c->e, c->dst, c->gen_value);
+}
+
 bool ocl_gen_call(oparser *p, node *e, int dst, ocl_value_compiler gen_value)
 {
     call c;
@@ -440,6 +458,14 @@ bool ocl_gen_call(oparser *p, node *e, int dst, ocl_value_compiler gen_value)
         return false;
     if (c.kind == F_FENCE || c.kind == F_BARRIER)
         return gen_fence_barrier(p, e, c.kind);
+    /* an object (or compare-exchange expected) argument y[r]: one copy of
+     * the call per element of y */
+    int nloc = c.kind == F_CAS ? 2 : 1;
+    for (int i = 0; i < nloc; i++)
+        if (ocl_needs_dispatch(e->args[i])) {
+            call_ctx cc = { e, dst, gen_value };
+            return ocl_each_element(p, e->args[i], gen_value, gen_call_for_element, &cc);
+        }
     c.loc = arg_loc(p, e->args[0], c.fn);
     if (c.loc < 0 || !order_and_scope(p, e, &c))
         return false;

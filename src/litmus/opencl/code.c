@@ -182,10 +182,12 @@ int ocl_location_named(oparser *p, const char *name)
     if (l >= 0 || !p->herd)
         return l;
     /* herd's format: a name no parameter declares is a location of the
-     * test all the same (CT_wsq2 spells oldhead_p two ways) */
+     * test all the same (CT_wsq2 spells oldhead_p two ways), in no region
+     * and, unless the init block gives one, with no initial value: herd
+     * finds no execution in which it is read before it is written */
     l = litmus_loc_index(p->t, name);
     if (l < 0) {
-        l = litmus_add_loc(p->t, name, 0);
+        l = litmus_add_loc(p->t, name, LIT_NO_VALUE);
         p->t->locs[l].region = REGION_NONE;
     }
     return l;

@@ -342,7 +342,42 @@ static int assigned_reg(oparser *p, const lex_token *name, const char *s)
     return -1;
 }
 
-/* r = e; r++; r--; r += e; r -= e; or a label "L:" before a statement */
+typedef struct index_store {
+    node *target;
+    lit_operand v;
+} index_store;
+
+static bool store_element(oparser *p, void *ctx)
+{
+    index_store *st = ctx;
+    int loc = ocl_node_loc(p, st->target, "an array element");
+    return loc >= 0 && ocl_emit_plain_store(p, loc, st->v, st->target->line, st->target->col);
+}
+
+/* y[i] = e;  (the name y read, at '['): the value first, then the store to
+ * the element, one copy per element when i is in a register. */
+static bool stmt_index_store(oparser *p, const lex_token *name, const char *s)
+{
+    lex_advance(LX);                /* [ */
+    node *target = GC_MALLOC(sizeof *target);
+    target->kind = N_INDEX;
+    target->name = s;
+    target->fixed = -1;
+    target->line = name->line;
+    target->col = name->col;
+    target->index = ocl_parse_expr(p);
+    if (!target->index || !ocl_expect_punct(p, "]", "']' after the index") ||
+        !ocl_expect_punct(p, "=", "'=' after the array element"))
+        return false;
+    node *e = ocl_parse_expr(p);
+    index_store st = { target, { OPND_NONE, -1, 0 } };
+    if (!e || !ocl_gen_value(p, e, &st.v))
+        return false;
+    return ocl_needs_dispatch(target) ? ocl_each_element(p, target, ocl_gen_value, store_element, &st)
+                                      : store_element(p, &st);
+}
+
+/* r = e; r++; r--; r += e; r -= e; y[i] = e; or a label "L:" before a statement */
 static bool stmt_assign(oparser *p)
 {
     lex_token start = TOK;
@@ -359,6 +394,8 @@ static bool stmt_assign(oparser *p)
         return ok;
     }
     char *s = lex_tok_str(&start);
+    if (lex_is_punct(&TOK, "["))
+        return stmt_index_store(p, &start, s) && finish_stmt(p, from, &start);
     if (!lex_is_punct(&TOK, "=") && !lex_is_punct(&TOK, "+") && !lex_is_punct(&TOK, "-")) {
         if (TOK.kind != TOK_ERROR)
             lex_error(LX, TOK.line, TOK.col, "expected a statement: '=', '(' or ':' after '%s', got %s",
