@@ -13,7 +13,7 @@ static const char *const set_names[XS_COUNT] = {
     [XS_TEX] = "TEX",     [XS_CON] = "CON",   [XS_PROXY] = "PROXY",
     [XS_ALIAS] = "ALIAS", [XS_BSYNC] = "BSYNC", [XS_ATOMIC] = "A",
     [XS_NA] = "NA",       [XS_WI] = "WI",     [XS_GLOBAL] = "GLOBAL",
-    [XS_LOCAL] = "LOCAL", [XS_REMOTE] = "REMOTE", [XS_NAL] = "NAL",
+    [XS_LOCAL] = "LOCAL", [XS_REMOTE] = "REMOTE", [XS_NAL] = "NAL", [XS_SCF] = "SCF",
 };
 
 static const char *const rel_names[XR_COUNT] = {

@@ -247,6 +247,10 @@ static void fill_sets(enum_ctx *c)
             tag_location(x, c->t, te->loc, i);
             break;
         case EV_FENCE:
+            if (te->implicit_sc) {
+                add_to(&x->set[XS_SCF], i);   /* only that, and its scope */
+                break;
+            }
             add_to(&x->set[XS_F], i);
             tag_fence(x, te, i);
             tag_region(x, te->regions, i);
@@ -1219,6 +1223,7 @@ static bool same_shape(const tp_event *a, const tp_event *b)
     return a->kind == b->kind && a->order == b->order && a->scope == b->scope && a->proxy == b->proxy &&
            a->in_rmw == b->in_rmw && a->rmw_write == b->rmw_write && a->waits == b->waits &&
            a->remote == b->remote && a->regions == b->regions && a->loc == b->loc &&
+           a->implicit_sc == b->implicit_sc &&
            a->addr_deps == b->addr_deps && a->data_deps == b->data_deps && a->ctrl_deps == b->ctrl_deps;
 }
 

@@ -117,6 +117,20 @@ static tp_event *push_event(walker *w, path_state *s, const lit_instr *in, int p
     return e;
 }
 
+/* A seq_cst access is preceded by an implicit fence event of its scope
+ * (see thread_paths.h); false when the trace is full. */
+static bool push_implicit_sc_fence(walker *w, path_state *s, const lit_instr *in, int pc)
+{
+    if (in->order != ORD_SC || in->op == OP_FENCE)
+        return true;
+    tp_event *f = push_event(w, s, in, pc, EV_FENCE);
+    if (!f)
+        return false;
+    f->loc = -1;
+    f->implicit_sc = true;
+    return true;
+}
+
 /* Counts the writes of a path, whole or dropped at the loop bound, into
  * the round's bounds (the most writes a thread makes, per location and in
  * all).  A dropped path counts too: in the first rounds a spin loop may
@@ -210,6 +224,8 @@ static void walk_read(walker *w, const path_state *s, int pc)
     for (int i = 0; i < d->count && !stopped(w); i++) {
         path_state next = *s;
         lit_value old = d->values[i];
+        if (!push_implicit_sc_fence(w, &next, in, pc))
+            return;
         int read_index = next.nevents;
         tp_event *r = push_event(w, &next, in, pc, EV_READ);
         if (!r)
@@ -277,6 +293,8 @@ static void walk(walker *w, path_state *s, int pc)
             return;
         case OP_STORE: {
             lit_value v = operand_value(s, &in->a, &deps);
+            if (!push_implicit_sc_fence(w, s, in, pc))
+                return;
             tp_event *e = push_event(w, s, in, pc, EV_WRITE);
             if (!e)
                 return;
