@@ -100,7 +100,8 @@ typedef struct lit_location {
     int physical;            /* index of the location it aliases, itself if none */
     enum lit_proxy alias_proxy; /* proxy named by "x @ P aliases y" */
     uint8_t region;          /* enum lit_region: where it lives (0: global) */
-    bool atomic_type;        /* declared atomic (OpenCL atomic_int) */
+    bool atomic_type;        /* declared atomic (OpenCL atomic_int); PTX: some
+                              * strong access (not weak) touches it */
 } lit_location;
 
 /* Condition: a proposition over final register and location values. */

@@ -877,6 +877,22 @@ static bool resolve_thread(pparser *p, int ti)
     return true;
 }
 
+/* PTX declares no atomic types: atomicity is per access.  A location that
+ * some strong access (relaxed or stronger, atom, red) touches is an atomic
+ * object, as the OpenCL translation of the test declares it (litmus/print.c
+ * writes it `atomic_int`); one touched by weak accesses only is a plain
+ * location.  Only the OpenCL models read this (set NAL); the PTX models
+ * order accesses, not locations. */
+static void mark_atomic_locations(litmus_test *t)
+{
+    for (int i = 0; i < t->nthreads; i++)
+        for (int k = 0; k < t->threads[i].ninstrs; k++) {
+            const lit_instr *in = &t->threads[i].instrs[k];
+            if (in->loc >= 0 && (in->op == OP_RMW || in->op == OP_RED || in->order != ORD_WEAK))
+                t->locs[t->locs[in->loc].physical].atomic_type = true;
+        }
+}
+
 litmus_test *litmus_parse_ptx(const char *path, const char *text, size_t len, FILE *errors)
 {
     pparser pp;
@@ -897,5 +913,6 @@ litmus_test *litmus_parse_ptx(const char *path, const char *text, size_t len, FI
         return NULL;
     for (int i = 0; i < t->nlocs; i++)
         t->locs[i].init = t->locs[t->locs[i].physical].init;
+    mark_atomic_locations(t);
     return t;
 }

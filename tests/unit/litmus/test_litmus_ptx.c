@@ -304,6 +304,27 @@ static void test_alias_chains(void)
     CU_ASSERT_EQUAL(a[2].loc, y);
 }
 
+/* PTX has no atomic types: a location is an atomic object when some strong
+ * access (relaxed or stronger, atom, red) touches it, through any alias;
+ * the OpenCL models read the others as plain (NAL), as the test's OpenCL
+ * translation declares them `int`. */
+static void test_atomic_locations(void)
+{
+    litmus_test *t = parse("PTX atomics\n{\nw=0; x=0; y=0; z=0; v=0; a @ generic aliases v;\n}\n"
+                           " P0@cta 0,gpu 0       | P1@cta 0,gpu 0 ;\n"
+                           " st.weak w, 1         | ld.weak r0, w  ;\n"
+                           " st.release.cta x, 1  | ld.weak r1, x  ;\n"
+                           " atom.gpu.add r2, y, 1 | red.gpu.add z, 1   ;\n"
+                           " st.weak v, 1         | ld.relaxed.gpu r3, a ;\n"
+                           "exists (P1:r0 == 1)\n");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+    CU_ASSERT_FALSE(t->locs[loc(t, "w")].atomic_type);
+    CU_ASSERT_TRUE(t->locs[loc(t, "x")].atomic_type);
+    CU_ASSERT_TRUE(t->locs[loc(t, "y")].atomic_type);
+    CU_ASSERT_TRUE(t->locs[loc(t, "z")].atomic_type);
+    CU_ASSERT_TRUE(t->locs[loc(t, "v")].atomic_type);
+}
+
 static void test_proxies_and_aliases(void)
 {
     litmus_test *t = parse(proxy_text);
@@ -583,6 +604,7 @@ void register_litmus_ptx_tests(void)
     CU_add_test(s, "every instruction kind", test_instruction_kinds);
     CU_add_test(s, "proxies and aliases", test_proxies_and_aliases);
     CU_add_test(s, "alias chains", test_alias_chains);
+    CU_add_test(s, "atomic locations: touched by a strong access", test_atomic_locations);
     CU_add_test(s, "herd condition forms, locations, comments", test_herd_condition_forms);
     CU_add_test(s, "bad inputs: exact diagnostics", test_bad_inputs);
     CU_add_test(s, "binary, oversized, unreadable input", test_binary_and_size);
