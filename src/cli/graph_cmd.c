@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/size.h"
 #include "cat/cat.h"
 #include "enumerate/enumerate.h"
 #include "litmus/read.h"
@@ -103,25 +104,25 @@ static const char *output_format(const char *path, bool tables)
 
 static int parse_one(int ch, graph_opts *o, FILE *err)
 {
-    char *end;
     switch (ch) {
     case 'p': o->protocol = optarg; return -1;
     case 'm': o->model = optarg; return -1;
     case 'o': o->output = optarg; return -1;
     case 'T': o->tables = true; return -1;
-    case 's':
-        errno = 0;
-        o->max_states = strtoull(optarg, &end, 10);
-        if (errno || end == optarg || *end || optarg[0] == '-' || o->max_states == 0)
-            return option_error(err, "--max-states takes a positive number, not", optarg);
+    case 's': {
+        uint64_t n;
+        if (!size_parse(optarg, &n) || n == 0)
+            return option_error(err, "--max-states takes a positive number below 2^64 (suffix K, M, G allowed), not", optarg);
+        o->max_states = n;
         return -1;
+    }
     case 'n':
         if (!proto_options_net(&o->proto, optarg))
             return option_error(err, "--net takes fifo or unordered, not", optarg);
         return -1;
     case 'c':
         if (!proto_options_const(&o->proto, optarg))
-            return option_error(err, "--const takes NAME=NUMBER, not", optarg);
+            return option_error(err, "--const takes NAME=NUMBER (at most 9 digits), not", optarg);
         return -1;
     default:
         fputs("scopecheck graph: error: unknown or incomplete option\n", err);
@@ -578,10 +579,10 @@ static int state_graph(const graph_opts *o, const protocol *p, FILE *out, FILE *
     r.model_outcomes = cr.states;
 
     const nsi_model *nm = proto_nsi(r.inst);
-    bfs_options bo = {.max_states = o->max_states + 1};
+    bfs_options bo = {.max_states = o->max_states < UINT64_MAX ? o->max_states + 1 : o->max_states};
     r.bfs = bfs_run(nm, &bo, &r.res);
     if (!r.bfs) {
-        fprintf(err, "%s: error: the search could not start (%s)\n", o->litmus, bfs_stop_name(r.res.stop));
+        fprintf(err, "scopecheck graph: error: out of memory before the search of %s could start\n", o->litmus);
         return 2;
     }
     int status = 2;

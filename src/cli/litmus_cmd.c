@@ -73,9 +73,46 @@ static bool has_suffix(const char *s, const char *suffix)
     return n >= m && strcmp(s + n - m, suffix) == 0;
 }
 
-/* Adds every *.litmus below dir, sorted, so runs are reproducible. */
-static bool collect_dir(const char *dir, file_list *l, FILE *err, int depth)
+/* Directories already read: a symbolic link back up the tree (or two links
+ * to one directory) must not make the walk loop or repeat. */
+typedef struct dir_set {
+    int count, capacity;
+    dev_t *dev;
+    ino_t *ino;
+} dir_set;
+
+/* False when (dev, ino) was met before; else notes it. */
+static bool first_visit(dir_set *seen, const struct stat *st)
 {
+    for (int i = 0; i < seen->count; i++)
+        if (seen->dev[i] == st->st_dev && seen->ino[i] == st->st_ino)
+            return false;
+    if (seen->count == seen->capacity) {
+        seen->capacity = seen->capacity ? 2 * seen->capacity : 16;
+        dev_t *dev = GC_MALLOC_ATOMIC(sizeof *dev * (size_t)seen->capacity);
+        ino_t *ino = GC_MALLOC_ATOMIC(sizeof *ino * (size_t)seen->capacity);
+        if (seen->count) {
+            memcpy(dev, seen->dev, sizeof *dev * (size_t)seen->count);
+            memcpy(ino, seen->ino, sizeof *ino * (size_t)seen->count);
+        }
+        seen->dev = dev;
+        seen->ino = ino;
+    }
+    seen->dev[seen->count] = st->st_dev;
+    seen->ino[seen->count++] = st->st_ino;
+    return true;
+}
+
+#define MAX_DIR_DEPTH 32
+
+/* Adds every *.litmus below dir, sorted, so runs are reproducible. */
+static bool collect_dir(const char *dir, file_list *l, FILE *err, int depth, dir_set *seen)
+{
+    if (depth > MAX_DIR_DEPTH) {
+        fprintf(err, "%s: error: directories nested too deeply (more than %d levels): not read\n", dir,
+                MAX_DIR_DEPTH);
+        return false;
+    }
     DIR *d = opendir(dir);
     if (!d) {
         fprintf(err, "%s: error: cannot open directory: %s\n", dir, strerror(errno));
@@ -98,15 +135,15 @@ static bool collect_dir(const char *dir, file_list *l, FILE *err, int depth)
         struct stat st;
         if (stat(here.paths[i], &st) != 0)
             continue;
-        if (S_ISDIR(st.st_mode) && depth < 32)
-            ok &= collect_dir(here.paths[i], l, err, depth + 1);
+        if (S_ISDIR(st.st_mode) && first_visit(seen, &st))
+            ok &= collect_dir(here.paths[i], l, err, depth + 1, seen);
         else if (S_ISREG(st.st_mode) && has_suffix(here.paths[i], ".litmus"))
             list_add(l, here.paths[i]);
     }
     return ok;
 }
 
-static bool collect_arg(const char *arg, file_list *l, FILE *err)
+static bool collect_arg(const char *arg, file_list *l, FILE *err, dir_set *seen)
 {
     struct stat st;
     if (stat(arg, &st) != 0) {
@@ -114,7 +151,7 @@ static bool collect_arg(const char *arg, file_list *l, FILE *err)
         return false;
     }
     if (S_ISDIR(st.st_mode))
-        return collect_dir(arg, l, err, 0);
+        return !first_visit(seen, &st) || collect_dir(arg, l, err, 0, seen);
     list_add(l, GC_STRDUP(arg));
     return true;
 }
@@ -221,9 +258,10 @@ int litmus_cmd_main(int argc, char **argv, FILE *out, FILE *err)
     cat_workspace *ws = cat_workspace_new(m);
     GC_expand_hp(BATCH_HEAP_BYTES); /* a hint: the run goes on without it */
     file_list files = {0};
+    dir_set seen = {0};
     bool ok = true;
     for (int i = optind; i < argc; i++)
-        ok &= collect_arg(argv[i], &files, err);
+        ok &= collect_arg(argv[i], &files, err, &seen);
     for (int i = 0; i < files.count; i++) {
         ok &= check_file(files.paths[i], &o, m, ws, out, err);
         fflush(out);

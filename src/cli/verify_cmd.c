@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/size.h"
 #include "cat/cat.h"
 #include "enumerate/enumerate.h"
 #include "litmus/read.h"
@@ -63,27 +64,6 @@ static void usage(FILE *to)
           to);
 }
 
-/* "64M", "2G", "1000": bytes; false when not a size. */
-static bool parse_size(const char *text, uint64_t *out)
-{
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(text, &end, 10);
-    if (errno || end == text || text[0] == '-')
-        return false;
-    uint64_t mult = 1;
-    if (*end == 'K' || *end == 'k')
-        mult = 1ull << 10, end++;
-    else if (*end == 'M' || *end == 'm')
-        mult = 1ull << 20, end++;
-    else if (*end == 'G' || *end == 'g')
-        mult = 1ull << 30, end++;
-    if (*end)
-        return false;
-    *out = (uint64_t)v * mult;
-    return true;
-}
-
 static int option_error(FILE *err, const char *what, const char *value)
 {
     fprintf(err, "scopecheck verify: error: %s '%s'\n", what, value);
@@ -99,13 +79,13 @@ static int parse_one(int ch, verify_opts *o, FILE *err)
     case 'm': o->model = optarg; return -1;
     case 'j': o->json = true; return -1;
     case 's':
-        if (!parse_size(optarg, &n) || n == 0)
-            return option_error(err, "--max-states takes a positive number, not", optarg);
+        if (!size_parse(optarg, &n) || n == 0)
+            return option_error(err, "--max-states takes a positive number below 2^64 (suffix K, M, G allowed), not", optarg);
         o->bfs.max_states = n;
         return -1;
     case 'M':
-        if (!parse_size(optarg, &n) || n == 0)
-            return option_error(err, "--max-memory takes a size such as 512M, not", optarg);
+        if (!size_parse(optarg, &n) || n == 0)
+            return option_error(err, "--max-memory takes a size below 2^64 bytes, such as 512M or 2G, not", optarg);
         o->bfs.max_memory = (size_t)n;
         return -1;
     case 't':
@@ -120,7 +100,7 @@ static int parse_one(int ch, verify_opts *o, FILE *err)
         return -1;
     case 'c':
         if (!proto_options_const(&o->proto, optarg))
-            return option_error(err, "--const takes NAME=NUMBER, not", optarg);
+            return option_error(err, "--const takes NAME=NUMBER (at most 9 digits), not", optarg);
         return -1;
     default:
         return 2;
@@ -486,7 +466,11 @@ static int verify_file(const char *path, const verify_opts *o, const protocol *p
     bo.final_ctx = v;
     v->bfs = bfs_run(proto_nsi(inst), &bo, &v->search);
     if (!v->bfs) {
-        fprintf(err, "%s: error: the search could not start (%s)\n", path, bfs_stop_name(v->search.stop));
+        if (o->bfs.max_memory)
+            fprintf(err, "scopecheck verify: error: --max-memory %zu bytes is too small for the search "
+                    "to store its first state\n", o->bfs.max_memory);
+        else
+            fprintf(err, "scopecheck verify: error: out of memory before the search of %s could start\n", path);
         return 2;
     }
     compare_outcomes(v);

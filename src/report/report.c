@@ -3,6 +3,8 @@
 
 #include <inttypes.h>
 
+#include "litmus/cond.h"
+
 const char *report_verdict(const litmus_test *t, const check_result *r, const cat_model *m)
 {
     if (m && cat_model_flags_undefined(m) && r->flags)
@@ -49,6 +51,10 @@ static void print_term(FILE *out, const litmus_test *t, const lit_term *term, bo
     }
 }
 
+/* A chain of /\ and \/ (nested to the left, as deep as it is long) is
+ * printed by a loop over its spine: "((a /\ b) /\ c)". */
+static void print_chain(FILE *out, const litmus_test *t, const lit_cond *c);
+
 static void print_cond(FILE *out, const litmus_test *t, const lit_cond *c)
 {
     switch (c->kind) {
@@ -56,11 +62,7 @@ static void print_cond(FILE *out, const litmus_test *t, const lit_cond *c)
     case COND_FALSE: fputs("false", out); break;
     case COND_AND:
     case COND_OR:
-        fputc('(', out);
-        print_cond(out, t, c->left);
-        fputs(c->kind == COND_AND ? " /\\ " : " \\/ ", out);
-        print_cond(out, t, c->right);
-        fputc(')', out);
+        print_chain(out, t, c);
         break;
     case COND_NOT:
         fputs("~", out);
@@ -72,6 +74,20 @@ static void print_cond(FILE *out, const litmus_test *t, const lit_cond *c)
         fputs(c->kind == COND_EQ ? "=" : "!=", out);
         print_term(out, t, &c->rhs, false);
         break;
+    }
+}
+
+static void print_chain(FILE *out, const litmus_test *t, const lit_cond *c)
+{
+    const lit_cond *const *spine;
+    int n = lit_cond_spine(c, &spine);
+    for (int i = 0; i < n; i++)
+        fputc('(', out);
+    print_cond(out, t, spine[n - 1]->left);
+    while (n-- > 0) {
+        fputs(spine[n]->kind == COND_AND ? " /\\ " : " \\/ ", out);
+        print_cond(out, t, spine[n]->right);
+        fputc(')', out);
     }
 }
 
