@@ -146,7 +146,7 @@ typedef struct pctrl {
     pexpr *final;           /* NULL: always */
     int ninternal;
     const char **internal;
-    int nrows;
+    int nrows, rows_cap;    /* rows_cap: room in `rows` (it grows as rows are read) */
     prow *rows;
     ppos at;                /* the controller declaration */
 } pctrl;

@@ -12,6 +12,7 @@
 
 #define MAXC 64   /* consts, messages, channels, controllers, invariants */
 #define MAXROWS 1024
+#define MAXACTS 32
 
 typedef struct parser {
     const char *path;    /* the file being read (a variant's base, then the variant) */
@@ -55,8 +56,17 @@ static ptok *next(parser *ps)
 
 static ppos pos_at(const parser *ps, const ptok *t) { return (ppos){ps->path, t->line, t->col}; }
 
-static bool is_punct(const ptok *t, const char *s) { return t->kind == PT_PUNCT && !strcmp(t->text, s); }
-static bool is_word(const ptok *t, const char *s) { return t->kind == PT_IDENT && !strcmp(t->text, s); }
+/* The first characters are compared before strcmp: the parser asks these
+ * questions of nearly every token. */
+static bool is_punct(const ptok *t, const char *s)
+{
+    return t->kind == PT_PUNCT && t->text[0] == s[0] && !strcmp(t->text, s);
+}
+
+static bool is_word(const ptok *t, const char *s)
+{
+    return t->kind == PT_IDENT && t->text[0] == s[0] && !strcmp(t->text, s);
+}
 
 static bool accept(parser *ps, const char *s)
 {
@@ -1422,16 +1432,19 @@ static void row(parser *ps, pctrl *c, prow *r)
     if (!ps->failed && !is_punct(peek(ps), "|"))
         r->guard = expr(ps, msg);
     expect(ps, "|");
-    r->acts = gc_array(32, sizeof *r->acts);
+    pact acts[MAXACTS];     /* read here, kept at their number */
+    memset(acts, 0, sizeof acts);
     while (!ps->failed && !is_punct(peek(ps), "|")) {
-        if (r->nacts == 32) {
-            perr(ps, peek(ps), "too many actions in one row");
+        if (r->nacts == MAXACTS) {
+            perr(ps, peek(ps), "too many actions in one row (at most %d)", MAXACTS);
             return;
         }
-        action(ps, c, &r->acts[r->nacts++], msg);
+        action(ps, c, &acts[r->nacts++], msg);
         if (!accept(ps, ";"))
             break;
     }
+    r->acts = gc_array((size_t)(r->nacts ? r->nacts : 1), sizeof *r->acts);
+    memcpy(r->acts, acts, sizeof *acts * (size_t)r->nacts);
     expect(ps, "|");
     r->next = accept(ps, "-") || ps->failed ? -1 : state_ref(ps, c);
 }
@@ -1453,6 +1466,20 @@ static bool same_event(const pevent *a, const pevent *b)
 {
     return a->kind == b->kind && a->order == b->order && a->scope == b->scope && a->chan == b->chan &&
            a->msg == b->msg && a->internal == b->internal;
+}
+
+/* Room for one more row: a table grows as its rows are read (to MAXROWS,
+ * which the callers check). */
+static void room_for_row(pctrl *c)
+{
+    if (c->nrows < c->rows_cap)
+        return;
+    int cap = c->rows_cap ? 2 * c->rows_cap : 16;
+    prow *grown = gc_array((size_t)cap, sizeof *grown);
+    if (c->nrows)
+        memcpy(grown, c->rows, sizeof *grown * (size_t)c->nrows);
+    c->rows = grown;
+    c->rows_cap = cap;
 }
 
 /* `- STATES | EVENT [| GUARD]` in a variant: removes the rows with exactly
@@ -1501,6 +1528,7 @@ static void table_change(parser *ps, pctrl *c, int *at)
     int k = *at < 0 ? c->nrows : *at;
     prow added = {0};
     row(ps, c, &added);
+    room_for_row(c);
     memmove(&c->rows[k + 1], &c->rows[k], sizeof *c->rows * (size_t)(c->nrows - k));
     c->rows[k] = added;
     c->nrows++;
@@ -1523,8 +1551,6 @@ static void parse_table(parser *ps)
         return;
     if (c->nrows && !ps->variant)
         perr(ps, at, "second table for controller %s", c->name);
-    if (!c->rows)
-        c->rows = gc_array(MAXROWS, sizeof *c->rows);
     pctrl *saved = ps->cur;
     ps->cur = c;
     end_line(ps);
@@ -1540,6 +1566,7 @@ static void parse_table(parser *ps)
             table_change(ps, c, &insert_at);
             end_line(ps);
         } else {
+            room_for_row(c);
             row(ps, c, &c->rows[c->nrows++]);
             end_line(ps);
         }
