@@ -26,9 +26,12 @@
 #define CAT_MAX_INCLUDE_DEPTH 16
 /* Function calls expanded inside one another (a call in a function body). */
 #define CAT_MAX_CALL_DEPTH 256
+/* Expressions nested in the compiler, function bodies expanded in place
+ * (nesting in a body called from nested calls adds up). */
+#define CAT_MAX_COMPILE_DEPTH 1024
 /* Expression nodes compiled in all, each function call expanded: bounds the
  * time and memory a model whose calls double at each level would take. */
-#define CAT_MAX_COMPILED_NODES (1 << 23)
+#define CAT_MAX_COMPILED_NODES (1 << 22)
 /* `with` statements: each multiplies the work by its linearisations. */
 #define CAT_MAX_WITHS 16
 

@@ -86,6 +86,7 @@ typedef struct compiler {
     int block_cap, check_cap, with_cap;
     long nodes;               /* expression nodes compiled, functions expanded */
     int call_depth;           /* function calls being expanded */
+    int depth;                /* compile_expr activations open */
 } compiler;
 
 /* ---- Helpers ---- */
@@ -627,6 +628,8 @@ static value compile_on_left(compiler *c, const env *e, const cat_expr *x, value
  * brackets, which the parser bounds (CAT_MAX_EXPR_DEPTH), and to calls,
  * bounded here.  The order of compilation, and so the code, is that of
  * plain recursion (left operand first). */
+static value compile_spine(compiler *c, const env *e, const cat_expr *x);
+
 static value compile_expr(compiler *c, const env *e, const cat_expr *x)
 {
     if (c->failed)
@@ -636,13 +639,27 @@ static value compile_expr(compiler *c, const env *e, const cat_expr *x)
                  "(more than %d operations)", CAT_MAX_COMPILED_NODES);
         return EMPTY_ANY;
     }
-    if (!on_left_spine(x))
-        return compile_leaf(c, e, x);
+    /* Nesting in one expression is bounded by the parser, calls in calls
+     * here; an expression nested in the body of a function nested in ...
+     * multiplies the two: this bounds the product. */
+    if (c->depth >= CAT_MAX_COMPILE_DEPTH) {
+        error_at(c, x->pos, "expression nested too deeply once its functions are expanded "
+                 "(more than %d levels)", CAT_MAX_COMPILE_DEPTH);
+        return EMPTY_ANY;
+    }
+    c->depth++;
+    value v = on_left_spine(x) ? compile_spine(c, e, x) : compile_leaf(c, e, x);
+    c->depth--;
+    return v;
+}
+
+static value compile_spine(compiler *c, const env *e, const cat_expr *x)
+{
     size_t n = 0;
     for (const cat_expr *y = x; on_left_spine(y); y = y->a)
         n++;
-    const cat_expr *few[32];
-    const cat_expr **spine = n <= 32 ? few : GC_MALLOC(sizeof *spine * n);
+    const cat_expr *few[8];
+    const cat_expr **spine = n <= 8 ? few : GC_MALLOC(sizeof *spine * n);
     if (!spine) {
         error_at(c, x->pos, "out of memory");
         return EMPTY_ANY;

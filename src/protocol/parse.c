@@ -533,6 +533,10 @@ static void decl_message(parser *ps)
 {
     protocol *p = ps->p;
     ptok *at = peek(ps);
+    if (p->nmsgs == MAXC) {
+        perr(ps, at, "too many messages (at most %d)", MAXC);
+        return;
+    }
     pmsg *m = &p->msgs[p->nmsgs];
     m->name = ident(ps, "a message name");
     for (int i = 0; i < p->nmsgs; i++)
@@ -547,8 +551,10 @@ static void decl_message(parser *ps)
     m->fields[m->nfields++] = "addr";
     while (!ps->failed && accept(ps, ",")) {
         at = peek(ps);
-        if (m->nfields == PROTO_MAX_FIELDS)
-            perr(ps, at, "too many fields");
+        if (m->nfields == PROTO_MAX_FIELDS) {
+            perr(ps, at, "too many fields (at most %d, addr included)", PROTO_MAX_FIELDS);
+            break;
+        }
         m->fields[m->nfields] = ident(ps, "a field name");
         m->range[m->nfields] = (prange){true, {-1, 0}, {-1, 0}};
         if (!p->has_value)
@@ -685,8 +691,10 @@ static void decl_controller(parser *ps)
     ptok *at = peek(ps);
     if (at->kind == PT_IDENT && reopen_controller(ps, at))
         return;
-    if (p->nctrls == MAXC)
-        perr(ps, at, "too many controllers");
+    if (p->nctrls == MAXC) {
+        perr(ps, at, "too many controllers (at most %d)", MAXC);
+        return;
+    }
     pctrl *c = &p->ctrls[p->nctrls];
     c->at = pos_at(ps, at);
     c->name = ident(ps, "a controller name");
@@ -875,8 +883,6 @@ static void decl_invariant(parser *ps)
 {
     protocol *p = ps->p;
     ptok *at = peek(ps);
-    if (p->ninvs == MAXC)
-        perr(ps, at, "too many invariants");
     const char *n = ident(ps, "an invariant name");
     int k = p->ninvs;
     for (int i = 0; i < p->ninvs; i++)
@@ -885,6 +891,10 @@ static void decl_invariant(parser *ps)
                 perr(ps, at, "invariant '%s' declared twice", n);
             k = i;      /* a variant restates a base invariant */
         }
+    if (k == MAXC) {
+        perr(ps, at, "too many invariants (at most %d)", MAXC);
+        return;
+    }
     pinv *v = &p->invs[k];
     v->name = n;
     v->ctrl = ctrl_index(ps);
@@ -1235,7 +1245,9 @@ static pevent event(parser *ps, pctrl *c, const pmsg **msg)
             ev.scope = SCOPE_NONE;
     } else {
         ev.internal = find(c->internal, c->ninternal, w);
-        if (ev.internal < 0) {
+        if (ev.internal < 0 && c->ninternal == MAXC) {
+            perr(ps, at, "too many internal events in the table of %s (at most %d)", c->name, MAXC);
+        } else if (ev.internal < 0) {
             ev.internal = c->ninternal;
             c->internal[c->ninternal++] = w;
         }
