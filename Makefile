@@ -98,19 +98,21 @@ asan: build/asan/scopecheck build/asan/unit_tests fuzz-replay
 
 FUZZ_NAMES   := ptx opencl cat protocol enumerate search
 FUZZ_SECONDS ?= 60
-FUZZ_CC      ?= clang
+FUZZ_CC      ?= clang-14
 FUZZ_DEFS    := -DFUZZ_MODELS_DIR='"$(CURDIR)/models"' -Itests/fuzz
 FUZZ_SAN     := -g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
+# ASan cannot see overflows of collector memory unless told where objects end
+FUZZ_GC      := -include $(CURDIR)/tests/fuzz/gc_redzone.h
 FUZZ_OBJ     := $(call objs,fuzz,$(LIB_SRC))
 FUZZ_STACK_KB ?= 1024
 
 build/fuzz/%.o: src/%.c
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(WARN) $(FUZZ_SAN) -fsanitize=fuzzer-no-link $(INC) -MMD -MP -c -o $@ $<
+	$(FUZZ_CC) $(WARN) $(FUZZ_SAN) $(FUZZ_GC) -fsanitize=fuzzer-no-link $(INC) -MMD -MP -c -o $@ $<
 
 build/fuzz/harness/%.o: tests/fuzz/%.c
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(WARN) $(FUZZ_SAN) -fsanitize=fuzzer-no-link $(INC) $(FUZZ_DEFS) -MMD -MP -c -o $@ $<
+	$(FUZZ_CC) $(WARN) $(FUZZ_SAN) $(FUZZ_GC) -fsanitize=fuzzer-no-link $(INC) $(FUZZ_DEFS) -MMD -MP -c -o $@ $<
 
 build/fuzz/fuzz_%: build/fuzz/harness/fuzz_%.o build/fuzz/harness/mutate.o $(FUZZ_OBJ)
 	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $^ $(LDLIBS)

@@ -2,6 +2,7 @@
  * the model on the executions of a small fixed test (evaluation, `with`
  * linearisations, flags): a model that compiles must also run. */
 #include "harness.h"
+#include "keywords.h"
 #include "cat/cat.h"
 #include "enumerate/enumerate.h"
 #include "litmus/read.h"
@@ -17,7 +18,7 @@ static const char *const words[] = {
     "R", "W", "M", "F", "_", "sc", "acq", "rel", "rmw", "addr", "data", "ctrl", "int", "syncbar",
     NULL,
 };
-static const fuzz_grammar grammar = {ops, terms, prefixes, words, "(", ")", 8192};
+static const fuzz_grammar grammar = {ops, terms, prefixes, words, cat_keywords, "(", ")", 8192};
 
 static const char test_text[] =
     "PTX MP\n{\nx=0; y=0;\n}\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n"

@@ -5,6 +5,7 @@
  * once), so that each input takes milliseconds; a slow input within it is
  * a finding (libFuzzer's -timeout). */
 #include "harness.h"
+#include "keywords.h"
 #include "cat/cat.h"
 #include "enumerate/enumerate.h"
 #include "litmus/read.h"
@@ -28,7 +29,7 @@ static const char *const words[] = {
     "work_group_barrier(CLK_GLOBAL_MEM_FENCE);", "if (r0 == 1) {", "}", "while (r0 != 0) {",
     NULL,
 };
-static const fuzz_grammar grammar = {ops, terms, prefixes, words, "(", ")", 64};
+static const fuzz_grammar grammar = {ops, terms, prefixes, words, ptx_keywords, "(", ")", 64};
 
 static cat_model *ptx_model, *opencl_model;
 static cat_workspace *ptx_ws, *opencl_ws;

@@ -1,5 +1,6 @@
 /* tests/fuzz/fuzz_opencl.c: the OpenCL C litmus front end (litmus/opencl/). */
 #include "harness.h"
+#include "keywords.h"
 #include "litmus/read.h"
 
 static const char *const ops[] = {"+", "-", "*", "&", "|", "^", "&&", "||", "==", "!=", NULL};
@@ -21,7 +22,7 @@ static const char *const words[] = {
     "memory_order_relaxed", "memory_scope_work_item", "atomic_int", "atomic_uint", "global", "local",
     NULL,
 };
-static const fuzz_grammar grammar = {ops, terms, prefixes, words, "(", ")", 8192};
+static const fuzz_grammar grammar = {ops, terms, prefixes, words, opencl_keywords, "(", ")", 8192};
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {

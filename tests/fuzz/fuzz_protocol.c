@@ -1,6 +1,7 @@
 /* tests/fuzz/fuzz_protocol.c: the protocol table front end (lexer, parser,
  * name resolution, variants through `extends`). */
 #include "harness.h"
+#include "keywords.h"
 #include "protocol/protocol.h"
 
 static const char *const ops[] = {"+", "-", "*", "/", "%", "==", "!=", "<", "<=", ">", ">=", "&&", "||", NULL};
@@ -17,7 +18,7 @@ static const char *const words[] = {
     "each s", "all", "[", "]", "NGPU", "NADDR", "NTHREADS", "MAXOPS", "state", "order", "cu", "gpu", "#",
     "\n", NULL,
 };
-static const fuzz_grammar grammar = {ops, terms, prefixes, words, "(", ")", 8192};
+static const fuzz_grammar grammar = {ops, terms, prefixes, words, protocol_keywords, "(", ")", 8192};
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {

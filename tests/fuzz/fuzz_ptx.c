@@ -1,6 +1,7 @@
 /* tests/fuzz/fuzz_ptx.c: the PTX litmus front end (litmus/read.c's checks,
  * then litmus/ptx.c and the final condition). */
 #include "harness.h"
+#include "keywords.h"
 #include "litmus/read.h"
 
 static const char *const ops[] = {"/\\", "\\/", NULL};
@@ -15,7 +16,7 @@ static const char *const words[] = {
     "mov r0, 1", "add r1, r0, 1", "mul r2, r1, r1", "beq r0, 0, L", "bne r1, 1, L", "L:", "goto L",
     ".texture", ".surface", ".constant", "x @ .texture aliases y", NULL,
 };
-static const fuzz_grammar grammar = {ops, terms, prefixes, words, "(", ")", 8192};
+static const fuzz_grammar grammar = {ops, terms, prefixes, words, ptx_keywords, "(", ")", 8192};
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {

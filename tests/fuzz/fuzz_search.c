@@ -3,6 +3,7 @@
  * tiny budget (2,000 states): the layout, the interpreter's successors,
  * final states and invariants, traces of deadlocks and unhandled events. */
 #include "harness.h"
+#include "keywords.h"
 #include "litmus/read.h"
 #include "protocol/protocol.h"
 #include "search/bfs.h"
@@ -15,7 +16,7 @@ static const char *const words[] = {
     "reg :=", "line.val :=", "acks += 1", "|", ";", "load.weak", "store.release.gpu", "rmw.*.*",
     "fence.sc.*", "capacity", "unordered", "sliced 2", "per gpu", "NSLICE=2", "%%", "\n", NULL,
 };
-static const fuzz_grammar grammar = {ops, terms, prefixes, words, "(", ")", 256};
+static const fuzz_grammar grammar = {ops, terms, prefixes, words, protocol_keywords, "(", ")", 256};
 
 static const char default_test[] =
     "PTX MP-release\n{\nx=0; y=0;\n}\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n"

@@ -129,9 +129,19 @@ static void line_at(const uint8_t *d, size_t size, size_t p, size_t *from, size_
     *to = b < size ? b + 1 : b;
 }
 
-/* The line, with every short name (x, r0, P1: letters then digits, at most
- * 3 characters) given the suffix `copy`. */
-static void put_renamed(out *o, const uint8_t *d, size_t from, size_t to, size_t copy)
+static bool is_keyword(const fuzz_grammar *g, const uint8_t *s, size_t n)
+{
+    for (size_t i = 0; g->keywords && g->keywords[i]; i++)
+        if (strlen(g->keywords[i]) == n && memcmp(g->keywords[i], s, n) == 0)
+            return true;
+    return false;
+}
+
+/* The line, with names given the suffix `copy`: the short ones (x, r0, P1:
+ * letters then digits, at most 3 characters), or with `all` every one that
+ * is not a keyword. */
+static void put_renamed(out *o, const uint8_t *d, size_t from, size_t to, size_t copy, bool all,
+                        const fuzz_grammar *g)
 {
     char suffix[24];
     snprintf(suffix, sizeof suffix, "%zu", copy);
@@ -147,7 +157,7 @@ static void put_renamed(out *o, const uint8_t *d, size_t from, size_t to, size_t
             j++;
         put(o, d + i, j - i);
         bool letter = (d[i] >= 'a' && d[i] <= 'z') || (d[i] >= 'A' && d[i] <= 'Z');
-        if (letter && j - i <= 3)
+        if (letter && (all ? !is_keyword(g, d + i, j - i) : j - i <= 3))
             puts_(o, suffix);
         i = j;
     }
@@ -158,11 +168,12 @@ static void lines(const uint8_t *d, size_t size, out *o, rng *r, const fuzz_gram
     size_t from, to;
     line_at(d, size, below(r, size + 1), &from, &to);
     size_t k = repeat(r, g->max_repeat > 256 ? 256 : g->max_repeat);
+    bool all = below(r, 2);
     put(o, d, to);
     if (to > from && d[to - 1] != '\n')
         puts_(o, "\n");
     for (size_t c = 1; c <= k && !o->full; c++)
-        put_renamed(o, d, from, to, c);
+        put_renamed(o, d, from, to, c, all, g);
     put(o, d + to, size - to);
 }
 

@@ -11,9 +11,11 @@
  *   chain    insert K copies of " OP TERM" after a token (a | b | ...);
  *   nest     wrap a span of the input in K "(" ... ")";
  *   prefix   insert K prefix operators (!!!!x, ~~~~r);
- *   lines    repeat a line K times, renaming its short names (x -> x12,
- *            r0 -> r012), so that repeated rows declare new threads,
- *            locations, registers, states;
+ *   lines    repeat a line K times, renaming in each copy either its
+ *            short names (x -> x12, r0 -> r012) or every name that is
+ *            not a keyword of the language (Load -> Load12), so that
+ *            repeated lines declare new threads, locations, registers,
+ *            messages, controllers, functions;
  *   column   repeat a "|"-separated column in every line that has one
  *            (a litmus program gains threads);
  *   number   replace a number by a boundary value (0, -1, 2^31, 2^63...);
@@ -34,6 +36,7 @@ typedef struct fuzz_grammar {
     const char *const *terms;        /* operands for chains ("po", "1") */
     const char *const *prefixes;     /* prefix operators ("!", "~", "-") */
     const char *const *words;        /* keywords and punctuation worth inserting */
+    const char *const *keywords;     /* names a renamed copy of a line keeps */
     const char *open, *close;        /* nesting brackets: "(" and ")" */
     int max_repeat;                  /* the largest K */
 } fuzz_grammar;
