@@ -138,6 +138,19 @@ ocl "$tmp/flag1.litmus" "CLK_GLOBAL_MEM_FENCE"
 same_output "litmus: OpenCL fence flags joined by | 40,000 times" \
     "$bin" litmus --model opencl --json "$tmp/flags.litmus" -- "$bin" litmus --model opencl --json "$tmp/flag1.litmus"
 
+# 1025 locations observed: the 1025th term (line 7; "exists (" is 8
+# characters, each further term " /\ lNNNN=0" 11, so column 9 + 1024 * 11)
+terms=$(awk 'BEGIN { for (i = 0; i < 1025; i++) printf "%sl%04d=0", i ? " /\\ " : "", i }')
+cond_test "$tmp/many.litmus" "$terms"
+refused "litmus: 1025 observed locations" "$tmp/many.litmus:7:11273" "more than 1024 registers and locations observed" \
+    "$bin" litmus "$tmp/many.litmus"
+# 17 includes inside one another: i0 includes i1 ... i16 includes i17; the
+# 17th include (in i16.cat, line 2, column 9) is refused
+for i in $(seq 0 17); do printf '"i%d"\ninclude "i%d.cat"\n' "$i" $((i + 1)) >"$tmp/i$i.cat"; done
+echo 'acyclic po' >"$tmp/i18.cat"
+refused "cat: includes nested 17 deep" "$tmp/i16.cat:2:9" "includes nested too deeply \(more than 16\)" \
+    "$bin" litmus --model "$tmp/i0.cat" "$T"
+
 # ---- 2. every reader: regular files or pipes, of bounded size ----------------
 refused "litmus: /dev/zero" "/dev/zero:1:1" "not a regular file" "$bin" litmus /dev/zero
 refused "--model /dev/zero" "/dev/zero:1:1" "not a regular file" "$bin" litmus --model /dev/zero "$T"
@@ -183,6 +196,20 @@ refused "protocol: a missing extends file" "$tmp/miss.proto:1:20" "cannot read t
 printf 'protocol t\nval\0ue 0..1\n' >"$tmp/nul.proto"
 refused "protocol: a NUL byte" "$tmp/nul.proto:2:4" "NUL byte" \
     "$bin" verify --protocol "$tmp/nul.proto" litmus/protocol/MP-release.litmus
+
+# a libFuzzer crash input of the protocol harness (tests/fuzz/crashes/
+# protocol/, replayed under the sanitizers by make test; docs/fuzzing.md):
+# a variant of gpu_vi_multi whose row sends MemLoad(addr, cu == cond(...)
+# == ... ) followed by 78 unmatched ')'.  MemLoad has 3 fields (addr, cu,
+# gpu: gpu_vi_multi.proto's `message MemLoad`) and 2 arguments are given;
+# the error is at the ')' that closes the call: line 7, where the last
+# `cond(1, 2, 3` ends at column 153, its ')' is column 154, the call's 155.
+mkdir -p "$tmp/fz/mutants"
+cp models/gpu_vi_multi.proto "$tmp/fz/"
+cp tests/fuzz/crashes/protocol/crash-a433ad07b8f653567e57d1474a287742c085b9ae "$tmp/fz/mutants/c.proto"
+refused "protocol: fuzz input crash-a433ad07 (a call of too few fields, then 78 stray ')')" \
+    "$tmp/fz/mutants/c.proto:7:155" "message MemLoad has 3 fields, 2 given" \
+    "$bin" verify --protocol "$tmp/fz/mutants/c.proto" litmus/protocol/MP-release.litmus
 
 # option values that overflow are refused, not wrapped to a small limit
 opt_refused() { # WHAT REGEX CMD...

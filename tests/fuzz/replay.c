@@ -59,7 +59,7 @@ static int run_dir(const char *dir)
 {
     DIR *d = opendir(dir);
     if (!d)
-        return 0;   /* an empty corpus folder may be missing from a checkout */
+        return 0;
     char **names = NULL;
     size_t n = 0, cap = 0;
     struct dirent *e;
@@ -99,7 +99,13 @@ int main(int argc, char **argv)
     int count = 0;
     for (int i = 1; i < argc; i++) {
         struct stat st;
-        if (stat(argv[i], &st) == 0 && S_ISDIR(st.st_mode))
+        if (stat(argv[i], &st) != 0) {
+            /* git keeps no empty folder: a corpus with nothing committed
+             * yet is absent from a fresh checkout */
+            fprintf(stderr, "replay: %s is absent: nothing to replay there\n", argv[i]);
+            continue;
+        }
+        if (S_ISDIR(st.st_mode))
             count += run_dir(argv[i]);
         else if (run_file(argv[i]) < 0)
             return 1;
