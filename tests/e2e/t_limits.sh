@@ -35,11 +35,12 @@ refused() {
 }
 
 normal() {
-    grep -vE '^(Time|Condition) |^(seconds|states/s|peak RSS MiB):' "$1" | sed -E 's/"(time_us|file|model)":("[^"]*"|[0-9.]*)//g'
+    grep -vE '^(Time|Condition) |^(seconds|states/s|peak RSS MiB):' "$1" | sed -E 's/"(time_us|file|model|hash)":("[^"]*"|[0-9.]*)//g'
 }
 
 # same_output WHAT CMD_A -- CMD_B: both exit 0 and print the same lines,
-# but for the timing, the condition's text and the file and model names.
+# but for the timing, the condition's text, the file and model names and
+# the test's digest ("hash": herd7's digest of the program text).
 same_output() {
     local what=$1
     shift
@@ -172,6 +173,28 @@ mkfifo "$tmp/fifo.litmus"
 refused "litmus: a named pipe with no writer" "$tmp/fifo.litmus:1:1" "empty file" "$bin" litmus "$tmp/fifo.litmus"
 # an anonymous pipe (a shell's <(...)) is read
 check "--model from a pipe" bash -c "\"$bin\" litmus --model <(cat models/sc.cat) $T >/dev/null"
+
+# directories: a symbolic link back up the tree is followed once, not for
+# ever (d holds one test and d/loop -> d: the test is checked once); 33
+# nested directories are past the 32 levels read, with an error naming the
+# 33rd (the argument is level 0, so ARG/d1/.../d33 is level 33)
+mkdir -p "$tmp/loop/d"
+cp "$T" "$tmp/loop/d/a.litmus"
+ln -s .. "$tmp/loop/d/up"
+small "$bin" litmus "$tmp/loop" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+n=$(grep -c '^Test ' "$tmp/out")
+if [ "$rc" -eq 0 ] && [ "$n" -eq 1 ]; then echo "PASS: litmus: a directory with a symbolic link loop (one test, checked once)"
+else echo "FAIL: litmus: a directory with a symbolic link loop (exit status $rc, $n tests checked)"; fi
+deep=$tmp/deep
+for i in $(seq 1 33); do deep=$deep/d$i; done
+mkdir -p "$deep"
+cp "$T" "$deep/a.litmus"
+small "$bin" litmus "$tmp/deep" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [ "$rc" -eq 2 ] && grep -q "d33: error: directories nested too deeply (more than 32 levels)" "$tmp/err"; then
+    echo "PASS: litmus: directories 33 levels deep refused at the 33rd"
+else echo "FAIL: litmus: directories 33 levels deep (exit status $rc: $(head -1 "$tmp/err"))"; fi
 
 # ---- 4. input errors reported as errors, where they are ---------------------
 # home slice = addr % 0: every send to the L2 was disabled and the search

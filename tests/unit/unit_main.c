@@ -17,13 +17,18 @@ int main(void)
     register_cat_tests();
     register_litmus_ptx_tests();
     register_litmus_opencl_tests();
+    register_litmus_hash_tests();
     register_enumerate_tests();
     register_ptx_model_tests();
     register_protocol_tests();
     register_protocol_lang_tests();
+    register_describe_tests();
+    register_msc_tests();
     register_lit_ops_tests();
     register_search_tests();
     register_report_tests();
+    register_print_tests();
+    register_gen_tests();
     CU_basic_set_mode(CU_BRM_NORMAL);
     CU_basic_run_tests();
     unsigned failed = CU_get_number_of_failures() + CU_get_number_of_tests_failed();
