@@ -4,7 +4,7 @@
 # `install-deps.sh --fuzz` adds what `make fuzz` needs (clang and its
 # libFuzzer runtime); CI does not run the fuzz target and does not ask.
 set -eu
-packages=(gcc make libc6-dev libgc-dev libcunit1-dev libgraphviz-dev graphviz jq nettle-dev)
+packages=(gcc make libc6-dev libgc-dev libcunit1-dev libgraphviz-dev graphviz jq libjansson-dev nettle-dev gnuplot-nox)
 if [ "${1:-}" = --fuzz ]; then
     packages+=(clang-14 libclang-rt-14-dev)
 fi

@@ -4,7 +4,7 @@
  * in function bodies) is refused past its limit with an error at the place
  * where the limit is crossed; a model whose function calls double at each
  * level is refused instead of expanded for ever.  Verdicts of long chains
- * are checked against short equivalent models in tests/e2e/t_limits.sh. */
+ * are checked against short equivalent models in tests/e2e/t_input_limits.sh. */
 #include <CUnit/CUnit.h>
 #include <gc.h>
 #include <stdarg.h>
