@@ -37,7 +37,7 @@ ASAN_OBJ      := $(call objs,asan,$(LIB_SRC) $(CLI_SRC))
 ASAN_LIB_OBJ  := $(call objs,asan,$(LIB_SRC) $(SIM_LIB_SRC))
 ASAN_UNIT_OBJ := $(call objs,asan,$(UNIT_SRC))
 
-.PHONY: all test unit e2e conformance asan check-layers difftest bench bench-protocol bench-search bench-sim experiments clean install uninstall
+.PHONY: all test unit e2e conformance asan fuzz-replay fuzz check-layers difftest bench bench-protocol bench-search bench-sim experiments clean install uninstall
 
 all: bin/scopecheck bin/scopesim
 
@@ -93,9 +93,59 @@ e2e: bin/scopecheck bin/scopesim
 conformance: bin/scopecheck
 	HERD_SUITES=$(HERD_SUITES) bash tests/conformance_if_shared.sh bin/scopecheck
 
-asan: build/asan/scopecheck build/asan/scopesim build/asan/unit_tests
-	ASAN_OPTIONS=detect_leaks=0 build/asan/unit_tests
-	ASAN_OPTIONS=detect_leaks=0 bash tests/e2e/run.sh build/asan/scopecheck
+# LeakSanitizer is on: memory outside the collector (the search's store,
+# graphviz's objects we own) must be freed.  tests/lsan.supp names the
+# leaks graphviz and its libraries keep for the process's life.
+SAN_ENV := ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
+           LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0
+
+asan: build/asan/scopecheck build/asan/scopesim build/asan/unit_tests fuzz-replay
+	$(SAN_ENV) build/asan/unit_tests
+	$(SAN_ENV) bash tests/e2e/run.sh build/asan/scopecheck
+
+# ---- fuzzing (docs/fuzzing.md) ------------------------------------------------
+# Six harnesses in tests/fuzz/.  `make fuzz FUZZ_SECONDS=N` runs each under
+# libFuzzer (clang) for N seconds (not in CI); `make fuzz-replay`, part of
+# `make test`, replays the committed corpora and past crash inputs through
+# the same harnesses built with gcc, ASan and UBSan, on a 1 MiB stack so
+# that a recursion that input can deepen fails here, not only in the field.
+
+FUZZ_NAMES   := ptx opencl cat protocol enumerate search
+FUZZ_SECONDS ?= 60
+FUZZ_CC      ?= clang-14
+FUZZ_DEFS    := -DFUZZ_MODELS_DIR='"$(CURDIR)/models"' -Itests/fuzz
+FUZZ_SAN     := -g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
+# ASan cannot see overflows of collector memory unless told where objects end
+FUZZ_GC      := -include $(CURDIR)/tests/fuzz/gc_redzone.h
+FUZZ_OBJ     := $(call objs,fuzz,$(LIB_SRC))
+FUZZ_STACK_KB ?= 1024
+
+build/fuzz/%.o: src/%.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(WARN) $(FUZZ_SAN) $(FUZZ_GC) -fsanitize=fuzzer-no-link $(INC) -MMD -MP -c -o $@ $<
+
+build/fuzz/harness/%.o: tests/fuzz/%.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(WARN) $(FUZZ_SAN) $(FUZZ_GC) -fsanitize=fuzzer-no-link $(INC) $(FUZZ_DEFS) -MMD -MP -c -o $@ $<
+
+build/fuzz/fuzz_%: build/fuzz/harness/fuzz_%.o build/fuzz/harness/mutate.o $(FUZZ_OBJ)
+	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $^ $(LDLIBS)
+
+build/asan/fuzz/%.o: tests/fuzz/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(ASAN_FLAGS) $(INC) $(FUZZ_DEFS) -MMD -MP -c -o $@ $<
+
+build/asan/fuzz/replay_%: build/asan/fuzz/fuzz_%.o build/asan/fuzz/mutate.o build/asan/fuzz/replay.o $(ASAN_LIB_OBJ)
+	$(CC) $(ASAN_FLAGS) -o $@ $^ $(LDLIBS)
+
+fuzz-replay: $(foreach n,$(FUZZ_NAMES),build/asan/fuzz/replay_$(n))
+	@for n in $(FUZZ_NAMES); do \
+	    (ulimit -s $(FUZZ_STACK_KB) && $(SAN_ENV) build/asan/fuzz/replay_$$n $$(bash scripts/fuzz_seeds.sh $$n) \
+	        tests/fuzz/corpus/$$n tests/fuzz/crashes/$$n) || exit 1; \
+	done
+
+fuzz: $(foreach n,$(FUZZ_NAMES),build/fuzz/fuzz_$(n))
+	bash scripts/fuzz.sh $(FUZZ_SECONDS) $(FUZZ_NAMES)
 
 # The dependency rules of docs/ARCHITECTURE.md (folders, no circles).
 check-layers: bin/scopecheck
@@ -166,4 +216,5 @@ uninstall:
 clean:
 	rm -rf build bin
 
--include $(OBJ:.o=.d) $(SIM_OBJ:.o=.d) $(UNIT_OBJ:.o=.d) $(ASAN_OBJ:.o=.d) $(ASAN_SIM_OBJ:.o=.d) $(ASAN_UNIT_OBJ:.o=.d)
+-include $(OBJ:.o=.d) $(SIM_OBJ:.o=.d) $(UNIT_OBJ:.o=.d) $(ASAN_OBJ:.o=.d) $(ASAN_SIM_OBJ:.o=.d) $(ASAN_UNIT_OBJ:.o=.d) $(FUZZ_OBJ:.o=.d)
+-include $(wildcard build/fuzz/harness/*.d build/asan/fuzz/*.d)

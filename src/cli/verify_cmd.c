@@ -174,7 +174,7 @@ static int parse_one(int ch, verify_opts *o, FILE *err)
         return -1;
     case 'c':
         if (!proto_options_const(&o->proto, optarg))
-            return option_error(err, "--const takes NAME=NUMBER, not", optarg);
+            return option_error(err, "--const takes NAME=NUMBER (at most 9 digits), not", optarg);
         return -1;
     case 'T':
         if (!trace_detail_parse(optarg, &o->trace))
@@ -822,7 +822,11 @@ static int verify_file(const char *path, const verify_opts *o, const protocol *p
     }
     v->bfs = bfs_run(proto_nsi(inst), &bo, &v->search);
     if (!v->bfs) {
-        fprintf(err, "%s: error: the search could not start (%s)\n", path, bfs_stop_name(v->search.stop));
+        if (o->bfs.max_memory)
+            fprintf(err, "scopecheck verify: error: --max-memory %zu bytes is too small for the search "
+                    "to store its first state\n", o->bfs.max_memory);
+        else
+            fprintf(err, "scopecheck verify: error: out of memory before the search of %s could start\n", path);
         return 2;
     }
     v->cut = cut_of(v->search.stop);

@@ -25,6 +25,7 @@
 #include "enumerate/co_orders.h"
 #include "enumerate/thread_paths.h"
 #include "enumerate/trace_filter.h"
+#include "litmus/cond.h"
 
 #define MAX_THREADS 32
 #define STOP_CHECK_MASK 255u   /* look at the clock and the heap every 256 steps */
@@ -1431,12 +1432,21 @@ bool enumerate_value_range(const litmus_test *t, int unroll, lit_value *lo, lit_
 
 /* ---- the condition --------------------------------------------------------- */
 
-/* Collects the distinct constants of a condition into out[n..max); with
- * out NULL, counts the constants (with repeats: an upper bound). */
+/* Collects the distinct constants of a condition into out[n..max), left
+ * to right; with out NULL, counts the constants (with repeats: an upper
+ * bound).  A chain of /\ or \/ is walked by a loop (litmus/cond.h). */
 static int condition_constants(const lit_cond *c, lit_value *out, int n, int max)
 {
     if (!c)
         return n;
+    if (c->kind == COND_AND || c->kind == COND_OR) {
+        const lit_cond *const *spine;
+        int k = lit_cond_spine(c, &spine);
+        n = condition_constants(spine[k - 1]->left, out, n, max);
+        while (k-- > 0)
+            n = condition_constants(spine[k]->right, out, n, max);
+        return n;
+    }
     if (c->kind == COND_EQ || c->kind == COND_NE) {
         const lit_term *terms[2] = {&c->lhs, &c->rhs};
         for (int k = 0; k < 2; k++) {
@@ -1472,15 +1482,23 @@ static lit_value term_value(const litmus_test *t, const lit_term *term, const li
     return 0;
 }
 
+/* A chain of /\ or \/ nests to the left as deep as it is long: its right
+ * operands are tested in a loop down the chain (right to left; the
+ * operands have no side effects), and recursion goes only into them. */
 bool condition_holds(const litmus_test *t, const lit_cond *c, const lit_value *state)
 {
+    for (; c && (c->kind == COND_AND || c->kind == COND_OR); c = c->left) {
+        bool right = condition_holds(t, c->right, state);
+        if (right != (c->kind == COND_AND))
+            return right;   /* a false conjunct, a true disjunct */
+    }
     if (!c)
         return true;
     switch (c->kind) {
     case COND_TRUE: return true;
     case COND_FALSE: return false;
-    case COND_AND: return condition_holds(t, c->left, state) && condition_holds(t, c->right, state);
-    case COND_OR: return condition_holds(t, c->left, state) || condition_holds(t, c->right, state);
+    case COND_AND:
+    case COND_OR: break;    /* taken by the loop */
     case COND_NOT: return !condition_holds(t, c->left, state);
     case COND_EQ: return term_value(t, &c->lhs, state) == term_value(t, &c->rhs, state);
     case COND_NE: return term_value(t, &c->lhs, state) != term_value(t, &c->rhs, state);

@@ -78,6 +78,17 @@ static json_t *with(json_t *o, const char *key, json_t *v)
     return o;
 }
 
+/* A flat chain (three or more operators, folded from the left) as the
+ * nested binary nodes the tables format has: ((t0 op0 t1) op1 t2) ...,
+ * built by a loop.  Its depth in the JSON is the chain's length. */
+static json_t *chain_json(const scope_ctx *s, const pexpr *e)
+{
+    json_t *acc = expr_json(s, e->terms[0]);
+    for (int i = 1; i < e->nterms; i++)
+        acc = with(with(op_node(binop_names[e->ops[i - 1]]), "l", acc), "r", expr_json(s, e->terms[i]));
+    return acc;
+}
+
 static json_t *expr_json(const scope_ctx *s, const pexpr *e)
 {
     if (!e)
@@ -98,6 +109,7 @@ static json_t *expr_json(const scope_ctx *s, const pexpr *e)
     case EX_ORDER: return op_node("order");
     case EX_BIN:
         return with(with(op_node(binop_names[e->op]), "l", expr_json(s, e->l)), "r", expr_json(s, e->r));
+    case EX_CHAIN: return chain_json(s, e);
     case EX_NOT: return with(op_node("!"), "l", expr_json(s, e->l));
     case EX_NEG: return with(op_node("neg"), "l", expr_json(s, e->l));
     case EX_RMW: return with(with(op_node("rmw"), "l", expr_json(s, e->l)), "r", expr_json(s, e->r));

@@ -6,6 +6,7 @@
  * allocation, no name lookups (the trace describers, which run once per
  * printed step, allocate). */
 #include <gc.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -75,7 +76,7 @@ static int chan_slot(const proto_instance *in, int ch, int inst)
 static long wrap(const proto_instance *in, long x)
 {
     long span = in->vhi - in->vlo + 1;
-    long r = (x - in->vlo) % span;
+    long r = (x % span - in->vlo % span) % span;    /* x - vlo could overflow */
     return in->vlo + (r < 0 ? r + span : r);
 }
 
@@ -283,17 +284,21 @@ static long rmw_apply(const ctx *c, long old, long a)
 
 static long eval(ctx *c, const pexpr *e);
 
-static long binop(ctx *c, const pexpr *e)
+/* l op r, r evaluated only when l does not decide (&&, ||).  An overflow,
+ * like a division by zero or an index out of range, makes the row not
+ * enabled (c->ok false). */
+static long apply(ctx *c, enum pex_op op, long l, const pexpr *right)
 {
-    long l = eval(c, e->l);
-    if (e->op == OPX_AND && !l)
+    if (op == OPX_AND && !l)
         return 0;
-    if (e->op == OPX_OR && l)
+    if (op == OPX_OR && l)
         return 1;
-    long r = eval(c, e->r);
-    switch (e->op) {
-    case OPX_ADD: return l + r;
-    case OPX_SUB: return l - r;
+    long r = eval(c, right), x = 0;
+    bool bad = false;
+    switch (op) {
+    case OPX_ADD: bad = __builtin_add_overflow(l, r, &x); break;
+    case OPX_SUB: bad = __builtin_sub_overflow(l, r, &x); break;
+    case OPX_MUL: bad = __builtin_mul_overflow(l, r, &x); break;
     case OPX_EQ: return l == r;
     case OPX_NE: return l != r;
     case OPX_LT: return l < r;
@@ -302,16 +307,30 @@ static long binop(ctx *c, const pexpr *e)
     case OPX_GE: return l >= r;
     case OPX_AND:
     case OPX_OR: return r != 0;
-    case OPX_MUL: return l * r;
     case OPX_DIV:
     case OPX_MOD:
-        if (r == 0) {           /* like an index out of range: the row is not enabled */
-            c->ok = false;
-            return 0;
-        }
-        return e->op == OPX_DIV ? l / r : ((l % r) + r) % r;
+        bad = r == 0 || (r == -1 && l == LONG_MIN);
+        if (bad)
+            break;
+        if (op == OPX_DIV)
+            return l / r;
+        x = l % r;              /* the result takes the sign of r */
+        return x != 0 && (x < 0) != (r < 0) ? x + r : x;
     }
-    return 0;
+    if (bad)
+        c->ok = false;
+    return bad ? 0 : x;
+}
+
+static long binop(ctx *c, const pexpr *e) { return apply(c, e->op, eval(c, e->l), e->r); }
+
+/* A chain of operators is folded from the left in a loop (however long it is). */
+static long chain(ctx *c, const pexpr *e)
+{
+    long x = eval(c, e->terms[0]);
+    for (int i = 1; i < e->nterms; i++)
+        x = apply(c, e->ops[i - 1], x, e->terms[i]);
+    return x;
 }
 
 /* Element i of an aggregate (a fifo counts from its head); an index out
@@ -367,9 +386,15 @@ static long eval(ctx *c, const pexpr *e)
     case EX_VALUE: return c->value;
     case EX_STATE: return c->addr >= 0 ? c->v[line_slot(c, c->addr)] : 0;
     case EX_BIN: return binop(c, e);
+    case EX_CHAIN: return chain(c, e);
     case EX_NOT: return !eval(c, e->l);
     case EX_RMW: return rmw_apply(c, eval(c, e->l), eval(c, e->r));
-    case EX_NEG: return -eval(c, e->l);
+    case EX_NEG: {
+        long x = eval(c, e->l);
+        if (x == LONG_MIN)
+            c->ok = false;
+        return x == LONG_MIN ? 0 : -x;
+    }
     case EX_INDEX: return element(c, e->l, eval(c, e->r));
     case EX_LEN:
     case EX_HAS: return aggregate_query(c, e);
@@ -620,8 +645,13 @@ static void assign(ctx *c, const pact *a, int sign)
         c->ok = false;
         return;
     }
-    long x = eval(c, a->e);
-    set_slot(c, s, sign ? c->v[s] + sign * x : x);
+    long x = eval(c, a->e), sum = x;
+    bool overflow = sign > 0 ? __builtin_add_overflow((long)c->v[s], x, &sum)
+                  : sign < 0 ? __builtin_sub_overflow((long)c->v[s], x, &sum) : false;
+    if (overflow)
+        c->ok = false;
+    else
+        set_slot(c, s, sum);
 }
 
 static void act_line(ctx *c, const pact *a)
@@ -1408,6 +1438,11 @@ static void collect_leaves(const pexpr *e, leaves *l, int depth)
         collect_leaves(e->r, l, depth + 1);
         return;
     }
+    if (e->kind == EX_CHAIN) {  /* a loop along it: its length is not depth */
+        for (int i = 0; i < e->nterms && l->n < 8; i++)
+            collect_leaves(e->terms[i], l, depth + 1);
+        return;
+    }
     collect_leaves(e->l, l, depth + 1);
     collect_leaves(e->r, l, depth + 1);
     collect_leaves(e->r2, l, depth + 1);
@@ -1753,8 +1788,9 @@ void proto_init_model(proto_instance *in)
         r += in->ctrls[c].ninst * in->naddr * in->p->ctrls[c].ninternal;
     }
     in->nrules = r;
-    in->model = (nsi_model){in, (size_t)(in->state_bits + 7) / 8, r, initial, successors,
-                            is_final, violated, describe, step};
+    size_t bytes = (size_t)(in->state_bits + 7) / 8;
+    /* a state of no bits (empty threads, one-valued tables) is one zero byte */
+    in->model = (nsi_model){in, bytes ? bytes : 1, r, initial, successors, is_final, violated, describe, step};
 }
 
 const nsi_model *proto_nsi(proto_instance *in) { return &in->model; }
@@ -1788,4 +1824,13 @@ void proto_final_values(const proto_instance *in, const uint8_t *state, lit_valu
         else
             out[i] = term->value;
     }
+}
+
+bool proto_home_value(const proto_instance *in, int h, int a, long *out)
+{
+    int32_t v[1] = {0};     /* a home reads no slot: the parser allows addr and constants only */
+    ctx c = ctx_at((proto_instance *)in, v, in->p->mem_ctrl >= 0 ? in->p->mem_ctrl : 0, 0);
+    c.addr = a;
+    *out = eval(&c, in->p->homes[h].e);
+    return c.ok;
 }

@@ -50,18 +50,33 @@ static bool arg_scope(oparser *p, node *e, enum lit_scope *s)
     return false;
 }
 
+/* The regions that fence flags `A | B | ...` name, or -1 with *bad set to
+ * the leftmost operand that is no flag.  The chain nests to the left as
+ * deep as it is long: a loop walks it, recursion goes only into right
+ * operands (parenthesised, so bounded by the parser's depth). */
+static int flags_of(node *e, node **bad)
+{
+    int all = 0;
+    for (; e->kind == N_BIN && e->op == B_OR; e = e->l) {
+        int r = flags_of(e->r, bad);
+        all = all < 0 || r < 0 ? -1 : all | r;
+    }
+    int r = node_is(e, "CLK_GLOBAL_MEM_FENCE") ? REGION_GLOBAL
+          : node_is(e, "CLK_LOCAL_MEM_FENCE") ? REGION_LOCAL : -1;
+    if (r < 0)
+        *bad = e;       /* visited right to left: the last one is the leftmost */
+    return all < 0 || r < 0 ? -1 : all | r;
+}
+
 static bool arg_flags(oparser *p, node *e, uint8_t *regions)
 {
-    if (e->kind == N_BIN && e->op == B_OR) {
-        uint8_t a = 0, b = 0;
-        if (!arg_flags(p, e->l, &a) || !arg_flags(p, e->r, &b))
-            return false;
-        *regions = a | b;
+    node *bad = NULL;
+    int r = flags_of(e, &bad);
+    if (r >= 0) {
+        *regions = (uint8_t)r;
         return true;
     }
-    if (node_is(e, "CLK_GLOBAL_MEM_FENCE")) { *regions = REGION_GLOBAL; return true; }
-    if (node_is(e, "CLK_LOCAL_MEM_FENCE")) { *regions = REGION_LOCAL; return true; }
-    lex_error(LX, e->line, e->col, "expected fence flags (CLK_GLOBAL_MEM_FENCE, "
+    lex_error(LX, bad->line, bad->col, "expected fence flags (CLK_GLOBAL_MEM_FENCE, "
               "CLK_LOCAL_MEM_FENCE, or both joined by '|')");
     return false;
 }

@@ -553,7 +553,7 @@ static void test_binary_and_size(void)
         "c.litmus:2:1: error: binary data in file (byte 0x01): not a litmus test\n"
         "d.litmus:2:2: error: binary data in file (byte 0xff): not a litmus test\n"
         "e.litmus:1:1: error: file too large (1048577 bytes, the limit is 1048576)\n"
-        "/nonexistent/dir/x.litmus:1:1: error: cannot open file: No such file or directory\n");
+        "/nonexistent/dir/x.litmus:1:1: error: cannot open: No such file or directory\n");
     free(buf);
 
     litmus_test *t = parse("PTX utf8\n\"caf\xc3\xa9\"\n{}\n P0 ;\n fence.sc.cta ;\nforall (true)\n");

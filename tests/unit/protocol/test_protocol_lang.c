@@ -418,11 +418,11 @@ static void test_size_errors(void)
 {
     char text[4096];
     snprintf(text, sizeof text, ONE_ROW_PROTO, "var b : bits K-3", "done");
-    expect_instance_error(text, ONE_LOAD, "t.proto: error: variable C.b: its length is not in 1..64\n");
+    expect_instance_error(text, ONE_LOAD, "t.proto:7:5: error: variable C.b: its length is not in 1..64\n");
     snprintf(text, sizeof text, ONE_ROW_PROTO, "field t : array 65 of 0..1", "done");
-    expect_instance_error(text, ONE_LOAD, "t.proto: error: field C.t: its length is not in 1..64\n");
+    expect_instance_error(text, ONE_LOAD, "t.proto:7:7: error: field C.t: its length is not in 1..64\n");
     snprintf(text, sizeof text, ONE_ROW_PROTO, "var q : fifo 2 of K..1", "done");
-    expect_instance_error(text, ONE_LOAD, "t.proto: error: variable C.q: its range is empty\n");
+    expect_instance_error(text, ONE_LOAD, "t.proto:7:5: error: variable C.q: its range is empty\n");
 }
 
 /* ---- 2. topology ------------------------------------------------------------------------- */
@@ -503,7 +503,7 @@ static void test_slice_errors(void)
     snprintf(sliced, sizeof sliced, "%.*scontroller M sliced 65\nstates V\nfield val : value init memory\n"
              "home h = 0\nmemory M.val at h\ntable C\n  * | load.weak | | done | -\nend\n",
              (int)(big - text), text);
-    expect_instance_error(sliced, ONE_LOAD, "t.proto: error: controller M: 65 slices, not in 1..64\n");
+    expect_instance_error(sliced, ONE_LOAD, "t.proto:8:12: error: controller M: 65 slices, not in 1..64\n");
 }
 
 /* `order` is the order of the instruction of the event's thread, compared
@@ -1029,7 +1029,8 @@ static void test_variant_extends_errors(void)
     snprintf(want, sizeof want, "%s/str.proto:1:20: error: expected the base file as a string, found 'base'\n",
              d.root);
     expect_load_error(tmp_write(&d, "str.proto", "protocol v extends base\n"), want);
-    snprintf(want, sizeof want, "%s/nope.proto: error: cannot open protocol file\n", d.root);
+    snprintf(want, sizeof want, "%s/miss.proto:1:20: error: cannot read the base protocol '%s/nope.proto': "
+             "cannot open: No such file or directory\n", d.root, d.root);
     expect_load_error(tmp_write(&d, "miss.proto", "protocol v extends \"nope.proto\"\n"), want);
     snprintf(want, sizeof want,
              "%s/bad.proto:2:1: error: unknown declaration 'bogus'\n"
@@ -1047,7 +1048,7 @@ static void test_variant_extends_errors(void)
 static void nested_error(char *out, size_t size, const char *root, const char *first, const char *at,
                          const char *const *notes, int nnotes)
 {
-    size_t n = (size_t)snprintf(out, size, "%s/%s:%s: error: variants nested too deep (a cycle of 'extends'?)\n",
+    size_t n = (size_t)snprintf(out, size, "%s/%s:%s: error: variants nested too deep (more than 8; a cycle of 'extends'?)\n",
                                 root, first, at);
     for (int k = 0; k < nnotes && n < size; k++)
         n += (size_t)snprintf(out + n, size - n, "%s/%s:%s: note: in the base of this variant\n", root, notes[k], at);
