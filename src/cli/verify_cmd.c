@@ -33,6 +33,7 @@ typedef struct verify_opts {
     trace_detail trace;
     progress_mode progress;
     double progress_every_s;
+    bool racy_undefined;         /* --racy undefined: a test the model flags allows every outcome */
 } verify_opts;
 
 /* What one test's check found. */
@@ -52,6 +53,8 @@ typedef struct verdict {
     const proto_instance *inst;
     lit_value *scratch;
     trace_detail trace;
+    unsigned model_flags;        /* flags (races) the model raised on the test */
+    bool undefined;              /* racy under --racy undefined: outcomes are not compared */
 } verdict;
 
 static void usage(FILE *to)
@@ -59,7 +62,8 @@ static void usage(FILE *to)
     fputs("usage: scopecheck verify --protocol NAME|FILE.proto [--model NAME|FILE.cat] [--json]\n"
           "                         [--max-states N] [--max-memory BYTES] [--timeout SECONDS]\n"
           "                         [--net fifo|unordered] [--const NAME=VALUE] [--trace short|full]\n"
-          "                         [--progress[=SECONDS] | --no-progress] LITMUS...\n"
+          "                         [--progress[=SECONDS] | --no-progress] [--racy check|undefined]\n"
+          "                         LITMUS...\n"
           "  --protocol P   protocol tables (models/P.proto), e.g. gpu_vi\n"
           "  --model M      memory model to compare outcomes with (default ptx6)\n"
           "  --json         one JSON object per test and line\n"
@@ -72,7 +76,10 @@ static void usage(FILE *to)
           "                 one line per step\n"
           "  --progress[=S] a progress line on stderr every S seconds (default 2) while a search\n"
           "                 runs; the default prints them only when stderr is a terminal\n"
-          "  --no-progress  never print progress lines\n",
+          "  --no-progress  never print progress lines\n"
+          "  --racy undefined  a test on which the model raises a flag (an OpenCL data or scope\n"
+          "                 race) has undefined behaviour: its outcomes are not compared (deadlocks,\n"
+          "                 invariants and unhandled events still are); check (default): compared\n",
           to);
 }
 
@@ -158,6 +165,11 @@ static int parse_one(int ch, verify_opts *o, FILE *err)
     case 'Q':
         o->progress = PROGRESS_OFF;
         return -1;
+    case 'R':
+        if (strcmp(optarg, "undefined") && strcmp(optarg, "check"))
+            return option_error(err, "--racy takes check or undefined, not", optarg);
+        o->racy_undefined = !strcmp(optarg, "undefined");
+        return -1;
     default:
         return 2;
     }
@@ -172,7 +184,7 @@ static int parse_options(int argc, char **argv, verify_opts *o, FILE *out, FILE 
         {"max-memory", required_argument, NULL, 'M'}, {"timeout", required_argument, NULL, 't'},
         {"net", required_argument, NULL, 'n'},      {"const", required_argument, NULL, 'c'},
         {"trace", required_argument, NULL, 'T'},    {"progress", optional_argument, NULL, 'P'},
-        {"no-progress", no_argument, NULL, 'Q'},
+        {"no-progress", no_argument, NULL, 'Q'},    {"racy", required_argument, NULL, 'R'},
         {"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0},
     };
     memset(o, 0, sizeof *o);
@@ -189,7 +201,7 @@ static int parse_options(int argc, char **argv, verify_opts *o, FILE *out, FILE 
         }
         int status = parse_one(ch, o, err);
         if (status == 2 && ch != 's' && ch != 'M' && ch != 't' && ch != 'n' && ch != 'c' &&
-            ch != 'T' && ch != 'P') {
+            ch != 'T' && ch != 'P' && ch != 'R') {
             fprintf(err, "scopecheck verify: error: unknown or incomplete option '%s'\n", argv[optind - 1]);
             usage(err);
         }
@@ -230,6 +242,8 @@ static void on_final(void *ctx, const uint8_t *state, uint32_t index)
 static void compare_outcomes(verdict *v)
 {
     int width = v->t->nobserved;
+    if (v->undefined)
+        return;
     const lit_value *mine = outcome_values(v->protocol_outcomes);
     for (int i = 0; i < outcome_count(v->protocol_outcomes); i++)
         if (outcome_find(v->model_outcomes, &mine[(size_t)i * (size_t)width]) < 0)
@@ -301,7 +315,7 @@ static void print_unsound(FILE *out, const verdict *v)
 {
     int width = v->t->nobserved;
     const lit_value *mine = outcome_values(v->protocol_outcomes);
-    for (int i = 0; i < outcome_count(v->protocol_outcomes); i++) {
+    for (int i = 0; i < outcome_count(v->protocol_outcomes) && !v->undefined; i++) {
         const lit_value *state = &mine[(size_t)i * (size_t)width];
         if (outcome_find(v->model_outcomes, state) >= 0)
             continue;
@@ -317,6 +331,8 @@ static void print_text(FILE *out, const verdict *v, const verify_opts *o, const 
     fprintf(out, "Verify %s protocol %s model %s\n", v->t->name, proto_name, o->model);
     print_outcomes(out, v->t, v->protocol_outcomes, "Protocol outcomes");
     print_outcomes(out, v->t, v->model_outcomes, "Model outcomes");
+    if (v->undefined)
+        fputs("Racy: the model flags a race, so the program has undefined behaviour and its outcomes are not compared (--racy undefined)\n", out);
     fprintf(out, "Sound %s\n", v->unsound ? "no" : "yes");
     fprintf(out, "Unobserved %d (allowed by the model, never produced by the protocol)\n", v->unobserved);
     print_unsound(out, v);
@@ -386,7 +402,7 @@ static void json_violations(FILE *out, const verdict *v)
     int width = v->t->nobserved;
     const lit_value *mine = outcome_values(v->protocol_outcomes);
     fputs(",\"violations\":[", out);
-    for (int i = 0; i < outcome_count(v->protocol_outcomes); i++) {
+    for (int i = 0; i < outcome_count(v->protocol_outcomes) && !v->undefined; i++) {
         const lit_value *state = &mine[(size_t)i * (size_t)width];
         if (outcome_find(v->model_outcomes, state) >= 0)
             continue;
@@ -430,8 +446,8 @@ static void print_json(FILE *out, const verdict *v, const verify_opts *o, const 
     report_json_string(out, proto_name);
     fputs(",\"model\":", out);
     report_json_string(out, o->model);
-    fprintf(out, ",\"sound\":%s,\"complete\":%s", v->unsound ? "false" : "true",
-            v->search.complete ? "true" : "false");
+    fprintf(out, ",\"sound\":%s,\"complete\":%s,\"racy\":%s", v->unsound ? "false" : "true",
+            v->search.complete ? "true" : "false", v->undefined ? "true" : "false");
     fputs(",\"protocol_outcomes\":", out);
     json_outcomes(out, v->t, v->protocol_outcomes);
     fputs(",\"model_outcomes\":", out);
@@ -502,6 +518,8 @@ static bool model_outcomes(verdict *v, const verify_opts *o, const cat_model *m,
     if (!enumerate_check(v->t, m, ws, &eo, &r, err))
         return false;
     v->model_outcomes = r.states;
+    v->model_flags = r.flags;
+    v->undefined = o->racy_undefined && r.flags;
     return true;
 }
 

@@ -130,6 +130,7 @@ static void print_node(printer *pr, const pexpr *e, int min_prec)
         break;
     case EX_LEN: print_call(pr, "len", e->l, NULL, NULL); break;
     case EX_HAS: print_call(pr, "has", e->l, e->r, NULL); break;
+    case EX_LAST: print_call(pr, "last", e->l, e->r, NULL); break;
     case EX_HOME:
         print_call(pr, e->idx >= 0 && e->idx < pr->p->nhomes ? pr->p->homes[e->idx].name : "?", e->r, NULL, NULL);
         break;

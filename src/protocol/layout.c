@@ -9,7 +9,7 @@
 
 long pbound_value(const proto_instance *in, pbound b)
 {
-    return b.cst >= 0 ? in->consts[b.cst] + b.num : b.num;
+    return b.cst >= 0 ? in->consts[b.cst] * b.mul + b.num : b.num;
 }
 
 int proto_level_count(const proto_instance *in, enum plevel lv, pbound slices)
@@ -231,7 +231,7 @@ static bool has_row(const pctrl *c, int kind, const lit_instr *ins)
     for (int r = 0; r < c->nrows; r++) {
         const pevent *e = &c->rows[r].ev;
         if ((int)e->kind == kind && (e->order == PEV_ANY || e->order == (int)ins->order) &&
-            (e->scope == PEV_ANY || e->scope == (int)ins->scope))
+            (e->scope == PEV_ANY || e->scope == (int)ins->scope) && e->remote == (int)ins->remote)
             return true;
     }
     return false;
@@ -267,13 +267,11 @@ static bool check_instr(const proto_instance *in, const lit_instr *ins, FILE *er
         why = check_barrier(ins);
     else if (ins->proxy != PROXY_GENERIC)
         why = "proxies are not supported by protocol tables";
-    else if (ins->remote)
-        why = "remote scope promotion is not supported by this protocol";
     else if (ins->loc >= 0 && t->locs[ins->loc].physical != ins->loc)
         why = "aliased locations are not supported by protocol tables";
     else if (!value_ok(in, ins->a) || !value_ok(in, ins->b))
         why = "a value outside the protocol's value range (override its constant)";
-    else if (kind >= 0 && !has_row(&in->p->ctrls[in->p->proc_ctrl], kind, ins))
+    else if (kind >= 0 && !proto_scratchpad_serves(in, ins) && !has_row(&in->p->ctrls[in->p->proc_ctrl], kind, ins))
         why = "no row of the processor table handles this event";
     if (!why)
         return true;
@@ -282,7 +280,7 @@ static bool check_instr(const proto_instance *in, const lit_instr *ins, FILE *er
     if (kind >= 0 && why[0] == 'n') {
         static const char *const on[] = {"weak", "relaxed", "acquire", "release", "acq_rel", "sc"};
         static const char *const sn[] = {"", ".cta", ".gpu", ".sys", ".wi"};
-        fprintf(errors, " (%s.%s%s)", ev_names[kind], on[ins->order], sn[ins->scope]);
+        fprintf(errors, " (%s.%s%s%s)", ev_names[kind], on[ins->order], sn[ins->scope], ins->remote ? ".remote" : "");
     }
     fputc('\n', errors);
     return false;
@@ -290,6 +288,8 @@ static bool check_instr(const proto_instance *in, const lit_instr *ins, FILE *er
 
 static bool check_program(const proto_instance *in, FILE *errors)
 {
+    if (!proto_scratchpad_check(in, errors))
+        return false;
     for (int i = 0; i < in->t->nthreads; i++) {
         const lit_thread *th = &in->t->threads[i];
         for (int k = 0; k < th->ninstrs; k++)
@@ -520,6 +520,16 @@ static void layout_barriers(proto_instance *in)
         in->bars[k].slot = add_slot(in, 0, hi[k]);
 }
 
+/* ---- local memory ---------------------------------------------------------- */
+/* One slot per location in the local region, after every other slot (a
+ * test without local memory has none, so its layout is unchanged). */
+static void layout_scratchpad(proto_instance *in)
+{
+    in->local_slot = GC_MALLOC_ATOMIC(sizeof *in->local_slot * (size_t)(in->naddr + 1));
+    for (int l = 0; l < in->naddr; l++)
+        in->local_slot[l] = proto_scratchpad_is_local(in->t, l) ? add_value_slot(in, in->vlo, in->vhi, true) : -1;
+}
+
 /* Aggregates hold 1..64 elements; their ranges must not be empty. */
 static bool sizes_ok(const proto_instance *in, const pctrl *pc, FILE *errors)
 {
@@ -587,7 +597,7 @@ static bool layout(proto_instance *in, FILE *errors)
         long senders = p->chans[c].per_source ? ctrl_instances(in, &p->ctrls[p->chans[c].from]) : 1;
         need += senders * chan_instances(in, &p->chans[c]) * (1 + cap * (2 + PROTO_MAX_FIELDS));
     }
-    need += barrier_slots_needed(in);
+    need += barrier_slots_needed(in) + in->naddr;
     if (need > PROTO_MAX_SLOTS) {
         fprintf(errors, "%s: error: the state has more than %d fields\n", p->path, PROTO_MAX_SLOTS);
         return false;
@@ -597,6 +607,7 @@ static bool layout(proto_instance *in, FILE *errors)
     layout_ctrls(in);
     layout_chans(in);
     layout_barriers(in);
+    layout_scratchpad(in);
     return true;
 }
 
