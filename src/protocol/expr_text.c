@@ -114,6 +114,7 @@ static void print_node(printer *pr, const pexpr *e, int min_prec)
     case EX_STATE: tb_puts(b, "state"); break;
     case EX_CU: tb_puts(b, "cu"); break;
     case EX_GPU: tb_puts(b, "gpu"); break;
+    case EX_TID: tb_puts(b, "tid"); break;
     case EX_ORDER: tb_puts(b, "order"); break;
     case EX_BIN: print_binary(pr, e, min_prec); break;
     case EX_NOT:

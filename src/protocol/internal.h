@@ -59,6 +59,7 @@ enum pex_kind { EX_NUM, EX_CONST, EX_VAR, EX_LINEF, EX_MSGF, EX_ADDR, EX_VALUE,
                 EX_LAST,        /* last(l, r): the index of the last element equal to r, or -1 */
                 EX_HOME,        /* home idx of the address r */
                 EX_CU, EX_GPU,  /* the context's compute unit, GPU */
+                EX_TID,         /* the context's thread slot within its CU, or -1 */
                 EX_ORDER,       /* the order of the instruction of the event's thread */
                 EX_COND };      /* if l then r else r2: written cond(c, a, b) */
 enum pex_op { OPX_ADD, OPX_SUB, OPX_EQ, OPX_NE, OPX_LT, OPX_LE, OPX_GT, OPX_GE,

@@ -362,6 +362,7 @@ static long eval(ctx *c, const pexpr *e)
     case EX_CU: return c->cu;
     case EX_ORDER: return c->ins ? (long)c->ins->order : -1;
     case EX_GPU: return c->gpu;
+    case EX_TID: return c->thread >= 0 ? c->tid : -1;
     case EX_COND: return eval(c, e->l) ? eval(c, e->r) : eval(c, e->r2);
     }
     return 0;

@@ -334,6 +334,8 @@ static pexpr *name_expr(parser *ps, const ptok *t, const pmsg *msg)
         e = mk(EX_CONST);
     } else if (is_word(t, "cu") || is_word(t, "gpu")) {
         return mk(is_word(t, "cu") ? EX_CU : EX_GPU);
+    } else if (is_word(t, "tid")) {
+        return mk(EX_TID);
     } else if (is_word(t, "order")) {
         return mk(EX_ORDER);
     } else if ((i = find(order_names, 6, t->text)) >= 0) {
