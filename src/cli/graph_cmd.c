@@ -14,6 +14,8 @@
 #include "cli/graph_msc.h"
 #include "cli/output_file.h"
 #include "cli/state_graph.h"
+#include "cli/value_range.h"
+#include "litmus/outcome.h"
 #include "protocol/html.h"
 #include "protocol/options.h"
 #include "protocol/protocol.h"
@@ -183,12 +185,15 @@ static int state_graph(const graph_opts *o, const protocol *p, FILE *out, FILE *
     if (!t)
         return 2;
     in.t = t;
-    in.inst = proto_instantiate(p, t, &o->proto, err);
+    proto_options po = o->proto;
+    if (!test_value_range(t, 2, &po, err))
+        return 2;
+    in.inst = proto_instantiate(p, t, &po, err);
     if (!in.inst)
         return 2;
     const char *model_path = model_path_resolve(o->model);
     if (!model_path) {
-        fprintf(err, "scopecheck graph: error: no model '%s'\n", o->model);
+        model_path_unknown(err, "graph", o->model);
         return 2;
     }
     cat_model *m = cat_load(model_path, err);

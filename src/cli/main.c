@@ -8,8 +8,10 @@
 #include <string.h>
 
 #include "cli/gen_cmd.h"
+#include "cli/compare_cmd.h"
 #include "cli/graph_cmd.h"
 #include "cli/litmus_cmd.h"
+#include "cli/output.h"
 #include "cli/verify_cmd.h"
 
 #define SCOPECHECK_VERSION "0.1.0"
@@ -24,13 +26,13 @@ static void usage(FILE *to)
           "  gen      write random litmus tests (scopecheck gen --help)\n"
           "  convert  write a litmus test in the other dialect (PTX, OpenCL)\n"
           "  shrink   print a one-step reduction of a litmus test (for scripts/difftest.sh)\n"
+          "  compare  logs of several models or tools side by side, test by test (scopecheck compare --help)\n"
           "  version  print the version\n",
           to);
 }
 
-int main(int argc, char **argv)
+static int run_command(int argc, char **argv)
 {
-    GC_INIT();
     if (argc < 2) {
         usage(stderr);
         return 2;
@@ -48,6 +50,8 @@ int main(int argc, char **argv)
         return convert_cmd_main(argc - 1, argv + 1, stdout, stderr);
     if (strcmp(cmd, "shrink") == 0)
         return shrink_cmd_main(argc - 1, argv + 1, stdout, stderr);
+    if (strcmp(cmd, "compare") == 0)
+        return compare_cmd_main(argc - 1, argv + 1, stdout, stderr);
     if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {
         printf("scopecheck %s\n", SCOPECHECK_VERSION);
         return 0;
@@ -59,4 +63,13 @@ int main(int argc, char **argv)
     fprintf(stderr, "scopecheck: error: unknown command '%s'\n", cmd);
     usage(stderr);
     return 2;
+}
+
+/* A result that could not be written is exit status 2, whatever the
+ * command found (cli/output.h). */
+int main(int argc, char **argv)
+{
+    GC_INIT();
+    int status = run_command(argc, argv);
+    return output_close(stdout, stderr, argc >= 2 ? argv[1] : "", status);
 }

@@ -58,6 +58,11 @@ typedef struct tp_result {
     tp_thread *threads;   /* one per thread of the test */
     bool unroll_cut;      /* some path exceeded the loop bound and was dropped */
     bool values_cut;      /* the value fixpoint was stopped before it closed */
+    /* With tp_limits.track_values: the least and greatest value that the last round's paths (the
+     * traces above, and the paths dropped at the loop bound up to the
+     * bound) read, write or compute into a register, with the initial
+     * values and every immediate operand of the program. */
+    lit_value vmin, vmax;
 } tp_result;
 
 typedef struct tp_limits {
@@ -65,6 +70,7 @@ typedef struct tp_limits {
     long max_traces;      /* per thread; beyond it the test is refused */
     int nseeds;           /* values any read may also guess (thin-air values) */
     const lit_value *seeds;
+    bool track_values;    /* fill tp_result.vmin and vmax (they cost a little per event) */
 } tp_limits;
 
 /* Returns false (with "file:line:col: error: ..." on `errors`) when the test

@@ -118,6 +118,7 @@ typedef struct litmus_test {
     const char *arch;        /* "PTX" */
     const char *name;        /* from the header line */
     const char *doc;         /* the quoted comment, if any */
+    const char *hash;        /* herd's digest when the front end computes it (litmus/hash.h), or NULL */
     int nthreads;
     lit_thread *threads;
     int nlocs;

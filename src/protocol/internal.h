@@ -239,11 +239,23 @@ typedef struct pctrl_info {
     int *field_len, *var_len; /* elements of an aggregate (1: scalar) */
 } pctrl_info;
 
+/* What happened to values during a search: written through a pointer so
+ * that the callbacks, which see a const instance, can record it (like the
+ * unhandled pairs, the only mutable part of an instance). */
+typedef struct pvalue_record {
+    bool overflow;          /* a value left vlo..vhi and the step was not taken */
+    long overflow_value;    /* the first such value */
+    bool wrapped;           /* a value was wrapped into the range (`value ... wrap`) */
+} pvalue_record;
+
 struct proto_instance {
     const protocol *p;
     const litmus_test *t;
     long *consts;           /* resolved configuration */
     long vlo, vhi;
+    bool values_derived;    /* vlo..vhi is the range the test needs, not the declared one */
+    bool wraps;             /* out-of-range values wrap (declared `wrap`, declared range) */
+    pvalue_record *vrec;
     int ncu, ngpu, naddr, nthreads, max_tid_per_cu;
     int *cu_gpu;            /* cu -> its GPU */
     pfield_range *msg_range; /* [message * PROTO_MAX_FIELDS + field] */

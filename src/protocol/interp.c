@@ -3,7 +3,10 @@
  * event (each thread's next instruction, each channel's deliverable
  * messages, each controller's internal events on each line), fires the
  * first matching row whose guard holds, and packs the result.  No heap
- * allocation, no name lookups. */
+ * allocation, no name lookups (the trace describers, which run once per
+ * printed step, allocate). */
+#include <gc.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "litmus/ops.h"
@@ -76,15 +79,33 @@ static long wrap(const proto_instance *in, long x)
     return in->vlo + (r < 0 ? r + span : r);
 }
 
+/* A data value outside the range: wrapped when the instance wraps (and
+ * recorded), else recorded as an overflow; false when the step must not
+ * be taken.  Never silent: verify reports both. */
+static bool fit_value(const proto_instance *in, long *x)
+{
+    if (*x >= in->vlo && *x <= in->vhi)
+        return true;
+    if (in->wraps) {
+        in->vrec->wrapped = true;
+        *x = wrap(in, *x);
+        return true;
+    }
+    if (!in->vrec->overflow) {
+        in->vrec->overflow = true;
+        in->vrec->overflow_value = *x;
+    }
+    return false;
+}
+
 static void set_slot(ctx *c, int slot, long x)
 {
     const pslot *s = &c->in->slots[slot];
     if (x < s->lo || x > s->hi) {
-        if (!s->is_value || !c->in->p->value_wrap) {
+        if (!s->is_value || !fit_value(c->in, &x)) {
             c->ok = false;
             return;
         }
-        x = wrap(c->in, x);
     }
     c->v[slot] = (int32_t)x;
 }
@@ -143,12 +164,14 @@ static int local_step(const proto_instance *in, int32_t *v, int thread, const li
 {
     int base = in->threads[thread].base;
     long a = proto_eval_operand(in, v, thread, ins->a), b = proto_eval_operand(in, v, thread, ins->b);
+    long x;
     switch (ins->op) {
     case OP_MOV:
-        v[base + 2 + ins->dst] = (int32_t)wrap(in, a);
-        return v[base] + 1;
     case OP_ALU:
-        v[base + 2 + ins->dst] = (int32_t)wrap(in, lit_alu_result(ins->alu_op, a, b));
+        x = ins->op == OP_MOV ? a : (long)lit_alu_result(ins->alu_op, a, b);
+        if (!fit_value(in, &x))
+            return -1;
+        v[base + 2 + ins->dst] = (int32_t)x;
         return v[base] + 1;
     case OP_BRANCH:
         return (ins->cmp == CMP_EQ) == (a == b) ? ins->target : v[base] + 1;
@@ -485,9 +508,10 @@ static bool build_msg(ctx *c, const pact *a, int32_t *m)
         long x = eval(c, a->args[j]);
         const pfield_range *r = &in->msg_range[a->msg * PROTO_MAX_FIELDS + j];
         if (x < r->lo || x > r->hi) {
-            if (!r->is_value || !in->p->value_wrap)
+            if (!r->is_value || !fit_value(in, &x))
                 ok = false;
-            x = wrap(in, x);
+            if (x < r->lo || x > r->hi)
+                x = r->lo;          /* not sent: any canonical value */
         }
         m[2 + j] = (int32_t)x;
     }
@@ -1740,6 +1764,95 @@ int proto_stuck_reasons(const proto_instance *cin, const uint8_t *state, proto_r
     return r.n;
 }
 
+/* ---- a step as data (nsi_step) ------------------------------------------------------------------ */
+/* The search's view of a step, converted from proto_describe_step so that
+ * the JSON traces and the text traces come from one replay. */
+static void step_add(const char **items, int *n, const char *s)
+{
+    if (*n < NSI_STEP_MAX_ITEMS)
+        items[(*n)++] = s;
+}
+
+/* The actions of the step's line: after " -> ", separated by "; ", up to
+ * the final "next S". */
+static void step_actions(const char *text, nsi_step *out)
+{
+    const char *p = strstr(text, " -> ");
+    if (!p)
+        return;
+    p += 4;
+    while (*p) {
+        const char *end = strstr(p, "; ");
+        size_t n = end ? (size_t)(end - p) : strlen(p);
+        if (!(strncmp(p, "next ", 5) == 0 && !end))
+            step_add(out->actions, &out->nactions, GC_STRNDUP(p, n));
+        p += n;
+        if (end)
+            p += 2;
+    }
+}
+
+static const char *instance_kind(const proto_instance *in, const proto_agent *a)
+{
+    if (a->ctrl < 0)
+        return NULL;
+    const pctrl *pc = &in->p->ctrls[a->ctrl];
+    if (pc->level == LV_CU)
+        return "CU";
+    if (pc->level == LV_GPU)
+        return "GPU";
+    if (pc->level == LV_SLICE && in->ctrls[a->ctrl].ninst > 1)
+        return "slice";
+    return NULL;
+}
+
+static bool step(void *vctx, const uint8_t *state, int rule, const uint8_t *nextst, nsi_step *out)
+{
+    const proto_instance *in = vctx;
+    proto_step_desc s;
+    proto_describe_step(in, state, rule, nextst, &s);
+    memset(out, 0, sizeof *out);
+    out->instance = -1;
+    if (s.kind == PSTEP_NONE && !s.fired && s.thread < 0 && s.actor.ctrl < 0)
+        return false;
+    out->thread = s.thread_name;
+    if (s.thread >= 0 && s.instr) {
+        int32_t v[PROTO_MAX_SLOTS];
+        proto_unpack(in, state, v);
+        const lit_instr *ins = current_instr(in, v, s.thread);
+        out->litmus_line = ins ? ins->line : 0;
+        out->instruction = s.instr;
+    }
+    if (s.actor.ctrl >= 0) {
+        out->controller = in->p->ctrls[s.actor.ctrl].name;
+        out->instance_kind = instance_kind(in, &s.actor);
+        if (out->instance_kind)
+            out->instance = s.actor.index;
+    }
+    out->address = s.loc;
+    out->state = s.state;
+    out->next_state = s.next_state;
+    out->event = s.kind == PSTEP_BARRIER ? "barrier" : GC_STRDUP(s.event);
+    out->row_file = s.row_file;
+    out->row_line = s.row_line;
+    step_actions(s.text, out);
+    for (int k = 0; k < s.nsends; k++) {
+        char buf[PROTO_NAME_MAX * 4];
+        snprintf(buf, sizeof buf, "%s %s", s.sends[k].channel, s.sends[k].text);
+        step_add(out->sent, &out->nsent, GC_STRDUP(buf));
+    }
+    for (int k = 0; k < s.nreads; k++) {
+        char buf[96];
+        snprintf(buf, sizeof buf, "%s:%s=%ld", s.reads[k].thread_name, s.reads[k].reg, s.reads[k].value);
+        step_add(out->read, &out->nread, GC_STRDUP(buf));
+    }
+    if (s.kind == PSTEP_BARRIER)
+        out->note = GC_STRDUP(s.text);
+    else if (!s.row_file)
+        out->note = strstr(s.text, "no guard holds") ? "no guard holds" : "no row";
+    return true;
+}
+
 void proto_init_model(proto_instance *in)
 {
     int r = in->nthreads;
@@ -1753,7 +1866,7 @@ void proto_init_model(proto_instance *in)
     }
     in->nrules = r;
     in->model = (nsi_model){in, (size_t)(in->state_bits + 7) / 8, r, initial, successors,
-                            is_final, violated, describe};
+                            is_final, violated, describe, step};
 }
 
 const nsi_model *proto_nsi(proto_instance *in) { return &in->model; }

@@ -206,6 +206,10 @@ static void explore(bfs_search *s, const bfs_options *opt, double t0)
         }
         if (reporting && (i & PROGRESS_CHECK_MASK) == 0)
             report_progress(s, opt, i, t0, &next_report);
+        if (opt->stop && *opt->stop) {
+            stop_with(s, BFS_INTERRUPTED);
+            break;
+        }
         if ((i & TIMEOUT_CHECK_MASK) == 0 && opt->timeout_s > 0 &&
             now_s() - t0 >= opt->timeout_s) {
             stop_with(s, BFS_TIMEOUT);
@@ -341,6 +345,7 @@ const char *bfs_stop_name(bfs_stop stop)
     case BFS_MAX_MEMORY: return "max-memory";
     case BFS_TIMEOUT: return "timeout";
     case BFS_BAD_MODEL: return "bad-model";
+    case BFS_INTERRUPTED: return "interrupted";
     }
     return "unknown";
 }
@@ -352,6 +357,8 @@ static void print_stop(const bfs_result *r, FILE *out)
     else if (r->stop == BFS_VIOLATION)
         fprintf(out, "search: stopped at a violation of %s (partial statistics)\n",
                 r->violated ? r->violated : "an invariant");
+    else if (r->stop == BFS_INTERRUPTED)
+        fprintf(out, "search: interrupted (partial statistics)\n");
     else
         fprintf(out, "search: stopped by the %s limit (partial statistics)\n",
                 bfs_stop_name(r->stop));

@@ -14,7 +14,8 @@
  * called every `progress_every_s` seconds of wall time (the clock is read
  * every few hundred expansions, so a report costs nothing measurable).
  *
- * Limits (max states, max memory, timeout) stop the search gracefully: the
+ * Limits (max states, max memory, timeout, the caller's stop flag) stop the
+ * search gracefully: the
  * result says which one, its statistics are those of the partial search,
  * and `complete` is false.  The search object outlives bfs_run() so that
  * traces can be read from it; bfs_free() releases it (malloc'd memory, no
@@ -23,6 +24,7 @@
 #ifndef SCOPECHECK_SEARCH_BFS_H
 #define SCOPECHECK_SEARCH_BFS_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -40,6 +42,7 @@ typedef enum bfs_stop {
     BFS_MAX_MEMORY,      /* the store refused: --max-memory (or malloc) */
     BFS_TIMEOUT,         /* --timeout reached */
     BFS_BAD_MODEL,       /* state_bytes 0 or nrules beyond SS_MAX_RULE+1 */
+    BFS_INTERRUPTED,     /* the caller's stop flag was set (a signal) */
 } bfs_stop;
 
 /* Called for each expanded state that the model's is_final accepts. */
@@ -71,6 +74,10 @@ typedef struct bfs_options {
     bfs_progress_fn progress;    /* optional */
     void *progress_ctx;
     double progress_every_s;     /* > 0 with `progress` */
+    /* Optional: polled before each state is expanded; when it reads
+     * non-zero the search stops as a limit would (BFS_INTERRUPTED).  The
+     * caller owns it (a signal handler sets it); the search only reads. */
+    const volatile sig_atomic_t *stop;
 } bfs_options;
 
 typedef struct bfs_result {

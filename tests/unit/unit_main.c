@@ -14,6 +14,7 @@ int main(void)
     register_cat_tests();
     register_litmus_ptx_tests();
     register_litmus_opencl_tests();
+    register_litmus_hash_tests();
     register_enumerate_tests();
     register_ptx_model_tests();
     register_protocol_tests();

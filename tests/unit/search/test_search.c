@@ -401,6 +401,30 @@ static void test_bfs_progress(void)
     bfs_free(s);
 }
 
+/* The caller's stop flag, already set: the search stores the initial
+ * state and stops before expanding it, with partial statistics. */
+static void test_bfs_stop_flag(void)
+{
+    grid g;
+    nsi_model m = grid_model(&g, 100, 2);
+    volatile sig_atomic_t flag = 1;
+    bfs_options o = {.stop = &flag};
+    bfs_result r;
+    bfs_search *s = bfs_run(&m, &o, &r);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+    CU_ASSERT_EQUAL(r.stop, BFS_INTERRUPTED);
+    CU_ASSERT_FALSE(r.complete);
+    CU_ASSERT_EQUAL(r.states, 1);
+    CU_ASSERT_EQUAL(r.expanded, 0);
+    CU_ASSERT_STRING_EQUAL(bfs_stop_name(r.stop), "interrupted");
+    bfs_free(s);
+    flag = 0;
+    s = bfs_run(&m, &o, &r);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+    CU_ASSERT_EQUAL(r.stop, BFS_EXHAUSTED);
+    bfs_free(s);
+}
+
 static void test_bfs_bad_model(void)
 {
     grid g;
@@ -431,4 +455,5 @@ void register_search_tests(void)
     CU_add_test(s, "bfs max-memory and timeout", test_bfs_max_memory_and_timeout);
     CU_add_test(s, "bfs bad model", test_bfs_bad_model);
     CU_add_test(s, "bfs progress callback", test_bfs_progress);
+    CU_add_test(s, "bfs stop flag", test_bfs_stop_flag);
 }
