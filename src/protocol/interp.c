@@ -1815,8 +1815,10 @@ static bool step(void *vctx, const uint8_t *state, int rule, const uint8_t *next
     out->instance = -1;
     if (s.kind == PSTEP_NONE && !s.fired && s.thread < 0 && s.actor.ctrl < 0)
         return false;
-    out->thread = s.thread_name;
-    if (s.thread >= 0 && s.instr) {
+    /* a message or internal step names a thread only in its text */
+    bool by_thread = s.kind == PSTEP_PROCESSOR || s.kind == PSTEP_BARRIER || s.kind == PSTEP_LOCAL;
+    out->thread = by_thread ? s.thread_name : NULL;
+    if (by_thread && s.thread >= 0 && s.instr) {
         int32_t v[PROTO_MAX_SLOTS];
         proto_unpack(in, state, v);
         const lit_instr *ins = current_instr(in, v, s.thread);
