@@ -1,4 +1,4 @@
-# scopecheck build.  `make` builds bin/scopecheck; `make test` runs every test;
+# scopecheck build.  `make` builds bin/scopecheck and bin/scopesim; `make test` runs every test;
 # `make asan` runs the unit and end-to-end tests under AddressSanitizer and UBSan.
 #
 # Sources live in one folder per layer under src/ (docs/ARCHITECTURE.md);
@@ -10,12 +10,15 @@ CC      ?= cc
 CFLAGS  ?= -O2 -g
 WARN    := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 INC     := -Isrc
-LDLIBS  := -lgc -lnettle $(shell pkg-config --libs libgvc 2>/dev/null || echo -lgvc -lcgraph -lcdt)
+LDLIBS  := -lgc $(shell pkg-config --libs libgvc 2>/dev/null || echo -lgvc -lcgraph -lcdt) -ljansson -lnettle
+SIMLIBS := -lgc -ljansson -lnettle -lm
 TESTLIBS := -lcunit
 
-LIB_DIRS := base litmus litmus/opencl cat enumerate protocol search report gen
-LIB_SRC  := $(foreach d,$(LIB_DIRS),$(wildcard src/$(d)/*.c))
+LIB_DIRS := base litmus litmus/opencl cat enumerate protocol search report gen sim
+LIB_SRC  := $(filter-out src/sim/main.c,$(foreach d,$(LIB_DIRS),$(wildcard src/$(d)/*.c)))
 CLI_SRC  := $(wildcard src/cli/*.c)
+# scopesim: its own main over sim/ and base/ only (docs/ARCHITECTURE.md)
+SIM_SRC  := src/sim/main.c $(wildcard src/base/*.c) $(filter-out src/sim/main.c,$(wildcard src/sim/*.c))
 UNIT_SRC := $(wildcard tests/unit/*.c tests/unit/*/*.c)
 
 ASAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
@@ -24,16 +27,17 @@ ASAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-s
 objs = $(patsubst tests/unit/%.c,build/$(1)/unit/%.o,$(patsubst src/%.c,build/$(1)/%.o,$(2)))
 
 OBJ           := $(call objs,obj,$(LIB_SRC) $(CLI_SRC))
+SIM_OBJ       := $(call objs,obj,$(SIM_SRC))
+ASAN_SIM_OBJ  := $(call objs,asan,$(SIM_SRC))
 LIB_OBJ       := $(call objs,obj,$(LIB_SRC))
 UNIT_OBJ      := $(call objs,obj,$(UNIT_SRC))
 ASAN_OBJ      := $(call objs,asan,$(LIB_SRC) $(CLI_SRC))
 ASAN_LIB_OBJ  := $(call objs,asan,$(LIB_SRC))
 ASAN_UNIT_OBJ := $(call objs,asan,$(UNIT_SRC))
 
-.PHONY: all test unit e2e conformance asan check-layers difftest bench bench-protocol bench-search clean
-.PHONY: all test unit e2e conformance asan check-layers bench bench-protocol bench-search clean install uninstall
+.PHONY: all test unit e2e conformance asan check-layers difftest bench bench-protocol bench-search bench-sim experiments clean install uninstall
 
-all: bin/scopecheck
+all: bin/scopecheck bin/scopesim
 
 # ---- one rule per kind of file ----------------------------------------------
 
@@ -59,12 +63,19 @@ bin/scopecheck: $(OBJ)
 	@mkdir -p bin
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
+bin/scopesim: $(SIM_OBJ)
+	@mkdir -p bin
+	$(CC) $(CFLAGS) -o $@ $^ $(SIMLIBS)
+
 bin/unit_tests: $(LIB_OBJ) $(UNIT_OBJ)
 	@mkdir -p bin
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(TESTLIBS)
 
 build/asan/scopecheck: $(ASAN_OBJ)
 	$(CC) $(ASAN_FLAGS) -o $@ $^ $(LDLIBS)
+
+build/asan/scopesim: $(ASAN_SIM_OBJ)
+	$(CC) $(ASAN_FLAGS) -o $@ $^ $(SIMLIBS)
 
 build/asan/unit_tests: $(ASAN_LIB_OBJ) $(ASAN_UNIT_OBJ)
 	$(CC) $(ASAN_FLAGS) -o $@ $^ $(LDLIBS) $(TESTLIBS)
@@ -74,13 +85,13 @@ build/asan/unit_tests: $(ASAN_LIB_OBJ) $(ASAN_UNIT_OBJ)
 unit: bin/unit_tests
 	bin/unit_tests
 
-e2e: bin/scopecheck
+e2e: bin/scopecheck bin/scopesim
 	bash tests/e2e/run.sh bin/scopecheck
 
 conformance: bin/scopecheck
 	bash tests/conformance_if_shared.sh bin/scopecheck
 
-asan: build/asan/scopecheck build/asan/unit_tests
+asan: build/asan/scopecheck build/asan/scopesim build/asan/unit_tests
 	ASAN_OPTIONS=detect_leaks=0 build/asan/unit_tests
 	ASAN_OPTIONS=detect_leaks=0 bash tests/e2e/run.sh build/asan/scopecheck
 
@@ -107,6 +118,14 @@ bench: bin/scopecheck
 bench-protocol: bin/scopecheck
 	bash scripts/bench_protocol.sh
 
+# scopesim: operations and messages per second, memory at two run lengths (docs/PERFORMANCE.md).
+bench-sim: bin/scopecheck bin/scopesim
+	bash scripts/bench_sim.sh
+
+# Every experiment of docs/EXPERIMENTS.md: tables and figures into out/experiments/.
+experiments: bin/scopecheck bin/scopesim
+	bash scripts/experiments.sh out/experiments
+
 # Search back end throughput on a synthetic model (docs/search.md).
 bench-search: bin/bench_search
 	bash scripts/bench_search.sh bin/bench_search
@@ -118,28 +137,31 @@ bin/bench_search: tests/bench/bench_search.c build/obj/search/state_store.o buil
 # ---- installation -----------------------------------------------------------
 # make install PREFIX=/usr/local [DESTDIR=...]: the program, the bundled
 # models and protocols (found from PREFIX/bin/scopecheck at run time, see
-# cli/model_path.h), scripts/compare_models.sh and the man pages.
+# cli/model_path.h), scripts/compare_models.sh and the man pages; scopesim
+# and its system and workload files (models/sim/).
 
 PREFIX  ?= /usr/local
 BINDIR  := $(DESTDIR)$(PREFIX)/bin
 DATADIR := $(DESTDIR)$(PREFIX)/share/scopecheck
 MANDIR  := $(DESTDIR)$(PREFIX)/share/man
 
-install: bin/scopecheck
-	install -d $(BINDIR) $(DATADIR)/models/mutants $(DATADIR)/scripts $(MANDIR)/man1 $(MANDIR)/man5
+install: bin/scopecheck bin/scopesim
+	install -d $(BINDIR) $(DATADIR)/models/mutants $(DATADIR)/models/sim $(DATADIR)/scripts $(MANDIR)/man1 $(MANDIR)/man5
 	install -m 755 bin/scopecheck $(BINDIR)/scopecheck
+	install -m 755 bin/scopesim $(BINDIR)/scopesim
 	install -m 644 models/*.cat models/*.proto $(DATADIR)/models/
+	install -m 644 models/sim/*.sys models/sim/*.wl $(DATADIR)/models/sim/
 	install -m 644 models/mutants/*.proto $(DATADIR)/models/mutants/
 	install -m 755 scripts/compare_models.sh $(DATADIR)/scripts/
 	install -m 644 man/scopecheck.1 $(MANDIR)/man1/
 	install -m 644 man/scopecheck-litmus.5 man/scopecheck-cat.5 man/scopecheck-proto.5 $(MANDIR)/man5/
 
 uninstall:
-	rm -f $(BINDIR)/scopecheck $(MANDIR)/man1/scopecheck.1 $(MANDIR)/man5/scopecheck-litmus.5 \
+	rm -f $(BINDIR)/scopecheck $(BINDIR)/scopesim $(MANDIR)/man1/scopecheck.1 $(MANDIR)/man5/scopecheck-litmus.5 \
 	      $(MANDIR)/man5/scopecheck-cat.5 $(MANDIR)/man5/scopecheck-proto.5
 	rm -rf $(DATADIR)
 
 clean:
 	rm -rf build bin
 
--include $(OBJ:.o=.d) $(UNIT_OBJ:.o=.d) $(ASAN_OBJ:.o=.d) $(ASAN_UNIT_OBJ:.o=.d)
+-include $(OBJ:.o=.d) $(SIM_OBJ:.o=.d) $(UNIT_OBJ:.o=.d) $(ASAN_OBJ:.o=.d) $(ASAN_SIM_OBJ:.o=.d) $(ASAN_UNIT_OBJ:.o=.d)

@@ -112,7 +112,8 @@ enum cat_op {
 
 /* dst = a op b (c: third operand of CI_R_RESTRICT: dst = [b];a;[c]).
  * CI_*_UPDATE: copy b into a, noting a change.  CI_FIX_LOOP: if something
- * changed since the loop start, jump back a instructions (at most b times).
+ * changed since the loop start, jump back a instructions (b: the number of
+ * variables; at most b * n * n + 2 times on n events).
  * CI_CHECK: a = operand slot, b = index into checks.  CI_CHECK_FUSED: the
  * check of index dst on `a op b`, op (in c) CI_R_INTER or CI_R_DIFF for an
  * empty check, CI_R_SEQ for an irreflexive one, without building it. */

@@ -63,7 +63,13 @@ bool cat_model_flags_undefined(const cat_model *m);
 int cat_model_flag_count(const cat_model *m);
 const char *cat_model_flag_name(const cat_model *m, int flag);
 
+/* A workspace starts with room for executions of 64 events and grows, in
+ * cat_prepare, to the largest execution it is given. */
 cat_workspace *cat_workspace_new(const cat_model *m);
+
+/* The bytes a workspace of model m takes for executions of `cap` events:
+ * for a caller that must keep within a memory limit. */
+size_t cat_workspace_bytes(const cat_model *m, int cap);
 
 /* Result of evaluating a model on one execution. */
 typedef struct cat_verdict {
@@ -104,6 +110,12 @@ bool cat_model_co_staged(const cat_model *m);
  * choice through src->accept.  Returns whether some choice passed.  For
  * co-staged models only; like cat_check, it never allocates. */
 bool cat_check_co(const cat_model *m, cat_workspace *ws, const exec *x, const cat_co_source *src);
+
+/* Whether the last cat_check_prepared or cat_check_co met a candidate it
+ * could not decide: a `with` over more than 64 events whose orders would
+ * have to be listed one by one.  Such a candidate counts as inconsistent,
+ * so a caller must not give a verdict that depends on it. */
+bool cat_undecided(const cat_workspace *ws);
 
 /* After a consistent cat_check that raised `flag`: the pairs of the flag's
  * relation in the passing choice (race reports use it).  NULL when the

@@ -710,10 +710,10 @@ static void compile_rec(compiler *c, const env **e, const cat_stmt *s)
     for (int i = 0; i < n; i++)
         if (slot[i] >= 0)
             release(c, nv[i]);
-    /* A monotone definition adds a pair per round: this bounds the rounds. */
-    int bound = nvars * REL_MAX_EVENTS * REL_MAX_EVENTS + 2;
+    /* A monotone definition adds a pair per round: the evaluator bounds
+     * the rounds by nvars times the square of the execution's size. */
     if (nvars > 0)
-        emit(c, CI_FIX_LOOP, 0, c->cur.ncode - loop_start, bound, 0, stage);
+        emit(c, CI_FIX_LOOP, 0, c->cur.ncode - loop_start, nvars, 0, stage);
     c->floor = STATIC_STAGE;
     for (int i = 0; i < n; i++)
         *e = bind(*e, s->binds[i].name, (value){ty[i], slot[i], false, stage});

@@ -69,11 +69,25 @@ enum exec_rel {
     XR_COUNT
 };
 
+/* The execution's storage holds up to `cap` events (exec_init); n, the
+ * events of the candidate now, may change from one candidate to the next
+ * within it.  Each base set is rel_words(n) words (exec_set), each base
+ * relation n rows of that many words (relation.h). */
 typedef struct exec {
-    int n;            /* number of events, <= REL_MAX_EVENTS */
-    evset set[XS_COUNT];
-    relation rel[XR_COUNT];
+    int n;            /* number of events, <= cap */
+    int cap;
+    evword *sets;     /* XS_COUNT sets, one after the other */
+    relation *rel[XR_COUNT];
 } exec;
+
+/* Storage for up to `cap` events (at most REL_MAX_EVENTS), from the
+ * collector; n is set to 0 and everything cleared. */
+void exec_init(exec *x, int cap);
+
+static inline evword *exec_set(const exec *x, int set)
+{
+    return x->sets + (size_t)set * (size_t)rel_words(x->n);
+}
 
 /* Name lookup for models: index, or -1 when unknown. */
 int exec_find_set(const char *name);

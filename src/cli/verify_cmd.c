@@ -18,6 +18,7 @@
 #include "cli/value_range.h"
 #include "enumerate/enumerate.h"
 #include "litmus/read.h"
+#include "cli/limit_args.h"
 #include "cli/model_path.h"
 #include "cli/progress.h"
 #include "cli/trace_print.h"
@@ -42,6 +43,8 @@ typedef struct verify_opts {
     progress_mode progress;
     double progress_every_s;
     bool racy_undefined;         /* --racy undefined: a test the model flags allows every outcome */
+    verify_observer observe;     /* verify_cmd_run's caller, or NULL */
+    void *observe_ctx;
 } verify_opts;
 
 /* What one test's check found. */
@@ -57,6 +60,11 @@ typedef struct verdict {
     bool overflow;               /* a step would have left the value range: not taken */
     long overflow_value;
     int unsound;                 /* protocol outcomes the model forbids */
+    /* Why the model's outcomes are incomplete (enumerate_incomplete), or
+     * NULL.  Then a protocol outcome outside them is not established as
+     * unsound: it is counted in `unsure`, and the result is Incomplete. */
+    const char *model_cut;
+    int unsure;
     int unobserved;              /* model outcomes the protocol never reaches */
     int nunhandled;
     proto_unhandled_pair unhandled[MAX_UNHANDLED];
@@ -102,30 +110,24 @@ static void usage(FILE *to)
             model_path_bundled_names());
 }
 
-/* "64M", "2G", "1000": bytes; false when not a size. */
-static bool parse_size(const char *text, uint64_t *out)
-{
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(text, &end, 10);
-    if (errno || end == text || text[0] == '-')
-        return false;
-    uint64_t mult = 1;
-    if (*end == 'K' || *end == 'k')
-        mult = 1ull << 10, end++;
-    else if (*end == 'M' || *end == 'm')
-        mult = 1ull << 20, end++;
-    else if (*end == 'G' || *end == 'g')
-        mult = 1ull << 30, end++;
-    if (*end)
-        return false;
-    *out = (uint64_t)v * mult;
-    return true;
-}
-
 static int option_error(FILE *err, const char *what, const char *value)
 {
     fprintf(err, "scopecheck verify: error: %s '%s'\n", what, value);
+    return 2;
+}
+
+/* A size option's value into *out, or the exit status of its error. */
+static int size_option(FILE *err, const char *name, const char *example, uint64_t *out)
+{
+    enum limit_arg r = limit_parse_size(optarg, out);
+    if (r == LIMIT_OK)
+        return -1;
+    if (r == LIMIT_TOO_LARGE) {
+        fprintf(err, "scopecheck verify: error: %s '%s' is too large (at most %" PRIu64 ")\n", name, optarg,
+                limit_max_size());
+        return 2;
+    }
+    fprintf(err, "scopecheck verify: error: %s takes %s, not '%s'\n", name, example, optarg);
     return 2;
 }
 
@@ -146,25 +148,23 @@ static int parse_progress(verify_opts *o, FILE *err)
 static int parse_one(int ch, verify_opts *o, FILE *err)
 {
     uint64_t n;
-    char *end;
+    int status;
     switch (ch) {
     case 'p': o->protocol = optarg; return -1;
     case 'm': o->model = optarg; return -1;
     case 'j': o->json = true; return -1;
     case 's':
-        if (!parse_size(optarg, &n) || n == 0)
-            return option_error(err, "--max-states takes a positive number, not", optarg);
+        if ((status = size_option(err, "--max-states", "a positive number", &n)) >= 0)
+            return status;
         o->bfs.max_states = n;
         return -1;
     case 'M':
-        if (!parse_size(optarg, &n) || n == 0)
-            return option_error(err, "--max-memory takes a size such as 512M, not", optarg);
+        if ((status = size_option(err, "--max-memory", "a size such as 512M", &n)) >= 0)
+            return status;
         o->bfs.max_memory = (size_t)n;
         return -1;
     case 't':
-        errno = 0;
-        o->bfs.timeout_s = strtod(optarg, &end);
-        if (errno || end == optarg || *end || o->bfs.timeout_s <= 0)
+        if (limit_parse_seconds(optarg, &o->bfs.timeout_s) != LIMIT_OK)
             return option_error(err, "--timeout takes a positive number of seconds, not", optarg);
         return -1;
     case 'n':
@@ -190,6 +190,7 @@ static int parse_one(int ch, verify_opts *o, FILE *err)
         o->racy_undefined = !strcmp(optarg, "undefined");
         return -1;
     case 'u': {
+        char *end;
         errno = 0;
         long u = strtol(optarg, &end, 10);
         if (errno || end == optarg || *end || u < 0 || u > 64)
@@ -282,8 +283,12 @@ static void compare_outcomes(verdict *v)
     }
     const lit_value *mine = outcome_values(v->protocol_outcomes);
     for (int i = 0; i < outcome_count(v->protocol_outcomes); i++)
-        if (outcome_find(v->model_outcomes, &mine[(size_t)i * (size_t)width]) < 0)
-            v->unsound++;
+        if (outcome_find(v->model_outcomes, &mine[(size_t)i * (size_t)width]) < 0) {
+            if (v->model_cut)
+                v->unsure++;
+            else
+                v->unsound++;
+        }
     const lit_value *allowed = outcome_values(v->model_outcomes);
     for (int i = 0; i < outcome_count(v->model_outcomes); i++)
         if (outcome_find(v->protocol_outcomes, &allowed[(size_t)i * (size_t)width]) < 0)
@@ -318,7 +323,7 @@ static int verdict_status(const verdict *v)
 {
     if (has_violation(v))
         return SC_STATUS_VIOLATION;
-    return v->cut != SC_CUT_NONE ? SC_STATUS_INCOMPLETE : SC_STATUS_OK;
+    return v->cut != SC_CUT_NONE || v->model_cut ? SC_STATUS_INCOMPLETE : SC_STATUS_OK;
 }
 
 static const char *result_word(const verdict *v)
@@ -395,6 +400,12 @@ static void print_unsound(FILE *out, const verdict *v)
         const lit_value *state = &mine[(size_t)i * (size_t)width];
         if (outcome_find(v->model_outcomes, state) >= 0)
             continue;
+        if (v->model_cut) {
+            fputs("Unknown outcome: ", out);
+            report_state(out, v->t, state);
+            fprintf(out, " (not among the model's outcomes found; they are incomplete: %s)\n", v->model_cut);
+            continue;
+        }
         fputs("Violation unsound outcome: ", out);
         report_state(out, v->t, state);
         fputs(" (the model forbids it)\n", out);
@@ -409,6 +420,9 @@ static void print_sound(FILE *out, const verdict *v)
 {
     if (v->unsound)
         fputs("Sound no\n", out);
+    else if (v->model_cut && !v->undefined)
+        fprintf(out, "Sound unknown (the model's outcomes are incomplete: %s; %d protocol outcome%s outside them)\n",
+                v->model_cut, v->unsure, v->unsure == 1 ? "" : "s");
     else if (v->undefined)
         fputs("Sound yes (the model leaves the test undefined: every outcome is allowed)\n", out);
     else if (v->cut == SC_CUT_NONE)
@@ -459,6 +473,8 @@ static void print_result(FILE *out, const verdict *v)
     else if (v->cut != SC_CUT_NONE)
         fprintf(out, " (%s: no violation among the %" PRIu64 " states explored; the rest is unknown)",
                 sc_cut_phrase(v->cut), v->search.states);
+    else if (v->model_cut && !has_violation(v))
+        fprintf(out, " (the model's outcomes are incomplete: %s)", v->model_cut);
     fputs("\n\n", out);
 }
 
@@ -517,7 +533,7 @@ static void json_violations(FILE *out, const verdict *v)
     int width = v->t->nobserved;
     const lit_value *mine = outcome_values(v->protocol_outcomes);
     fputs(",\"violations\":[", out);
-    for (int i = 0; !v->undefined && i < outcome_count(v->protocol_outcomes); i++) {
+    for (int i = 0; !v->undefined && !v->model_cut && i < outcome_count(v->protocol_outcomes); i++) {
         const lit_value *state = &mine[(size_t)i * (size_t)width];
         if (outcome_find(v->model_outcomes, state) >= 0)
             continue;
@@ -598,10 +614,14 @@ static void print_json(FILE *out, const verdict *v, const verify_opts *o, const 
     fputs(",\"model\":", out);
     report_json_string(out, o->model);
     fprintf(out, ",\"result\":\"%s\",\"sound\":%s,\"complete\":%s", result_word(v),
-            v->unsound ? "false" : v->undefined || v->cut == SC_CUT_NONE ? "true" : "null",
-            v->cut == SC_CUT_NONE ? "true" : "false");
+            v->unsound ? "false" : v->undefined || (v->cut == SC_CUT_NONE && !v->model_cut) ? "true" : "null",
+            v->cut == SC_CUT_NONE && !v->model_cut ? "true" : "false");
     if (v->cut != SC_CUT_NONE)
         fprintf(out, ",\"incomplete\":\"%s\"", sc_cut_name(v->cut));
+    else if (v->model_cut)
+        fprintf(out, ",\"incomplete\":\"%s\"", v->model_cut);
+    if (v->model_cut)
+        fprintf(out, ",\"model_incomplete\":\"%s\"", v->model_cut);
     fprintf(out, ",\"undefined\":%s,\"value_overflow\":%s,\"value_wrapped\":%s", v->undefined ? "true" : "false",
             v->overflow ? "true" : "false", proto_value_wrapped(v->inst) ? "true" : "false");
     report_flags_json(out, v->t, &v->model, m, v->undefined);
@@ -688,7 +708,26 @@ static bool model_outcomes(verdict *v, const verify_opts *o, const cat_model *m,
         return false;
     v->model_outcomes = v->model.states;
     v->undefined = undefined_on_flags && v->model.flags;
+    v->model_cut = enumerate_incomplete(&v->model);
+    if (v->model_cut && !v->model.interrupted)
+        fprintf(err, "%s: warning: the model's outcomes are incomplete (%s): protocol outcomes outside them are "
+                "not reported as violations\n", v->t->file, v->model_cut);
     return true;
+}
+
+/* ---- the observer of verify_cmd_run ------------------------------------------ */
+
+/* A search cut by any limit (value range included) is not complete: the
+ * record's status is verdict_status's, 3 for a cut without a violation. */
+static void observe_verdict(const verdict *v, const verify_opts *o, int status)
+{
+    verify_record r = {.test = v->t, .inst = v->inst, .model = o->model, .complete = v->cut == SC_CUT_NONE,
+                       .states = v->search.states, .transitions = v->search.transitions, .status = status};
+    r.checks[r.nchecks++] = (verify_check_result){"outcomes", v->unsound == 0};
+    r.checks[r.nchecks++] = (verify_check_result){"deadlock", v->search.deadlocks == 0};
+    r.checks[r.nchecks++] = (verify_check_result){"unhandled", v->nunhandled == 0};
+    r.checks[r.nchecks++] = (verify_check_result){"invariants", v->search.stop != BFS_VIOLATION};
+    o->observe(o->observe_ctx, &r);
 }
 
 /* The status of one file: 0 pass, 1 violation, 2 unusable, 3 incomplete.
@@ -744,6 +783,8 @@ static int verify_file(const char *path, const verify_opts *o, const protocol *p
     else
         print_text(out, v, o, protocol_name(p), m);
     int status = verdict_status(v);
+    if (o->observe)
+        observe_verdict(v, o, status);
     bfs_free(v->bfs);
     return status;
 }
@@ -764,10 +805,17 @@ static int verify_file_json(const char *path, const verify_opts *o, const protoc
 
 int verify_cmd_main(int argc, char **argv, FILE *out, FILE *err)
 {
+    return verify_cmd_run(argc, argv, out, err, NULL, NULL);
+}
+
+int verify_cmd_run(int argc, char **argv, FILE *out, FILE *err, verify_observer observe, void *ctx)
+{
     verify_opts o;
     int status = parse_options(argc, argv, &o, out, err);
     if (status >= 0)
         return status;
+    o.observe = observe;
+    o.observe_ctx = ctx;
     const char *proto_path = model_path_find(o.protocol, ".proto");
     if (!proto_path) {
         fprintf(err, "scopecheck verify: error: no protocol '%s' (a name in models/, or a .proto file)\n", o.protocol);

@@ -19,8 +19,10 @@
 
 #include "litmus/litmus.h"
 
-/* The most events one thread's trace may have. */
-#define TP_MAX_EVENTS 63
+/* The most events one thread's trace may have: as many as one execution
+ * may have (cat/relation.h).  A longer path is dropped and the result says
+ * so (too_long): the executions it would have made are unknown. */
+#define TP_MAX_EVENTS 4096
 
 enum tp_kind { EV_READ, EV_WRITE, EV_FENCE, EV_BARRIER };
 
@@ -37,17 +39,27 @@ typedef struct tp_event {
     int loc;            /* location as addressed (virtual), memory events */
     lit_value value;    /* value read or written; barrier id for barriers */
     lit_value count;    /* barrier thread count, or -1 when absent */
-    uint64_t addr_deps; /* bit i: this event's address depends on event i of the trace */
-    uint64_t data_deps; /* bit i: the value written depends on event i */
-    uint64_t ctrl_deps; /* bit i: a branch before this event depended on event i */
     int instr;          /* index of the instruction that made it */
 } tp_event;
+
+/* The dependencies of an event, as sets of earlier events of its trace
+ * (bit i of word i / 64: event i). */
+enum tp_dep { DEP_ADDR, DEP_DATA, DEP_CTRL, DEP_KINDS };
 
 typedef struct tp_trace {
     int nevents;
     tp_event *events;
     lit_value *regs;    /* final value of each register of the thread */
+    int dep_words;      /* words per dependency set: as many as the thread's longest path needs */
+    uint64_t *deps;     /* per event, per enum tp_dep: dep_words words (tp_deps) */
 } tp_trace;
+
+/* Which events of the trace event e's address (DEP_ADDR), written value
+ * (DEP_DATA) or reaching (DEP_CTRL: a branch before it) depends on. */
+static inline const uint64_t *tp_deps(const tp_trace *tr, int e, enum tp_dep kind)
+{
+    return tr->deps + ((size_t)e * DEP_KINDS + (size_t)kind) * (size_t)tr->dep_words;
+}
 
 typedef struct tp_thread {
     int ntraces;
@@ -58,6 +70,10 @@ typedef struct tp_result {
     tp_thread *threads;   /* one per thread of the test */
     bool unroll_cut;      /* some path exceeded the loop bound and was dropped */
     bool values_cut;      /* the value fixpoint was stopped before it closed */
+    bool too_long;        /* some path ran more than TP_MAX_EVENTS events and was dropped */
+    bool too_many;        /* a thread had more than max_traces paths: the others were dropped
+                           * and the value rounds stopped there */
+    bool stopped;         /* tp_limits.stop said stop: the result is partial */
     /* With tp_limits.track_values: the least and greatest value that the last round's paths (the
      * traces above, and the paths dropped at the loop bound up to the
      * bound) read, write or compute into a register, with the initial
@@ -67,15 +83,19 @@ typedef struct tp_result {
 
 typedef struct tp_limits {
     int unroll;           /* backward branches taken per branch instruction and path */
-    long max_traces;      /* per thread; beyond it the test is refused */
+    long max_traces;      /* per thread; beyond it the paths found are kept (too_many) */
     int nseeds;           /* values any read may also guess (thin-air values) */
     const lit_value *seeds;
+    /* Called now and then during the walk; true to stop it (a time or
+     * memory limit): the result is then partial and says so. */
+    bool (*stop)(void *ctx);
+    void *stop_ctx;
     bool track_values;    /* fill tp_result.vmin and vmax (they cost a little per event) */
 } tp_limits;
 
-/* Returns false (with "file:line:col: error: ..." on `errors`) when the test
- * is beyond the limits: too many traces, or a trace longer than
- * TP_MAX_EVENTS. */
-bool thread_paths_build(const litmus_test *t, const tp_limits *lim, tp_result *out, FILE *errors);
+/* Every thread's traces.  A limit reached (too_long, too_many, stopped)
+ * leaves a partial result that says so: the traces found are real, some
+ * are missing. */
+void thread_paths_build(const litmus_test *t, const tp_limits *lim, tp_result *out);
 
 #endif

@@ -63,3 +63,14 @@ check "misspelt .remote suffix: nothing on stdout" test ! -s "$tmp/out"
 "$bin" verify --racy maybe --protocol models/brsp.proto litmus/rsp/MP_L2R.litmus >"$tmp/out" 2>"$tmp/err"
 check "--racy maybe: exit 2" test $? -eq 2
 check "--racy maybe: message" grep -q "racy takes check or undefined" "$tmp/err"
+
+# 7. Export keeps what the RSP tables use: remote rows, hold, last(), tid.
+"$bin" export --protocol models/srsp_fixed.proto --model opencl-rsp litmus/rsp/MP_L2R.litmus \
+    -o "$tmp/srsp.tables.json" >/dev/null 2>&1
+check "export srsp_fixed: remote rows marked" \
+    sh -c "jq -e '[.. | objects | select(.remote == true)] | length > 0' '$tmp/srsp.tables.json'"
+check "export srsp_fixed: the L1's hold" \
+    sh -c "jq -e '[.. | objects | select(has(\"hold\"))] | length == 1' '$tmp/srsp.tables.json'"
+check "export srsp_fixed: last() and tid" \
+    sh -c "jq -e '[.. | objects | select(.op == \"last\")] | length > 0' '$tmp/srsp.tables.json' &&
+           jq -e '[.. | objects | select(.op == \"tid\")] | length > 0' '$tmp/srsp.tables.json'"

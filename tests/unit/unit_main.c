@@ -16,6 +16,7 @@ int main(void)
     register_litmus_opencl_tests();
     register_litmus_hash_tests();
     register_enumerate_tests();
+    register_enumerate_wide_tests();
     register_ptx_model_tests();
     register_protocol_tests();
     register_protocol_lang_tests();
@@ -26,6 +27,7 @@ int main(void)
     register_report_tests();
     register_print_tests();
     register_gen_tests();
+    register_sim_tests();
     CU_basic_set_mode(CU_BRM_NORMAL);
     CU_basic_run_tests();
     unsigned failed = CU_get_number_of_failures() + CU_get_number_of_tests_failed();

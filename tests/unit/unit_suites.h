@@ -10,6 +10,7 @@ void register_litmus_ptx_tests(void);
 void register_litmus_opencl_tests(void);
 void register_litmus_hash_tests(void);
 void register_enumerate_tests(void);
+void register_enumerate_wide_tests(void);
 void register_ptx_model_tests(void);
 void register_protocol_tests(void);
 void register_protocol_lang_tests(void);
@@ -19,5 +20,6 @@ void register_print_tests(void);
 void register_gen_tests(void);
 void register_describe_tests(void);
 void register_msc_tests(void);
+void register_sim_tests(void);
 
 #endif
