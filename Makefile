@@ -14,8 +14,10 @@ LDLIBS  := -lgc $(shell pkg-config --libs libgvc 2>/dev/null || echo -lgvc -lcgr
 SIMLIBS := -lgc -ljansson -lnettle -lm
 TESTLIBS := -lcunit
 
-LIB_DIRS := base litmus litmus/opencl cat enumerate protocol search report gen sim
-LIB_SRC  := $(filter-out src/sim/main.c,$(foreach d,$(LIB_DIRS),$(wildcard src/$(d)/*.c)))
+LIB_DIRS := base litmus litmus/opencl cat enumerate protocol search report gen
+LIB_SRC  := $(foreach d,$(LIB_DIRS),$(wildcard src/$(d)/*.c))
+# the simulator's modules: in scopesim and the unit tests, never in scopecheck
+SIM_LIB_SRC := $(filter-out src/sim/main.c,$(wildcard src/sim/*.c))
 CLI_SRC  := $(wildcard src/cli/*.c)
 # scopesim: its own main over sim/ and base/ only (docs/ARCHITECTURE.md)
 SIM_SRC  := src/sim/main.c $(wildcard src/base/*.c) $(filter-out src/sim/main.c,$(wildcard src/sim/*.c))
@@ -29,10 +31,10 @@ objs = $(patsubst tests/unit/%.c,build/$(1)/unit/%.o,$(patsubst src/%.c,build/$(
 OBJ           := $(call objs,obj,$(LIB_SRC) $(CLI_SRC))
 SIM_OBJ       := $(call objs,obj,$(SIM_SRC))
 ASAN_SIM_OBJ  := $(call objs,asan,$(SIM_SRC))
-LIB_OBJ       := $(call objs,obj,$(LIB_SRC))
+LIB_OBJ       := $(call objs,obj,$(LIB_SRC) $(SIM_LIB_SRC))
 UNIT_OBJ      := $(call objs,obj,$(UNIT_SRC))
 ASAN_OBJ      := $(call objs,asan,$(LIB_SRC) $(CLI_SRC))
-ASAN_LIB_OBJ  := $(call objs,asan,$(LIB_SRC))
+ASAN_LIB_OBJ  := $(call objs,asan,$(LIB_SRC) $(SIM_LIB_SRC))
 ASAN_UNIT_OBJ := $(call objs,asan,$(UNIT_SRC))
 
 .PHONY: all test unit e2e conformance asan check-layers difftest bench bench-protocol bench-search bench-sim experiments clean install uninstall
@@ -69,7 +71,7 @@ bin/scopesim: $(SIM_OBJ)
 
 bin/unit_tests: $(LIB_OBJ) $(UNIT_OBJ)
 	@mkdir -p bin
-	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(TESTLIBS)
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) -lm $(TESTLIBS)
 
 build/asan/scopecheck: $(ASAN_OBJ)
 	$(CC) $(ASAN_FLAGS) -o $@ $^ $(LDLIBS)
@@ -78,7 +80,7 @@ build/asan/scopesim: $(ASAN_SIM_OBJ)
 	$(CC) $(ASAN_FLAGS) -o $@ $^ $(SIMLIBS)
 
 build/asan/unit_tests: $(ASAN_LIB_OBJ) $(ASAN_UNIT_OBJ)
-	$(CC) $(ASAN_FLAGS) -o $@ $^ $(LDLIBS) $(TESTLIBS)
+	$(CC) $(ASAN_FLAGS) -o $@ $^ $(LDLIBS) -lm $(TESTLIBS)
 
 # ---- tests ------------------------------------------------------------------
 
