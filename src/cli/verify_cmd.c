@@ -43,6 +43,7 @@ typedef struct verify_opts {
     trace_detail trace;
     progress_mode progress;
     double progress_every_s;
+    bool racy_undefined;         /* --racy undefined: a test the model flags allows every outcome */
     bool complete;               /* --complete: the protocol must reach every model outcome */
     verify_observer observe;     /* verify_cmd_run's caller, or NULL */
     void *observe_ctx;
@@ -86,7 +87,7 @@ static void usage(FILE *to)
             "                         [--max-states N] [--max-memory BYTES] [--timeout SECONDS]\n"
             "                         [--net fifo|unordered] [--const NAME=VALUE] [--unroll N]\n"
             "                         [--trace short|full] [--progress[=SECONDS] | --no-progress] [--complete]\n"
-            "                         LITMUS|DIR...\n"
+            "                         [--racy check|undefined] LITMUS|DIR...\n"
             "  --protocol P   protocol tables (models/P.proto), e.g. gpu_vi\n"
             "  --model M      memory model to compare outcomes with: %s;\n"
             "                 or the path of a .cat file\n"
@@ -103,6 +104,10 @@ static void usage(FILE *to)
             "  --progress[=S] a progress line on stderr every S seconds (default 2) while a search\n"
             "                 runs; the default prints them only when stderr is a terminal\n"
             "  --no-progress  never print progress lines\n"
+            "  --racy undefined  a test on which the model raises a flag (an OpenCL data or scope\n"
+            "                 race) has undefined behaviour: its outcomes are not compared (deadlocks,\n"
+            "                 invariants and unhandled events still are); check (default): compared\n"
+            "                 unless the model says option flags = undefined\n"
             "  --complete     the protocol's outcomes must equal the model's: a model outcome the\n"
             "                 protocol never produces is a violation, shown with an execution\n"
             "A directory stands for every *.litmus below it.  Exit status: 0 every test passed;\n"
@@ -185,6 +190,11 @@ static int parse_one(int ch, verify_opts *o, FILE *err)
     case 'Q':
         o->progress = PROGRESS_OFF;
         return -1;
+    case 'R':
+        if (strcmp(optarg, "undefined") && strcmp(optarg, "check"))
+            return option_error(err, "--racy takes check or undefined, not", optarg);
+        o->racy_undefined = !strcmp(optarg, "undefined");
+        return -1;
     case 'C':
         o->complete = true;
         return -1;
@@ -213,6 +223,7 @@ static int parse_options(int argc, char **argv, verify_opts *o, FILE *out, FILE 
         {"trace", required_argument, NULL, 'T'},    {"progress", optional_argument, NULL, 'P'},
         {"no-progress", no_argument, NULL, 'Q'},    {"unroll", required_argument, NULL, 'u'},
         {"cat", required_argument, NULL, 'm'},      {"complete", no_argument, NULL, 'C'},
+        {"racy", required_argument, NULL, 'R'},
         {"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0},
     };
     memset(o, 0, sizeof *o);
@@ -229,7 +240,7 @@ static int parse_options(int argc, char **argv, verify_opts *o, FILE *out, FILE 
         }
         int status = parse_one(ch, o, err);
         if (status == 2 && ch != 's' && ch != 'M' && ch != 't' && ch != 'n' && ch != 'c' && ch != 'u' &&
-            ch != 'T' && ch != 'P') {
+            ch != 'T' && ch != 'P' && ch != 'R') {
             const char *advice = herd_option_advice(argv[optind - 1]);
             if (advice) {
                 fprintf(err, "scopecheck verify: error: herd7's option %s is not supported: %s\n",
@@ -404,7 +415,7 @@ static void print_unsound(FILE *out, const verdict *v)
     if (v->undefined)
         return;
     const lit_value *mine = outcome_values(v->protocol_outcomes);
-    for (int i = 0; i < outcome_count(v->protocol_outcomes); i++) {
+    for (int i = 0; i < outcome_count(v->protocol_outcomes) && !v->undefined; i++) {
         const lit_value *state = &mine[(size_t)i * (size_t)width];
         if (outcome_find(v->model_outcomes, state) >= 0)
             continue;
@@ -749,13 +760,14 @@ static bool fit_model_outcomes(verdict *v, const char *path, const char *proto_n
 
 static enum_options model_enum_options(const verify_opts *o, const cat_model *m)
 {
-    return (enum_options){.unroll = o->unroll, .max_traces = 100000, .races = cat_model_flags_undefined(m),
-                          .stop = o->bfs.stop};
+    /* --racy undefined treats the model as if it said option flags = undefined */
+    return (enum_options){.unroll = o->unroll, .max_traces = 100000,
+                          .races = cat_model_flags_undefined(m) || o->racy_undefined, .stop = o->bfs.stop};
 }
 
 static bool model_outcomes(verdict *v, const verify_opts *o, const cat_model *m, cat_workspace *ws, FILE *err)
 {
-    bool undefined_on_flags = cat_model_flags_undefined(m);
+    bool undefined_on_flags = cat_model_flags_undefined(m) || o->racy_undefined;
     enum_options eo = model_enum_options(o, m);
     if (!enumerate_check(v->t, m, ws, &eo, &v->model, err))
         return false;

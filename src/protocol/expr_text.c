@@ -133,6 +133,7 @@ static void print_node(printer *pr, const pexpr *e, int min_prec)
     case EX_STATE: tb_puts(b, "state"); break;
     case EX_CU: tb_puts(b, "cu"); break;
     case EX_GPU: tb_puts(b, "gpu"); break;
+    case EX_TID: tb_puts(b, "tid"); break;
     case EX_ORDER: tb_puts(b, "order"); break;
     case EX_BIN: print_binary(pr, e, min_prec); break;
     case EX_CHAIN: print_chain(pr, e, min_prec); break;
@@ -150,6 +151,7 @@ static void print_node(printer *pr, const pexpr *e, int min_prec)
         break;
     case EX_LEN: print_call(pr, "len", e->l, NULL, NULL); break;
     case EX_HAS: print_call(pr, "has", e->l, e->r, NULL); break;
+    case EX_LAST: print_call(pr, "last", e->l, e->r, NULL); break;
     case EX_HOME:
         print_call(pr, e->idx >= 0 && e->idx < pr->p->nhomes ? pr->p->homes[e->idx].name : "?", e->r, NULL, NULL);
         break;

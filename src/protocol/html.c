@@ -128,7 +128,7 @@ static int *classify(const protocol *p, const src_lines *src)
             cur = ctrl_index(p, word(s, 1));
             owner[i] = cur;
         } else if (first_word_is(s, "states") || first_word_is(s, "field") || first_word_is(s, "var") ||
-                   first_word_is(s, "final")) {
+                   first_word_is(s, "final") || first_word_is(s, "hold")) {
             owner[i] = cur;
         } else if (first_word_is(s, "invariant")) {
             owner[i] = ctrl_index(p, word(s, 2));
@@ -146,8 +146,9 @@ static int *classify(const protocol *p, const src_lines *src)
 static const char *decl_key(const protocol *p, const char *s, int ctrl)
 {
     char *key = NULL;
-    if (first_word_is(s, "final") && ctrl >= 0)
-        key = GC_MALLOC_ATOMIC(strlen(p->ctrls[ctrl].name) + 8), sprintf(key, "final %s", p->ctrls[ctrl].name);
+    if ((first_word_is(s, "final") || first_word_is(s, "hold")) && ctrl >= 0)
+        key = GC_MALLOC_ATOMIC(strlen(p->ctrls[ctrl].name) + 8),
+        sprintf(key, "%s %s", word(s, 0), p->ctrls[ctrl].name);
     else if (first_word_is(s, "value") || first_word_is(s, "memory"))
         key = GC_STRDUP(word(s, 0));
     else if (first_word_is(s, "invariant") || first_word_is(s, "const") || first_word_is(s, "channel") ||

@@ -25,6 +25,9 @@ static void initial_values(proto_instance *in)
             in->init[in->threads[t].base + 2 + r] = (int32_t)th->reg_init[r];
         proto_local_steps(in, in->init, t);
     }
+    for (int a = 0; a < in->naddr; a++)
+        if (proto_scratchpad_slot(in, a) >= 0)
+            in->init[proto_scratchpad_slot(in, a)] = (int32_t)in->t->locs[a].init;
     for (int c = 0; c < p->nctrls; c++) {
         const pctrl_info *ci = &in->ctrls[c];
         for (int i = 0; i < ci->ninst; i++)

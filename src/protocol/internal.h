@@ -34,9 +34,9 @@ ptok *ptok_split(const char *path, const char *text, FILE *errors);
 typedef struct ppos { const char *path; int line, col; } ppos;
 
 /* ---- declarations ------------------------------------------------------ */
-/* A bound: a configuration constant plus an offset (cst >= 0: NCU-1) or
- * a number. */
-typedef struct pbound { int cst; long num; } pbound;
+/* A bound: a configuration constant times a factor plus an offset
+ * (cst >= 0: NCU-1, 2*NADDR-1) or a number. */
+typedef struct pbound { int cst; long num; long mul; } pbound;
 /* A range of small integers; is_value: the protocol's value range. */
 typedef struct prange { bool is_value; pbound lo, hi; } prange;
 
@@ -61,8 +61,10 @@ enum pex_kind { EX_NUM, EX_CONST, EX_VAR, EX_LINEF, EX_MSGF, EX_ADDR, EX_VALUE,
                 EX_INDEX,       /* l[r]: element r of an aggregate (l: EX_VAR / EX_LINEF) */
                 EX_LEN,         /* len(l): fifo length, bits: number set, array: size */
                 EX_HAS,         /* has(l, r): some element equals r (bits: bit r set) */
+                EX_LAST,        /* last(l, r): the index of the last element equal to r, or -1 */
                 EX_HOME,        /* home idx of the address r */
                 EX_CU, EX_GPU,  /* the context's compute unit, GPU */
+                EX_TID,         /* the context's thread slot within its CU, or -1 */
                 EX_ORDER,       /* the order of the instruction of the event's thread */
                 EX_COND,        /* if l then r else r2: written cond(c, a, b) */
                 EX_CHAIN };     /* terms[0] ops[0] terms[1] ops[1] ... folded from the left */
@@ -113,6 +115,9 @@ typedef struct pevent {
     int scope;          /* enum lit_scope or PEV_ANY */
     int chan, msg;      /* EV_RECV */
     int internal;       /* EV_INTERNAL: index in the controller's internal events */
+    int remote;         /* processor events: 1 for a remote-scope-promotion form
+                           (`rmw.acquire.gpu.remote`), 0 otherwise; a row matches
+                           only instructions with the same flag */
 } pevent;
 
 typedef struct prow {
@@ -146,6 +151,8 @@ typedef struct pctrl {
     const char **vars;
     ptype *var_type;
     pexpr *final;           /* NULL: always */
+    pexpr *hold;            /* processor controller: no processor event is taken while it
+                               holds (evaluated on the event's line); NULL: never */
     int ninternal;
     const char **internal;
     int nrows, rows_cap;    /* rows_cap: room in `rows` (it grows as rows are read) */
@@ -277,6 +284,7 @@ struct proto_instance {
     pslot *slots;
     int nbars;              /* barrier counters, (cu, id) pairs the test may use */
     pbar_info *bars;
+    int *local_slot;        /* per location: its scratchpad slot (local region), or -1 */
     int32_t *init;          /* unpacked initial state */
     int state_bits;
     nsi_model model;
@@ -321,6 +329,21 @@ void proto_aggregate_text(enum ptype_kind kind, const int32_t *first, int len, t
  * names resolved back (controller `ctrl`'s variables, fields and states;
  * message `msg`'s fields, or -1). */
 void proto_expr_text(const protocol *p, int ctrl, int msg, const pexpr *e, textbuf *b);
+
+/* scratchpad.c: OpenCL local memory.  A location in the local region is
+ * kept in one slot, the scratchpad of the CU that uses it, and accessed by
+ * the interpreter itself (no table row sees it); a fence that orders only
+ * local memory does nothing.  proto_scratchpad_check refuses (with an
+ * error at the instruction) a local location used from two CUs;
+ * proto_scratchpad_step performs thread t's load, store or rmw of a local
+ * location (or a local-only fence) on w, without completing the
+ * instruction, and is false (w untouched) when a value would leave the
+ * range of a protocol that does not wrap. */
+bool proto_scratchpad_is_local(const litmus_test *t, int loc);
+bool proto_scratchpad_serves(const proto_instance *in, const lit_instr *ins);
+int proto_scratchpad_slot(const proto_instance *in, int loc);
+bool proto_scratchpad_check(const proto_instance *in, FILE *errors);
+bool proto_scratchpad_step(const proto_instance *in, int32_t *w, int t, const lit_instr *ins);
 
 /* interp.c */
 void proto_init_model(proto_instance *in);

@@ -11,7 +11,7 @@
 
 long pbound_value(const proto_instance *in, pbound b)
 {
-    return b.cst >= 0 ? in->consts[b.cst] + b.num : b.num;
+    return b.cst >= 0 ? in->consts[b.cst] * b.mul + b.num : b.num;
 }
 
 int proto_level_count(const proto_instance *in, enum plevel lv, pbound slices)
@@ -234,7 +234,7 @@ static bool has_row(const pctrl *c, int kind, const lit_instr *ins)
     for (int r = 0; r < c->nrows; r++) {
         const pevent *e = &c->rows[r].ev;
         if ((int)e->kind == kind && (e->order == PEV_ANY || e->order == (int)ins->order) &&
-            (e->scope == PEV_ANY || e->scope == (int)ins->scope))
+            (e->scope == PEV_ANY || e->scope == (int)ins->scope) && e->remote == (int)ins->remote)
             return true;
     }
     return false;
@@ -270,13 +270,11 @@ static bool check_instr(const proto_instance *in, const lit_instr *ins, FILE *er
         why = check_barrier(ins);
     else if (ins->proxy != PROXY_GENERIC)
         why = "proxies are not supported by protocol tables";
-    else if (ins->remote)
-        why = "remote scope promotion is not supported by this protocol";
     else if (ins->loc >= 0 && t->locs[ins->loc].physical != ins->loc)
         why = "aliased locations are not supported by protocol tables";
     else if (!value_ok(in, ins->a) || !value_ok(in, ins->b))
         why = "a value outside the protocol's value range (override its constant)";
-    else if (kind >= 0 && !has_row(&in->p->ctrls[in->p->proc_ctrl], kind, ins))
+    else if (kind >= 0 && !proto_scratchpad_serves(in, ins) && !has_row(&in->p->ctrls[in->p->proc_ctrl], kind, ins))
         why = "no row of the processor table handles this event";
     if (!why)
         return true;
@@ -285,7 +283,7 @@ static bool check_instr(const proto_instance *in, const lit_instr *ins, FILE *er
     if (kind >= 0 && why[0] == 'n') {
         static const char *const on[] = {"weak", "relaxed", "acquire", "release", "acq_rel", "sc"};
         static const char *const sn[] = {"", ".cta", ".gpu", ".sys", ".wi"};
-        fprintf(errors, " (%s.%s%s)", ev_names[kind], on[ins->order], sn[ins->scope]);
+        fprintf(errors, " (%s.%s%s%s)", ev_names[kind], on[ins->order], sn[ins->scope], ins->remote ? ".remote" : "");
     }
     fputc('\n', errors);
     return false;
@@ -304,6 +302,8 @@ static void value_error(const proto_instance *in, FILE *errors, const char *thre
 
 static bool check_program(const proto_instance *in, FILE *errors)
 {
+    if (!proto_scratchpad_check(in, errors))
+        return false;
     for (int i = 0; i < in->t->nthreads; i++) {
         const lit_thread *th = &in->t->threads[i];
         for (int k = 0; k < th->ninstrs; k++)
@@ -533,6 +533,16 @@ static void layout_barriers(proto_instance *in)
         in->bars[k].slot = add_slot(in, 0, hi[k]);
 }
 
+/* ---- local memory ---------------------------------------------------------- */
+/* One slot per location in the local region, after every other slot (a
+ * test without local memory has none, so its layout is unchanged). */
+static void layout_scratchpad(proto_instance *in)
+{
+    in->local_slot = GC_MALLOC_ATOMIC(sizeof *in->local_slot * (size_t)(in->naddr + 1));
+    for (int l = 0; l < in->naddr; l++)
+        in->local_slot[l] = proto_scratchpad_is_local(in->t, l) ? add_value_slot(in, in->vlo, in->vhi, true) : -1;
+}
+
 /* Aggregates hold 1..64 elements; their ranges must not be empty. */
 static bool sizes_ok(const proto_instance *in, const pctrl *pc, FILE *errors)
 {
@@ -603,7 +613,7 @@ static bool layout(proto_instance *in, FILE *errors)
         long senders = p->chans[c].per_source ? ctrl_instances(in, &p->ctrls[p->chans[c].from]) : 1;
         need += senders * chan_instances(in, &p->chans[c]) * (1 + cap * (2 + PROTO_MAX_FIELDS));
     }
-    need += barrier_slots_needed(in);
+    need += barrier_slots_needed(in) + in->naddr;
     if (need > PROTO_MAX_SLOTS) {
         diag_error(errors, p->decl_at.path, p->decl_at.line, p->decl_at.col,
                    "protocol %s on %s: the state would have %ld fields, more than %d", p->name, in->t->file,
@@ -615,6 +625,7 @@ static bool layout(proto_instance *in, FILE *errors)
     layout_ctrls(in);
     layout_chans(in);
     layout_barriers(in);
+    layout_scratchpad(in);
     return true;
 }
 

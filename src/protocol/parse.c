@@ -113,17 +113,26 @@ static void end_line(parser *ps)
 }
 
 /* ---- bounds and ranges ---------------------------------------------- */
-/* NUMBER, CONST, or CONST + NUMBER / CONST - NUMBER (e.g. NCU-1). */
+/* NUMBER, CONST, or CONST + NUMBER / CONST - NUMBER (e.g. NCU-1); the
+ * constant may have a factor, NUMBER * CONST (2*NADDR-1). */
 static pbound bound(parser *ps)
 {
     ptok *t = next(ps);
+    long factor = 1;
+    if (t->kind == PT_NUM && is_punct(peek(ps), "*")) {
+        factor = t->num;
+        next(ps);
+        t = next(ps);
+        if (t->kind != PT_IDENT)
+            perr(ps, t, "expected a constant after '*', found '%s'", t->text);
+    }
     if (t->kind == PT_NUM)
-        return (pbound){-1, t->num};
+        return (pbound){-1, t->num, 1};
     if (t->kind == PT_IDENT) {
         int c = find(ps->p->const_names, ps->p->nconsts, t->text);
         if (c < 0)
             perr(ps, t, "unknown constant '%s'", t->text);
-        pbound b = {c, 0};
+        pbound b = {c, 0, factor};
         bool plus = is_punct(peek(ps), "+");
         if (plus || is_punct(peek(ps), "-")) {
             next(ps);
@@ -135,12 +144,12 @@ static pbound bound(parser *ps)
         return b;
     }
     perr(ps, t, "expected a number or a constant, found '%s'", t->text);
-    return (pbound){-1, 0};
+    return (pbound){-1, 0, 1};
 }
 
 static prange range(parser *ps)
 {
-    prange r = {false, {-1, 0}, {-1, 0}};
+    prange r = {false, {-1, 0, 1}, {-1, 0, 1}};
     if (accept(ps, "value")) {
         if (!ps->p->has_value)
             perr(ps, &ps->t[ps->pos - 1], "'value' used before the value declaration");
@@ -156,7 +165,7 @@ static prange range(parser *ps)
 /* RANGE | 'bits' N | 'array' N 'of' RANGE | 'fifo' N 'of' RANGE */
 static ptype type(parser *ps)
 {
-    ptype t = {T_SCALAR, {false, {-1, 0}, {-1, 1}}, {-1, 1}, {NULL, 0, 0}};
+    ptype t = {T_SCALAR, {false, {-1, 0, 1}, {-1, 1, 1}}, {-1, 1, 1}, {NULL, 0, 0}};
     if (accept(ps, "bits")) {
         t.kind = T_BITS;
         t.len = bound(ps);
@@ -255,16 +264,18 @@ static pexpr *storage(parser *ps, const char *what)
     return e;
 }
 
-/* len(X), has(X, e), cond(c, a, b), HOME(e): NULL when t names none. */
+/* len(X), has(X, e), last(X, e), cond(c, a, b), HOME(e): NULL when t
+ * names none. */
 static pexpr *call_expr(parser *ps, const ptok *t, const pmsg *msg)
 {
     pexpr *e;
     int h = find_home(ps->p, t->text);
-    if (is_word(t, "len") || is_word(t, "has")) {
-        e = mk(is_word(t, "len") ? EX_LEN : EX_HAS);
+    bool last = is_word(t, "last") && is_punct(peek(ps), "(");   /* else a name like any other */
+    if (is_word(t, "len") || is_word(t, "has") || last) {
+        e = mk(is_word(t, "len") ? EX_LEN : is_word(t, "has") ? EX_HAS : EX_LAST);
         expect(ps, "(");
         e->l = storage(ps, t->text);
-        if (e->kind == EX_HAS) {
+        if (e->kind != EX_LEN) {
             expect(ps, ",");
             e->r = expr(ps, msg);
         }
@@ -358,6 +369,8 @@ static pexpr *name_expr(parser *ps, const ptok *t, const pmsg *msg)
         e = mk(EX_CONST);
     } else if (is_word(t, "cu") || is_word(t, "gpu")) {
         return mk(is_word(t, "cu") ? EX_CU : EX_GPU);
+    } else if (is_word(t, "tid")) {
+        return mk(EX_TID);
     } else if (is_word(t, "order")) {
         return mk(EX_ORDER);
     } else if ((i = find(order_names, 6, t->text)) >= 0) {
@@ -556,7 +569,7 @@ static void decl_message(parser *ps)
             break;
         }
         m->fields[m->nfields] = ident(ps, "a field name");
-        m->range[m->nfields] = (prange){true, {-1, 0}, {-1, 0}};
+        m->range[m->nfields] = (prange){true, {-1, 0, 1}, {-1, 0, 1}};
         if (!p->has_value)
             perr(ps, at, "message fields need the value declaration first");
         if (accept(ps, ":"))
@@ -586,7 +599,7 @@ static const char *const level_names[] = {"per cu", "per gpu", "shared", "sliced
 /* 'per' 'cu' | 'per' 'gpu' | 'shared' | 'sliced' BOUND */
 static pplace placement(parser *ps)
 {
-    pplace pl = {LV_CU, {-1, 1}};
+    pplace pl = {LV_CU, {-1, 1, 1}};
     if (accept(ps, "shared")) {
         pl.level = LV_SYS;
     } else if (accept(ps, "sliced")) {
@@ -602,7 +615,7 @@ static pplace placement(parser *ps)
     return pl;
 }
 
-static bool same_bound(pbound a, pbound b) { return a.cst == b.cst && a.num == b.num; }
+static bool same_bound(pbound a, pbound b) { return a.cst == b.cst && a.num == b.num && a.mul == b.mul; }
 
 /* A channel leads to a controller at its own level or a coarser one (a
  * CU's inbox to its GPU's or the system's controller); a sliced channel
@@ -636,7 +649,7 @@ static void decl_channel(parser *ps)
         return;
     pchan *c = &p->chans[idx];
     pplace pl = placement(ps);
-    *c = (pchan){name, pl.level, pl.slices, false, false, 0, 0, {-1, 0}, 0, pos_at(ps, at)};
+    *c = (pchan){name, pl.level, pl.slices, false, false, 0, 0, {-1, 0, 1}, 0, pos_at(ps, at)};
     expect(ps, "from");
     c->per_source = accept(ps, "each");
     c->from = ctrl_index(ps);
@@ -945,6 +958,11 @@ static void declaration(parser *ps)
     else if (is_word(kw, "final")) {
         if (need_ctrl(ps, kw))
             ps->cur->final = expr(ps, NULL);
+    } else if (is_word(kw, "hold")) {
+        if (need_ctrl(ps, kw) && !ps->cur->processor)
+            perr(ps, kw, "'hold' holds processor events, and %s is not 'processor'", ps->cur->name);
+        if (!ps->failed)
+            ps->cur->hold = expr(ps, NULL);
     } else if (is_word(kw, "memory"))
         decl_memory(ps);
     else if (is_word(kw, "invariant"))
@@ -1105,7 +1123,7 @@ static bool events_overlap(const pevent *a, const pevent *b)
     if (a->kind == EV_INTERNAL)
         return a->internal == b->internal;
     return (a->order == PEV_ANY || b->order == PEV_ANY || a->order == b->order) &&
-           (a->scope == PEV_ANY || b->scope == PEV_ANY || a->scope == b->scope);
+           (a->scope == PEV_ANY || b->scope == PEV_ANY || a->scope == b->scope) && a->remote == b->remote;
 }
 
 /* A guarded row followed by a different, overlapping pattern: when the
@@ -1161,7 +1179,8 @@ protocol *protocol_load(const char *path, FILE *errors)
 const char *protocol_name(const protocol *p) { return p->name; }
 
 /* ---- tables ------------------------------------------------------------ */
-static const char *const scope_names[] = {"none", "cta", "gpu", "sys"};
+/* Indexed by enum lit_scope: OpenCL's memory_scope_work_item is `wi`. */
+static const char *const scope_names[] = {"none", "cta", "gpu", "sys", "wi"};
 
 static int name_or_any(parser *ps, const char *const *names, int n, const char *what)
 {
@@ -1222,10 +1241,34 @@ static void recv_event(parser *ps, pctrl *c, pevent *ev, const pmsg **msg)
         *msg = &p->msgs[ev->msg];
 }
 
+/* After KIND.ORDER: [ '.' SCOPE ] [ '.' 'remote' ], or '.' 'remote' alone
+ * (any scope).  Without a scope a weak event has none; `remote` makes the
+ * row match only remote-scope-promotion forms (and only them). */
+static void processor_event_tail(parser *ps, pevent *ev)
+{
+    bool scoped = false;
+    if (accept(ps, ".")) {
+        if (accept(ps, "remote")) {
+            ev->remote = 1;
+            return;
+        }
+        ev->scope = name_or_any(ps, scope_names, 5, "scope");
+        scoped = true;
+    }
+    if (scoped && accept(ps, ".")) {
+        ptok *at = peek(ps);
+        if (!accept(ps, "remote") && !ps->failed)
+            perr(ps, at, "expected 'remote' after the scope, found '%s'", at->text);
+        ev->remote = 1;
+    }
+    if (!scoped && ev->order == ORD_WEAK)
+        ev->scope = SCOPE_NONE;
+}
+
 static pevent event(parser *ps, pctrl *c, const pmsg **msg)
 {
     static const char *const kinds[] = {"load", "store", "rmw", "fence"};
-    pevent ev = {EV_INTERNAL, PEV_ANY, PEV_ANY, -1, -1, -1};
+    pevent ev = {EV_INTERNAL, PEV_ANY, PEV_ANY, -1, -1, -1, 0};
     ptok *at = peek(ps);
     const char *w = ident(ps, "an event");
     int k = find(kinds, 4, w);
@@ -1239,10 +1282,7 @@ static pevent event(parser *ps, pctrl *c, const pmsg **msg)
         ev.kind = (enum pev_kind)k;
         expect(ps, ".");
         ev.order = name_or_any(ps, order_names, 6, "order");
-        if (accept(ps, "."))
-            ev.scope = name_or_any(ps, scope_names, 4, "scope");
-        else if (ev.order == ORD_WEAK)
-            ev.scope = SCOPE_NONE;
+        processor_event_tail(ps, &ev);
     } else {
         ev.internal = find(c->internal, c->ninternal, w);
         if (ev.internal < 0 && c->ninternal == MAXC) {
@@ -1477,7 +1517,7 @@ static bool expr_equal(const pexpr *a, const pexpr *b)
 static bool same_event(const pevent *a, const pevent *b)
 {
     return a->kind == b->kind && a->order == b->order && a->scope == b->scope && a->chan == b->chan &&
-           a->msg == b->msg && a->internal == b->internal;
+           a->msg == b->msg && a->internal == b->internal && a->remote == b->remote;
 }
 
 /* Room for one more row: a table grows as its rows are read (to MAXROWS,
