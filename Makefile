@@ -14,8 +14,10 @@ LDLIBS  := -lgc $(shell pkg-config --libs libgvc 2>/dev/null || echo -lgvc -lcgr
 SIMLIBS := -lgc -ljansson -lnettle -lm
 TESTLIBS := -lcunit
 
-LIB_DIRS := base litmus litmus/opencl litmus/c cat enumerate protocol search report gen sim
-LIB_SRC  := $(filter-out src/sim/main.c,$(foreach d,$(LIB_DIRS),$(wildcard src/$(d)/*.c)))
+LIB_DIRS := base litmus litmus/opencl litmus/c cat enumerate protocol search report gen
+LIB_SRC  := $(foreach d,$(LIB_DIRS),$(wildcard src/$(d)/*.c))
+# the simulator's modules: in scopesim and the unit tests, never in scopecheck
+SIM_LIB_SRC := $(filter-out src/sim/main.c,$(wildcard src/sim/*.c))
 CLI_SRC  := $(wildcard src/cli/*.c)
 # scopesim: its own main over sim/ and base/ only (docs/ARCHITECTURE.md)
 SIM_SRC  := src/sim/main.c $(wildcard src/base/*.c) $(filter-out src/sim/main.c,$(wildcard src/sim/*.c))
@@ -29,13 +31,13 @@ objs = $(patsubst tests/unit/%.c,build/$(1)/unit/%.o,$(patsubst src/%.c,build/$(
 OBJ           := $(call objs,obj,$(LIB_SRC) $(CLI_SRC))
 SIM_OBJ       := $(call objs,obj,$(SIM_SRC))
 ASAN_SIM_OBJ  := $(call objs,asan,$(SIM_SRC))
-LIB_OBJ       := $(call objs,obj,$(LIB_SRC))
+LIB_OBJ       := $(call objs,obj,$(LIB_SRC) $(SIM_LIB_SRC))
 UNIT_OBJ      := $(call objs,obj,$(UNIT_SRC))
 ASAN_OBJ      := $(call objs,asan,$(LIB_SRC) $(CLI_SRC))
-ASAN_LIB_OBJ  := $(call objs,asan,$(LIB_SRC))
+ASAN_LIB_OBJ  := $(call objs,asan,$(LIB_SRC) $(SIM_LIB_SRC))
 ASAN_UNIT_OBJ := $(call objs,asan,$(UNIT_SRC))
 
-.PHONY: all test unit e2e conformance asan check-layers difftest bench bench-protocol bench-search bench-sim experiments clean install uninstall
+.PHONY: all test unit e2e conformance asan fuzz-replay fuzz check-layers difftest bench bench-protocol bench-search bench-sim experiments clean install uninstall
 
 all: bin/scopecheck bin/scopesim
 
@@ -69,7 +71,7 @@ bin/scopesim: $(SIM_OBJ)
 
 bin/unit_tests: $(LIB_OBJ) $(UNIT_OBJ)
 	@mkdir -p bin
-	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(TESTLIBS)
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) -lm $(TESTLIBS)
 
 build/asan/scopecheck: $(ASAN_OBJ)
 	$(CC) $(ASAN_FLAGS) -o $@ $^ $(LDLIBS)
@@ -78,7 +80,7 @@ build/asan/scopesim: $(ASAN_SIM_OBJ)
 	$(CC) $(ASAN_FLAGS) -o $@ $^ $(SIMLIBS)
 
 build/asan/unit_tests: $(ASAN_LIB_OBJ) $(ASAN_UNIT_OBJ)
-	$(CC) $(ASAN_FLAGS) -o $@ $^ $(LDLIBS) $(TESTLIBS)
+	$(CC) $(ASAN_FLAGS) -o $@ $^ $(LDLIBS) -lm $(TESTLIBS)
 
 # ---- tests ------------------------------------------------------------------
 
@@ -89,11 +91,61 @@ e2e: bin/scopecheck bin/scopesim
 	bash tests/e2e/run.sh bin/scopecheck
 
 conformance: bin/scopecheck
-	bash tests/conformance_if_shared.sh bin/scopecheck
+	HERD_SUITES=$(HERD_SUITES) bash tests/conformance_if_shared.sh bin/scopecheck
 
-asan: build/asan/scopecheck build/asan/scopesim build/asan/unit_tests
-	ASAN_OPTIONS=detect_leaks=0 build/asan/unit_tests
-	ASAN_OPTIONS=detect_leaks=0 bash tests/e2e/run.sh build/asan/scopecheck
+# LeakSanitizer is on: memory outside the collector (the search's store,
+# graphviz's objects we own) must be freed.  tests/lsan.supp names the
+# leaks graphviz and its libraries keep for the process's life.
+SAN_ENV := ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
+           LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0
+
+asan: build/asan/scopecheck build/asan/scopesim build/asan/unit_tests fuzz-replay
+	$(SAN_ENV) build/asan/unit_tests
+	$(SAN_ENV) bash tests/e2e/run.sh build/asan/scopecheck
+
+# ---- fuzzing (docs/fuzzing.md) ------------------------------------------------
+# Six harnesses in tests/fuzz/.  `make fuzz FUZZ_SECONDS=N` runs each under
+# libFuzzer (clang) for N seconds (not in CI); `make fuzz-replay`, part of
+# `make test`, replays the committed corpora and past crash inputs through
+# the same harnesses built with gcc, ASan and UBSan, on a 1 MiB stack so
+# that a recursion that input can deepen fails here, not only in the field.
+
+FUZZ_NAMES   := ptx opencl cat protocol enumerate search
+FUZZ_SECONDS ?= 60
+FUZZ_CC      ?= clang-14
+FUZZ_DEFS    := -DFUZZ_MODELS_DIR='"$(CURDIR)/models"' -Itests/fuzz
+FUZZ_SAN     := -g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
+# ASan cannot see overflows of collector memory unless told where objects end
+FUZZ_GC      := -include $(CURDIR)/tests/fuzz/gc_redzone.h
+FUZZ_OBJ     := $(call objs,fuzz,$(LIB_SRC))
+FUZZ_STACK_KB ?= 1024
+
+build/fuzz/%.o: src/%.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(WARN) $(FUZZ_SAN) $(FUZZ_GC) -fsanitize=fuzzer-no-link $(INC) -MMD -MP -c -o $@ $<
+
+build/fuzz/harness/%.o: tests/fuzz/%.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(WARN) $(FUZZ_SAN) $(FUZZ_GC) -fsanitize=fuzzer-no-link $(INC) $(FUZZ_DEFS) -MMD -MP -c -o $@ $<
+
+build/fuzz/fuzz_%: build/fuzz/harness/fuzz_%.o build/fuzz/harness/mutate.o $(FUZZ_OBJ)
+	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $^ $(LDLIBS)
+
+build/asan/fuzz/%.o: tests/fuzz/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(ASAN_FLAGS) $(INC) $(FUZZ_DEFS) -MMD -MP -c -o $@ $<
+
+build/asan/fuzz/replay_%: build/asan/fuzz/fuzz_%.o build/asan/fuzz/mutate.o build/asan/fuzz/replay.o $(ASAN_LIB_OBJ)
+	$(CC) $(ASAN_FLAGS) -o $@ $^ $(LDLIBS)
+
+fuzz-replay: $(foreach n,$(FUZZ_NAMES),build/asan/fuzz/replay_$(n))
+	@for n in $(FUZZ_NAMES); do \
+	    (ulimit -s $(FUZZ_STACK_KB) && $(SAN_ENV) build/asan/fuzz/replay_$$n $$(bash scripts/fuzz_seeds.sh $$n) \
+	        tests/fuzz/corpus/$$n tests/fuzz/crashes/$$n) || exit 1; \
+	done
+
+fuzz: $(foreach n,$(FUZZ_NAMES),build/fuzz/fuzz_$(n))
+	bash scripts/fuzz.sh $(FUZZ_SECONDS) $(FUZZ_NAMES)
 
 # The dependency rules of docs/ARCHITECTURE.md (folders, no circles).
 check-layers: bin/scopecheck
@@ -164,4 +216,5 @@ uninstall:
 clean:
 	rm -rf build bin
 
--include $(OBJ:.o=.d) $(SIM_OBJ:.o=.d) $(UNIT_OBJ:.o=.d) $(ASAN_OBJ:.o=.d) $(ASAN_SIM_OBJ:.o=.d) $(ASAN_UNIT_OBJ:.o=.d)
+-include $(OBJ:.o=.d) $(SIM_OBJ:.o=.d) $(UNIT_OBJ:.o=.d) $(ASAN_OBJ:.o=.d) $(ASAN_SIM_OBJ:.o=.d) $(ASAN_UNIT_OBJ:.o=.d) $(FUZZ_OBJ:.o=.d)
+-include $(wildcard build/fuzz/harness/*.d build/asan/fuzz/*.d)

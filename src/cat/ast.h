@@ -18,6 +18,23 @@
 
 #include "cat/cat.h"
 
+/* ---- Limits (docs/cat.md) ---- */
+
+/* Brackets, parentheses and call arguments nested in one another. */
+#define CAT_MAX_EXPR_DEPTH 256
+/* Files included in one another. */
+#define CAT_MAX_INCLUDE_DEPTH 16
+/* Function calls expanded inside one another (a call in a function body). */
+#define CAT_MAX_CALL_DEPTH 256
+/* Expressions nested in the compiler, function bodies expanded in place
+ * (nesting in a body called from nested calls adds up). */
+#define CAT_MAX_COMPILE_DEPTH 1024
+/* Expression nodes compiled in all, each function call expanded: bounds the
+ * time and memory a model whose calls double at each level would take. */
+#define CAT_MAX_COMPILED_NODES (1 << 22)
+/* `with` statements: each multiplies the work by its linearisations. */
+#define CAT_MAX_WITHS 16
+
 /* ---- Syntax ---- */
 
 typedef struct cat_pos {
@@ -144,10 +161,13 @@ typedef struct cat_ast {
  * variants `if "name"` tests.  NULL means none. */
 struct cat_load_options;
 
-/* Parses `text` (len bytes) named `name` into the surface form; includes
- * are looked up in `dir` ("" for the current directory), then in the
- * options' directories.  With `prelude`, herd's stdlib.cat, when one of
- * those directories holds it, comes first.  NULL after reporting errors. */
+/* Parses `text` (len bytes, at most CAT_MAX_FILE_BYTES) named `name` into
+ * the surface form; includes are looked up in `dir` ("" for the current
+ * directory), then in the options' directories, and read through
+ * base/textfile.h, each at most CAT_MAX_FILE_BYTES and the model's files at
+ * most CAT_MAX_MODEL_BYTES in all.  With `prelude`, herd's stdlib.cat, when
+ * one of those directories holds it, comes first (and counts in that
+ * total).  NULL after reporting errors. */
 cat_ast *cat_parse(const char *name, const char *text, size_t len, const char *dir,
                    const struct cat_load_options *opts, bool prelude, FILE *errors);
 
@@ -157,8 +177,6 @@ cat_ast *cat_parse(const char *name, const char *text, size_t len, const char *d
  * binding is never evaluated).  NULL after reporting errors. */
 cat_ast *cat_lower(const cat_ast *surface, FILE *errors);
 
-/* Reads a whole file into GC memory; NULL if it cannot be read. */
-char *cat_read_file(const char *path, size_t *len);
 /* The directory part of a path ("" when it has none). */
 char *cat_dir_of(const char *path);
 

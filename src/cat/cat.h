@@ -29,9 +29,16 @@ typedef struct cat_workspace cat_workspace;
  * (a model statement `option co = partial`, a scopecheck extension). */
 enum cat_co_mode { CAT_CO_TOTAL, CAT_CO_PARTIAL };
 
+/* Limits on a model's text: each file (the model, each include), and all
+ * of them together. */
+#define CAT_MAX_FILE_BYTES (4u << 20)
+#define CAT_MAX_MODEL_BYTES (16u << 20)
+
 /* Parses the model in `path`; `include "f.cat"` is looked up beside it.
- * On bad input: one or more "file:line:col: error: ..." lines on `errors`
- * and NULL.  Allocation: Boehm GC. */
+ * On bad input (a file that is not a regular file or a pipe, or is too
+ * large, included files too, and every syntax, name or type error): one or
+ * more "file:line:col: error: ..." lines on `errors` and NULL.  Allocation:
+ * Boehm GC. */
 cat_model *cat_load(const char *path, FILE *errors);
 
 /* herd's habits when loading a model: a search path (herd's -I and
@@ -48,8 +55,10 @@ typedef struct cat_load_options {
 
 cat_model *cat_load_opts(const char *path, const cat_load_options *opts, FILE *errors);
 
-/* Same, from text in memory (`name` is used in diagnostics and for includes
- * relative to the current directory). */
+/* Same, from text in memory: `len` bytes (NUL bytes are errors), or a C
+ * string.  `name` is used in diagnostics and for includes relative to the
+ * current directory. */
+cat_model *cat_load_text(const char *name, const char *text, size_t len, FILE *errors);
 cat_model *cat_load_string(const char *name, const char *text, FILE *errors);
 
 const char *cat_model_title(const cat_model *m);  /* the model's first-line name */

@@ -14,7 +14,7 @@ static const char *const set_names[XS_COUNT] = {
     [XS_TEX] = "TEX",     [XS_CON] = "CON",   [XS_PROXY] = "PROXY",
     [XS_ALIAS] = "ALIAS", [XS_BSYNC] = "BSYNC", [XS_ATOMIC] = "A",
     [XS_NA] = "NA",       [XS_WI] = "WI",     [XS_GLOBAL] = "GLOBAL",
-    [XS_LOCAL] = "LOCAL", [XS_REMOTE] = "REMOTE",
+    [XS_LOCAL] = "LOCAL", [XS_REMOTE] = "REMOTE", [XS_NAL] = "NAL", [XS_SCF] = "SCF",
     [XS_LK] = "LK",       [XS_LS] = "LS",     [XS_UL] = "UL",
     [XS_LF] = "LF",       [XS_LKR] = "LKR",   [XS_LKW] = "LKW",
     [XS_RL] = "RL",       [XS_RU] = "RU",

@@ -45,6 +45,12 @@ enum exec_set {
     XS_GLOBAL,  /* accesses to global memory; fences/barriers with the global flag */
     XS_LOCAL,   /* accesses to local memory; fences/barriers with the local flag */
     XS_REMOTE,  /* remote-scope-promotion accesses (..._remote) */
+    XS_NAL,     /* accesses and initial writes of a location declared with no
+                 * atomic type (OpenCL `int`; every PTX location) */
+    XS_SCF,     /* the implicit fence just po-before each seq_cst access (an
+                 * OpenCL one): the fence.sc of CUDA's mapping of seq_cst
+                 * onto PTX.  In no other set (not F), with the access's
+                 * scope; models that do not name it never see it. */
     /* herd's lock events of C (mutexes): no dialect makes them yet, so empty */
     XS_LK,      /* lock */
     XS_LS,      /* successful lock */

@@ -88,6 +88,8 @@ typedef struct lowerer {
     int cap;
     int counter;              /* for unique names */
     int depth;
+    int call_depth;           /* function calls being expanded (CAT_MAX_CALL_DEPTH) */
+    long nodes;               /* expressions lowered, functions expanded (CAT_MAX_COMPILED_NODES) */
     def *defs;                /* what each emitted unique name stands for */
     int ndefs, defcap;
     const char *check_name;   /* `call ... as name` names the procedure's checks */
@@ -315,13 +317,46 @@ static const cat_expr *to_core(lowerer *l, const lval *v, const cat_expr *x)
     return NULL;
 }
 
+/* An operator of the core form whose left (or only) operand is lowered by
+ * lower_core_op's loop rather than by recursion: chains of them (`a | b |
+ * ...`, `r^-1^-1...`) nest to the left as deep as they are long, which
+ * only the file size bounds (cat/compile.c compiles them the same way). */
+static bool on_left_spine(const cat_expr *x)
+{
+    switch (x->kind) {
+    case CE_UNION: case CE_SEQ: case CE_DIFF: case CE_INTER: case CE_CART:
+    case CE_COMPL: case CE_INV: case CE_PLUS: case CE_STAR: case CE_OPT:
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* x's left spine is walked by a loop, left operand first as plain
+ * recursion would; recursion is left to right operands and brackets, whose
+ * nesting the parser bounds. */
 static lval *lower_core_op(lowerer *l, const lenv *env, const cat_expr *x)
 {
-    const cat_expr *a = to_core(l, lower_expr(l, env, x->a), x->a);
-    const cat_expr *b = x->b ? to_core(l, lower_expr(l, env, x->b), x->b) : NULL;
-    if (l->failed)
-        return err_val();
-    return rt_val(core(x->kind, x->pos, a, b));
+    if (!on_left_spine(x)) { /* a bracket */
+        const cat_expr *a = to_core(l, lower_expr(l, env, x->a), x->a);
+        return l->failed ? err_val() : rt_val(core(x->kind, x->pos, a, NULL));
+    }
+    size_t n = 0;
+    for (const cat_expr *y = x; on_left_spine(y); y = y->a)
+        n++;
+    const cat_expr **spine = GC_MALLOC(sizeof *spine * n);
+    n = 0;
+    for (const cat_expr *y = x; on_left_spine(y); y = y->a)
+        spine[n++] = y;
+    l->nodes += (long)n;
+    const cat_expr *acc = to_core(l, lower_expr(l, env, spine[n - 1]->a), spine[n - 1]->a);
+    for (size_t i = n; i-- > 0 && !l->failed;) {
+        const cat_expr *y = spine[i];
+        const cat_expr *b = y->b ? to_core(l, lower_expr(l, env, y->b), y->b) : NULL;
+        if (!l->failed)
+            acc = core(y->kind, y->pos, acc, b);
+    }
+    return l->failed ? err_val() : rt_val(acc);
 }
 
 /* ---- Functions ---- */
@@ -384,8 +419,13 @@ static lval *apply_closure(lowerer *l, lval *f, lval *arg, cat_pos pos)
     const cat_expr *fun = f->fun;
     if (strcmp(fun->name, "generate_orders") == 0 || strcmp(fun->name, "generate_cos") == 0)
         return orders_of(l, fun->name, arg, pos);
+    if (l->call_depth >= CAT_MAX_CALL_DEPTH) {
+        lerr(l, pos, "function calls nested too deeply (more than %d) at '%s'", CAT_MAX_CALL_DEPTH, fun->name);
+        return err_val();
+    }
     if (!enter(l, pos))
         return err_val();
+    l->call_depth++;
     lval *r = err_val();
     for (int attempt = 0; attempt < 2; attempt++) {
         const lenv *env = f->env;
@@ -408,6 +448,7 @@ static lval *apply_closure(lowerer *l, lval *f, lval *arg, cat_pos pos)
         }
         /* a function, tuple or order generator may hold the names: inline */
     }
+    l->call_depth--;
     l->depth--;
     return l->failed ? err_val() : r;
 }
@@ -630,6 +671,13 @@ static lval *lower_expr(lowerer *l, const lenv *env, const cat_expr *x)
 {
     if (l->failed)
         return err_val();
+    /* calls expand function bodies: a model whose calls double at each
+     * level would be expanded for ever */
+    if (++l->nodes > CAT_MAX_COMPILED_NODES) {
+        lerr(l, x->pos, "the model is too large once its functions are expanded (more than %d operations)",
+             CAT_MAX_COMPILED_NODES);
+        return err_val();
+    }
     if (!enter(l, x->pos))
         return err_val();
     lval *v = err_val();

@@ -4,6 +4,9 @@
 #include <gc.h>
 #include <string.h>
 
+#include "base/diag.h"
+#include "base/textfile.h"
+
 /* Parse, lower, compile. */
 static cat_model *load_text(const char *name, const char *text, size_t len, const char *dir,
                             const cat_load_options *opts, bool prelude, FILE *errors)
@@ -13,17 +16,23 @@ static cat_model *load_text(const char *name, const char *text, size_t len, cons
     return lowered ? cat_compile(lowered, name, errors) : NULL;
 }
 
+cat_model *cat_load_text(const char *name, const char *text, size_t len, FILE *errors)
+{
+    return load_text(name, text, len, "", NULL, false, errors);
+}
+
 cat_model *cat_load_string(const char *name, const char *text, FILE *errors)
 {
-    return load_text(name, text, strlen(text), "", NULL, false, errors);
+    return cat_load_text(name, text, strlen(text), errors);
 }
 
 cat_model *cat_load_opts(const char *path, const cat_load_options *opts, FILE *errors)
 {
     size_t len;
-    char *text = cat_read_file(path, &len);
+    const char *why;
+    char *text = textfile_read(path, CAT_MAX_FILE_BYTES, &len, &why);
     if (!text) {
-        fprintf(errors, "%s: error: cannot read model file\n", path);
+        diag_error(errors, path, 1, 1, "%s", why);
         return NULL;
     }
     return load_text(path, text, len, cat_dir_of(path), opts, true, errors);

@@ -14,11 +14,9 @@
 #include <strings.h>
 
 #include "base/diag.h"
+#include "base/textfile.h"
 #include "cat/cat.h"
 #include "cat/lex.h"
-
-#define MAX_INCLUDE_DEPTH 16
-#define MAX_EXPR_DEPTH 256
 
 typedef struct include_frame {
     const char *path;
@@ -41,6 +39,7 @@ typedef struct parser {
     const char *dir;
     const include_frame *includes;
     const cat_load_options *opts;
+    size_t *bytes;           /* bytes of the model's files read so far */
     cat_ast *ast;            /* title and options */
     stmt_list *out;          /* where statements go */
     bool skipping;           /* in an `if "variant"` branch not taken: keep nothing */
@@ -170,10 +169,11 @@ static void *grow(void *arr, int n, int *cap, size_t size)
 /* One level deeper (expressions, bodies); false after "nested too deeply". */
 static bool enter(parser *p)
 {
-    if (p->depth >= MAX_EXPR_DEPTH) {
+    if (p->depth >= CAT_MAX_EXPR_DEPTH) {
         if (!p->failed)
             diag_error(p->lx.errors, p->lx.file, p->tok.line, p->tok.col,
-                       "expression nested too deeply");
+                       "expression nested too deeply (more than %d brackets, parentheses or calls)",
+                       CAT_MAX_EXPR_DEPTH);
         p->failed = true;
         return false;
     }
@@ -467,6 +467,13 @@ static cat_expr *parse_postfix(parser *p)
             if (starts_operand(&p->next))
                 return e; /* binary: cartesian product */
             kind = CE_STAR;
+            break;
+        case CT_PLUSPLUS:
+            if (starts_operand(&p->next))
+                return e; /* binary: add an element to a set */
+            /* r++ with no operand after it: r+ + (r+ is transitive already) */
+            e = node(CE_PLUS, pos_of(p, &p->tok), e, NULL);
+            kind = CE_PLUS;
             break;
         default:
             return e;
@@ -903,44 +910,52 @@ static char *dir_of(const char *path)
     return s;
 }
 
-/* Reads a whole file (GC); NULL if it cannot be read. */
-static char *slurp(const char *path, size_t *len)
+static bool file_exists(const char *path)
 {
     FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    size_t cap = 4096, n = 0;
-    char *buf = GC_MALLOC_ATOMIC(cap);
-    for (;;) {
-        n += fread(buf + n, 1, cap - n, f);
-        if (n < cap)
-            break;
-        char *grown = GC_MALLOC_ATOMIC(2 * cap);
-        memcpy(grown, buf, n);
-        buf = grown;
-        cap *= 2;
-    }
-    bool bad = ferror(f);
-    fclose(f);
-    if (bad)
-        return NULL;
-    *len = n;
-    return buf;
+    if (f)
+        fclose(f);
+    return f != NULL;
 }
 
-/* The file `name` beside the including file, else in the search path;
- * *text and *len receive its contents.  NULL when found nowhere. */
-static const char *find_include(const parser *p, const char *name, char **text, size_t *len)
+/* The path of `name` beside the including file, else in the search path
+ * (the first place where a file of that name can be opened); NULL when
+ * found nowhere. */
+static const char *find_include(const parser *p, const char *name)
 {
     const char *path = join_path(p->dir, name);
-    if ((*text = slurp(path, len)))
+    if (file_exists(path))
         return path;
     for (int i = 0; name[0] != '/' && p->opts && i < p->opts->ndirs; i++) {
         const char *in_dir = join_path(p->opts->dirs[i], name);
-        if ((*text = slurp(in_dir, len)))
+        if (file_exists(in_dir))
             return in_dir;
     }
     return NULL;
+}
+
+/* Reads the included file `path` (named at t) through base/textfile.h,
+ * within CAT_MAX_FILE_BYTES and the model's CAT_MAX_MODEL_BYTES in all;
+ * NULL after an error. */
+static char *read_include(parser *p, const cat_token *t, const char *path, size_t *len)
+{
+    const char *why;
+    char *text = textfile_read(path, CAT_MAX_FILE_BYTES, len, &why);
+    if (!text) {
+        diag_error(p->lx.errors, p->lx.file, t->line, t->col, "cannot read included file '%s': %s",
+                   path, why);
+        p->failed = true;
+        return NULL;
+    }
+    if (*len > CAT_MAX_MODEL_BYTES - *p->bytes) {
+        diag_error(p->lx.errors, p->lx.file, t->line, t->col,
+                   "the model and its includes are too large (more than %u bytes in all)",
+                   CAT_MAX_MODEL_BYTES);
+        p->failed = true;
+        return NULL;
+    }
+    *p->bytes += *len;
+    return text;
 }
 
 static bool parse_include(parser *p)
@@ -952,26 +967,25 @@ static bool parse_include(parser *p)
     if (p->skipping)
         return true;
     int depth = p->includes ? p->includes->depth : 0;
-    size_t len;
-    char *text;
-    const char *path = find_include(p, t.text, &text, &len);
-    if (!path) {
-        diag_error(p->lx.errors, p->lx.file, t.line, t.col, "cannot read included file '%s'",
-                   join_path(p->dir, t.text));
-        p->failed = true;
-        return false;
-    }
+    const char *path = find_include(p, t.text);
+    if (!path) /* read_include says why the first candidate cannot be read */
+        path = join_path(p->dir, t.text);
     for (const include_frame *f = p->includes; f; f = f->outer)
         if (strcmp(f->path, path) == 0) {
             diag_error(p->lx.errors, p->lx.file, t.line, t.col, "recursive include of '%s'", path);
             p->failed = true;
             return false;
         }
-    if (depth >= MAX_INCLUDE_DEPTH) {
-        diag_error(p->lx.errors, p->lx.file, t.line, t.col, "includes nested too deeply");
+    if (depth >= CAT_MAX_INCLUDE_DEPTH) {
+        diag_error(p->lx.errors, p->lx.file, t.line, t.col, "includes nested too deeply (more than %d)",
+                   CAT_MAX_INCLUDE_DEPTH);
         p->failed = true;
         return false;
     }
+    size_t len;
+    char *text = read_include(p, &t, path, &len);
+    if (!text)
+        return false;
     include_frame frame = {path, p->includes, depth + 1};
     parse_file(p, path, text, len, dir_of(path), &frame);
     return !p->failed;
@@ -1208,6 +1222,7 @@ static void parse_file(parser *outer, const char *name, const char *text, size_t
     p.ast = outer->ast;
     p.out = outer->out;
     p.opts = outer->opts;
+    p.bytes = outer->bytes;
     p.depth = outer->depth;
     cat_lex_init(&p.lx, name, text, len, outer->lx.errors);
     cat_lex_next(&p.lx, &p.tok);
@@ -1226,10 +1241,13 @@ static void parse_file(parser *outer, const char *name, const char *text, size_t
  * directory (or the model's) holds one, so do we. */
 static void parse_prelude(parser *top)
 {
-    size_t len;
-    char *text;
-    const char *path = find_include(top, "stdlib.cat", &text, &len);
+    const char *path = find_include(top, "stdlib.cat");
     if (!path)
+        return;
+    size_t len;
+    const cat_token at = {.line = 1, .col = 1};
+    char *text = read_include(top, &at, path, &len);
+    if (!text)
         return;
     include_frame frame = {path, NULL, 1};
     parse_file(top, path, text, len, dir_of(path), &frame);
@@ -1238,8 +1256,13 @@ static void parse_prelude(parser *top)
 cat_ast *cat_parse(const char *name, const char *text, size_t len, const char *dir,
                    const cat_load_options *opts, bool prelude, FILE *errors)
 {
+    if (len > CAT_MAX_FILE_BYTES) {
+        diag_error(errors, name, 1, 1, "file too large (more than %u bytes)", CAT_MAX_FILE_BYTES);
+        return NULL;
+    }
     cat_ast *ast = GC_MALLOC(sizeof *ast);
     ast->co_mode = CAT_CO_TOTAL;
+    size_t bytes = len;
     stmt_list stmts = {0};
     parser top;
     memset(&top, 0, sizeof top);
@@ -1247,6 +1270,8 @@ cat_ast *cat_parse(const char *name, const char *text, size_t len, const char *d
     top.out = &stmts;
     top.opts = opts;
     top.dir = dir;
+    top.bytes = &bytes;
+    top.lx.file = name;
     top.lx.errors = errors;
     if (prelude)
         parse_prelude(&top);
@@ -1259,5 +1284,4 @@ cat_ast *cat_parse(const char *name, const char *text, size_t len, const char *d
     return ast;
 }
 
-char *cat_read_file(const char *path, size_t *len) { return slurp(path, len); }
 char *cat_dir_of(const char *path) { return dir_of(path); }

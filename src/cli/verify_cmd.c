@@ -29,6 +29,7 @@
 #include "report/status.h"
 #include "search/bfs.h"
 #include "search/state_store.h"
+#include "cli/witness.h"
 
 #define MAX_UNHANDLED 32
 
@@ -42,6 +43,8 @@ typedef struct verify_opts {
     trace_detail trace;
     progress_mode progress;
     double progress_every_s;
+    bool racy_undefined;         /* --racy undefined: a test the model flags allows every outcome */
+    bool complete;               /* --complete: the protocol must reach every model outcome */
     verify_observer observe;     /* verify_cmd_run's caller, or NULL */
     void *observe_ctx;
 } verify_opts;
@@ -65,6 +68,8 @@ typedef struct verdict {
     const char *model_cut;
     int unsure;
     int unobserved;              /* model outcomes the protocol never reaches */
+    bool complete;               /* --complete: an unobserved outcome is a violation */
+    witness_set *missing_why;    /* --complete: an execution per unobserved outcome */
     int nunhandled;
     proto_unhandled_pair unhandled[MAX_UNHANDLED];
     uint32_t unhandled_at[MAX_UNHANDLED];  /* the first state (BFS order) that meets it */
@@ -81,7 +86,8 @@ static void usage(FILE *to)
             "usage: scopecheck verify --protocol NAME|FILE.proto [--model NAME|FILE.cat] [--json]\n"
             "                         [--max-states N] [--max-memory BYTES] [--timeout SECONDS]\n"
             "                         [--net fifo|unordered] [--const NAME=VALUE] [--unroll N]\n"
-            "                         [--trace short|full] [--progress[=SECONDS] | --no-progress] LITMUS|DIR...\n"
+            "                         [--trace short|full] [--progress[=SECONDS] | --no-progress] [--complete]\n"
+            "                         [--racy check|undefined] LITMUS|DIR...\n"
             "  --protocol P   protocol tables (models/P.proto), e.g. gpu_vi\n"
             "  --model M      memory model to compare outcomes with: %s;\n"
             "                 or the path of a .cat file\n"
@@ -98,6 +104,12 @@ static void usage(FILE *to)
             "  --progress[=S] a progress line on stderr every S seconds (default 2) while a search\n"
             "                 runs; the default prints them only when stderr is a terminal\n"
             "  --no-progress  never print progress lines\n"
+            "  --racy undefined  a test on which the model raises a flag (an OpenCL data or scope\n"
+            "                 race) has undefined behaviour: its outcomes are not compared (deadlocks,\n"
+            "                 invariants and unhandled events still are); check (default): compared\n"
+            "                 unless the model says option flags = undefined\n"
+            "  --complete     the protocol's outcomes must equal the model's: a model outcome the\n"
+            "                 protocol never produces is a violation, shown with an execution\n"
             "A directory stands for every *.litmus below it.  Exit status: 0 every test passed;\n"
             "1 a violation (it stands even if the search was cut); 2 unusable input, arguments\n"
             "or output; 3 some search incomplete (a limit, a signal, the value range).\n",
@@ -167,7 +179,7 @@ static int parse_one(int ch, verify_opts *o, FILE *err)
         return -1;
     case 'c':
         if (!proto_options_const(&o->proto, optarg))
-            return option_error(err, "--const takes NAME=NUMBER, not", optarg);
+            return option_error(err, "--const takes NAME=NUMBER (at most 9 digits), not", optarg);
         return -1;
     case 'T':
         if (!trace_detail_parse(optarg, &o->trace))
@@ -177,6 +189,14 @@ static int parse_one(int ch, verify_opts *o, FILE *err)
         return parse_progress(o, err);
     case 'Q':
         o->progress = PROGRESS_OFF;
+        return -1;
+    case 'R':
+        if (strcmp(optarg, "undefined") && strcmp(optarg, "check"))
+            return option_error(err, "--racy takes check or undefined, not", optarg);
+        o->racy_undefined = !strcmp(optarg, "undefined");
+        return -1;
+    case 'C':
+        o->complete = true;
         return -1;
     case 'u': {
         char *end;
@@ -202,7 +222,8 @@ static int parse_options(int argc, char **argv, verify_opts *o, FILE *out, FILE 
         {"net", required_argument, NULL, 'n'},      {"const", required_argument, NULL, 'c'},
         {"trace", required_argument, NULL, 'T'},    {"progress", optional_argument, NULL, 'P'},
         {"no-progress", no_argument, NULL, 'Q'},    {"unroll", required_argument, NULL, 'u'},
-        {"cat", required_argument, NULL, 'm'},
+        {"cat", required_argument, NULL, 'm'},      {"complete", no_argument, NULL, 'C'},
+        {"racy", required_argument, NULL, 'R'},
         {"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0},
     };
     memset(o, 0, sizeof *o);
@@ -219,7 +240,7 @@ static int parse_options(int argc, char **argv, verify_opts *o, FILE *out, FILE 
         }
         int status = parse_one(ch, o, err);
         if (status == 2 && ch != 's' && ch != 'M' && ch != 't' && ch != 'n' && ch != 'c' && ch != 'u' &&
-            ch != 'T' && ch != 'P') {
+            ch != 'T' && ch != 'P' && ch != 'R') {
             const char *advice = herd_option_advice(argv[optind - 1]);
             if (advice) {
                 fprintf(err, "scopecheck verify: error: herd7's option %s is not supported: %s\n",
@@ -287,9 +308,18 @@ static void compare_outcomes(verdict *v)
 /* A deadlock in a search where a step was dropped for its value may come
  * from the dropped step: it is shown, but it is not an established
  * violation. */
+/* With --complete, a model outcome the protocol never reaches is a
+ * violation only when the whole state space was explored (and no step was
+ * dropped for its value): otherwise the protocol might reach it beyond the
+ * cut. */
+static bool missing_established(const verdict *v)
+{
+    return v->complete && v->unobserved && !v->undefined && !v->model_cut && v->cut == SC_CUT_NONE && !v->overflow;
+}
+
 static bool has_violation(const verdict *v)
 {
-    return v->unsound || v->nunhandled || (v->search.deadlocks && !v->overflow) || v->search.stop == BFS_VIOLATION;
+    return v->unsound || missing_established(v) || v->nunhandled || (v->search.deadlocks && !v->overflow) || v->search.stop == BFS_VIOLATION;
 }
 
 static enum sc_cut cut_of(bfs_stop stop)
@@ -385,7 +415,7 @@ static void print_unsound(FILE *out, const verdict *v)
     if (v->undefined)
         return;
     const lit_value *mine = outcome_values(v->protocol_outcomes);
-    for (int i = 0; i < outcome_count(v->protocol_outcomes); i++) {
+    for (int i = 0; i < outcome_count(v->protocol_outcomes) && !v->undefined; i++) {
         const lit_value *state = &mine[(size_t)i * (size_t)width];
         if (outcome_find(v->model_outcomes, state) >= 0)
             continue;
@@ -399,6 +429,29 @@ static void print_unsound(FILE *out, const verdict *v)
         report_state(out, v->t, state);
         fputs(" (the model forbids it)\n", out);
         print_trace(out, v, v->witness[i]);
+    }
+}
+
+/* --complete: each model outcome the protocol never reached, with an
+ * execution of the model that produces it. */
+static void print_missing(FILE *out, const verdict *v)
+{
+    if (!missing_established(v))
+        return;
+    int width = v->t->nobserved;
+    const lit_value *allowed = outcome_values(v->model_outcomes);
+    for (int i = 0; i < outcome_count(v->model_outcomes); i++) {
+        const lit_value *state = &allowed[(size_t)i * (size_t)width];
+        if (outcome_find(v->protocol_outcomes, state) >= 0)
+            continue;
+        fputs("Violation missing outcome: ", out);
+        report_state(out, v->t, state);
+        fputs(" (the model allows it; the protocol never produces it)\n", out);
+        const char *why = witness_text(v->missing_why, state);
+        if (why)
+            fprintf(out, "Execution\n%s", why);
+        else
+            fputs("Execution not kept (the values were wrapped into the protocol's range)\n", out);
     }
 }
 
@@ -476,6 +529,7 @@ static void print_text(FILE *out, const verdict *v, const verify_opts *o, const 
     print_undefined(out, v, m);
     print_sound(out, v);
     print_unsound(out, v);
+    print_missing(out, v);
     if (v->search.stop == BFS_VIOLATION) {
         fprintf(out, "Violation invariant %s\n", v->search.violated);
         print_trace(out, v, v->search.violation_index);
@@ -533,6 +587,22 @@ static void json_violations(FILE *out, const verdict *v)
         fputc('}', out);
         first = false;
     }
+    const lit_value *allowed = outcome_values(v->model_outcomes);
+    for (int i = 0; missing_established(v) && i < outcome_count(v->model_outcomes); i++) {
+        const lit_value *state = &allowed[(size_t)i * (size_t)width];
+        if (outcome_find(v->protocol_outcomes, state) >= 0)
+            continue;
+        fputs(first ? "{\"kind\":\"missing\",\"outcome\":" : ",{\"kind\":\"missing\",\"outcome\":", out);
+        report_json_state(out, v->t, state);
+        fputs(",\"execution\":", out);
+        const char *why = witness_text(v->missing_why, state);
+        if (why)
+            report_json_string(out, why);
+        else
+            fputs("null", out);
+        fputc('}', out);
+        first = false;
+    }
     if (v->search.stop == BFS_VIOLATION) {
         fputs(first ? "{\"kind\":\"invariant\",\"name\":" : ",{\"kind\":\"invariant\",\"name\":", out);
         report_json_string(out, v->search.violated);
@@ -574,6 +644,7 @@ static void json_options(FILE *out, const verdict *v, const verify_opts *o)
     proto_value_range(v->inst, &lo, &hi);
     fprintf(out, "},\"value_range\":[%ld,%ld],\"value_range_from\":\"%s\"", lo, hi,
             proto_values_derived(v->inst) ? "test" : "protocol");
+    fprintf(out, ",\"complete_outcomes\":%s", o->complete ? "true" : "false");
     fputs(",\"max_states\":", out);
     if (o->bfs.max_states)
         fprintf(out, "%" PRIu64, o->bfs.max_states);
@@ -687,16 +758,22 @@ static bool fit_model_outcomes(verdict *v, const char *path, const char *proto_n
     return true;
 }
 
+static enum_options model_enum_options(const verify_opts *o, const cat_model *m)
+{
+    /* flagged undefined: the model's flags (flag ~empty) or its undefined_unless
+     * checks; --racy undefined treats the model as if it said option flags = undefined */
+    return (enum_options){.unroll = o->unroll, .max_traces = 100000,
+                          .races = cat_model_flags_make_undefined(m, ~0u) || o->racy_undefined,
+                          .stop = o->bfs.stop};
+}
+
 static bool model_outcomes(verdict *v, const verify_opts *o, const cat_model *m, cat_workspace *ws, FILE *err)
 {
-    /* flagged undefined: the model's flags (flag ~empty) or its undefined_unless checks */
-    bool undefined_on_flags = cat_model_flags_make_undefined(m, ~0u);
-    enum_options eo = {.unroll = o->unroll, .max_traces = 100000, .races = undefined_on_flags,
-                       .stop = o->bfs.stop};
+    enum_options eo = model_enum_options(o, m);
     if (!enumerate_check(v->t, m, ws, &eo, &v->model, err))
         return false;
     v->model_outcomes = v->model.states;
-    v->undefined = cat_model_flags_make_undefined(m, v->model.flags);
+    v->undefined = v->model.flags && (o->racy_undefined || cat_model_flags_make_undefined(m, v->model.flags));
     v->model_cut = enumerate_incomplete(&v->model);
     if (v->model_cut && !v->model.interrupted)
         fprintf(err, "%s: warning: the model's outcomes are incomplete (%s): protocol outcomes outside them are "
@@ -756,6 +833,7 @@ static int verify_file(const char *path, const verify_opts *o, const protocol *p
     v->t = t;
     v->inst = inst;
     v->trace = o->trace;
+    v->complete = o->complete;
     v->scratch = GC_MALLOC_ATOMIC(sizeof(lit_value) * (size_t)(t->nobserved ? t->nobserved : 1));
     v->protocol_outcomes = outcome_set_new(t->nobserved);
     if (!model_outcomes(v, o, m, ws, err) || !fit_model_outcomes(v, path, protocol_name(p), err))
@@ -775,7 +853,11 @@ static int verify_file(const char *path, const verify_opts *o, const protocol *p
     }
     v->bfs = bfs_run(proto_nsi(inst), &bo, &v->search);
     if (!v->bfs) {
-        fprintf(err, "%s: error: the search could not start (%s)\n", path, bfs_stop_name(v->search.stop));
+        if (o->bfs.max_memory)
+            fprintf(err, "scopecheck verify: error: --max-memory %zu bytes is too small for the search "
+                    "to store its first state\n", o->bfs.max_memory);
+        else
+            fprintf(err, "scopecheck verify: error: out of memory before the search of %s could start\n", path);
         return 2;
     }
     v->cut = cut_of(v->search.stop);
@@ -783,6 +865,10 @@ static int verify_file(const char *path, const verify_opts *o, const protocol *p
     if (v->overflow && v->cut == SC_CUT_NONE)
         v->cut = SC_CUT_VALUE_RANGE;
     compare_outcomes(v);
+    if (missing_established(v)) {
+        enum_options eo = model_enum_options(o, m);
+        v->missing_why = witness_collect(t, m, ws, &eo, v->model_outcomes, err);
+    }
     v->nunhandled = proto_unhandled(inst, v->unhandled, MAX_UNHANDLED);
     locate_unhandled(v, p, &po);
     if (o->json)

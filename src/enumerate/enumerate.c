@@ -25,6 +25,7 @@
 #include "enumerate/co_orders.h"
 #include "enumerate/thread_paths.h"
 #include "enumerate/trace_filter.h"
+#include "litmus/cond.h"
 
 #define MAX_THREADS 32
 #define STOP_CHECK_MASK 255u   /* look at the clock and the heap every 256 steps */
@@ -317,10 +318,15 @@ static void tag_region(exec *x, uint8_t regions, int i)
         add_to(x, XS_LOCAL, i);
 }
 
-static uint8_t location_region(const litmus_test *t, int loc)
+/* What an access (or initial write) of location loc is, by its location:
+ * its region (global unless said otherwise) and whether the location is
+ * declared non-atomic. */
+static void tag_location(exec *x, const litmus_test *t, int loc, int i)
 {
-    uint8_t r = t->locs[t->locs[loc].physical].region;
-    return r ? r : REGION_GLOBAL;
+    const lit_location *l = &t->locs[t->locs[loc].physical];
+    tag_region(x, l->region ? l->region : REGION_GLOBAL, i);
+    if (!l->atomic_type)
+        add_to(x, XS_NAL, i);
 }
 
 static void tag_access(exec *x, const tp_event *te, int i)
@@ -330,8 +336,8 @@ static void tag_access(exec *x, const tp_event *te, int i)
     case ORD_RELAXED: add_to(x, XS_RLX, i); break;
     case ORD_ACQUIRE: add_to(x, XS_ACQ, i); break;
     case ORD_RELEASE: add_to(x, XS_REL, i); break;
+    case ORD_ACQ_REL: add_to(x, XS_ACQ_REL, i); break; /* herd's OpenCL: an acq_rel load or store; C RMWs */
     case ORD_SC: add_to(x, XS_SC, i); break;
-    case ORD_ACQ_REL: add_to(x, XS_ACQ_REL, i); break;  /* C read-modify-writes */
     case ORD_CONSUME: add_to(x, XS_CON, i); break;      /* herd names it CON */
     default: break;
     }
@@ -373,6 +379,10 @@ static void tag_event(exec *x, const tp_event *te, int i)
         tag_access(x, te, i);
         break;
     case EV_FENCE:
+        if (te->implicit_sc) {
+            add_to(x, XS_SCF, i); /* only that, and its scope */
+            break;
+        }
         add_to(x, XS_F, i);
         tag_fence(x, te, i);
         tag_region(x, te->regions, i);
@@ -403,12 +413,12 @@ static void fill_sets(enum_ctx *c)
             add_to(x, XS_W, i);
             add_to(x, XS_IW, i);
             add_to(x, XS_GEN, i);
-            tag_region(x, location_region(c->t, e->vloc), i);
+            tag_location(x, c->t, e->vloc, i);
             continue;
         }
         tag_event(x, te, i);
         if (te->kind == EV_READ || te->kind == EV_WRITE || te->kind == EV_RMW)
-            tag_region(x, location_region(c->t, te->loc), i);
+            tag_location(x, c->t, te->loc, i);
     }
     set_union(exec_set(x, XS_M), exec_set(x, XS_R), exec_set(x, XS_W), c->n);
     if (c->t->c_event_sets) { /* herd's C: NA is every event that is not atomic */
@@ -848,13 +858,14 @@ static void record_state(enum_ctx *c, int obs)
 static void add_race(enum_ctx *c, int flag, int a, int b)
 {
     const ev_info *ea = &c->ev[a], *eb = &c->ev[b];
-    if (!ea->ev || !eb->ev)
+    if (!ea->ev && !eb->ev)
         return;
-    race_report rr = {flag, ea->thread, ea->ev->instr, eb->thread, eb->ev->instr,
+    /* an initial write (no instruction) is thread -1, instruction -1 */
+    race_report rr = {flag, ea->thread, ea->ev ? ea->ev->instr : -1, eb->thread, eb->ev ? eb->ev->instr : -1,
                       ea->phys >= 0 ? ea->vloc : eb->phys >= 0 ? eb->vloc : -1};
     if (rr.thread_a > rr.thread_b || (rr.thread_a == rr.thread_b && rr.instr_a > rr.instr_b)) {
-        rr.thread_a = eb->thread, rr.instr_a = eb->ev->instr;
-        rr.thread_b = ea->thread, rr.instr_b = ea->ev->instr;
+        rr.thread_a = eb->thread, rr.instr_a = eb->ev ? eb->ev->instr : -1;
+        rr.thread_b = ea->thread, rr.instr_b = ea->ev ? ea->ev->instr : -1;
     }
     check_result *r = c->r;
     for (int i = 0; i < r->nraces; i++)
@@ -1187,7 +1198,8 @@ static bool same_shape(const tp_event *a, const tp_event *b)
 {
     return a->kind == b->kind && a->order == b->order && a->scope == b->scope && a->proxy == b->proxy &&
            a->in_rmw == b->in_rmw && a->rmw_write == b->rmw_write && a->waits == b->waits &&
-           a->remote == b->remote && a->regions == b->regions && a->loc == b->loc;
+           a->remote == b->remote && a->regions == b->regions && a->loc == b->loc &&
+           a->implicit_sc == b->implicit_sc;
 }
 
 static bool same_trace_shape(const tp_trace *a, const tp_trace *b)
@@ -1384,7 +1396,7 @@ bool enumerate_check(const litmus_test *t, const cat_model *m, cat_workspace *ws
     c->errors = errors;
     c->deadline = o->timeout_s > 0 ? now_seconds() + o->timeout_s : 0;
     c->max_memory = o->max_memory;
-    c->thread_coherent = cat_model_thread_coherent(m);
+    c->thread_coherent = cat_model_thread_coherent(m) && !litmus_mixed_addressing(t);
     c->collect_races = o->races;
     c->interrupt = o->stop;
     c->on_execution = o->on_execution;
@@ -1453,12 +1465,21 @@ bool enumerate_value_range(const litmus_test *t, int unroll, lit_value *lo, lit_
 
 /* ---- the condition --------------------------------------------------------- */
 
-/* Collects the distinct constants of a condition into out[n..max); with
- * out NULL, counts the constants (with repeats: an upper bound). */
+/* Collects the distinct constants of a condition into out[n..max), left
+ * to right; with out NULL, counts the constants (with repeats: an upper
+ * bound).  A chain of /\ or \/ is walked by a loop (litmus/cond.h). */
 static int condition_constants(const lit_cond *c, lit_value *out, int n, int max)
 {
     if (!c)
         return n;
+    if (c->kind == COND_AND || c->kind == COND_OR) {
+        const lit_cond *const *spine;
+        int k = lit_cond_spine(c, &spine);
+        n = condition_constants(spine[k - 1]->left, out, n, max);
+        while (k-- > 0)
+            n = condition_constants(spine[k]->right, out, n, max);
+        return n;
+    }
     if (c->kind == COND_EQ || c->kind == COND_NE) {
         const lit_term *terms[2] = {&c->lhs, &c->rhs};
         for (int k = 0; k < 2; k++) {
@@ -1494,15 +1515,23 @@ static lit_value term_value(const litmus_test *t, const lit_term *term, const li
     return 0;
 }
 
+/* A chain of /\ or \/ nests to the left as deep as it is long: its right
+ * operands are tested in a loop down the chain (right to left; the
+ * operands have no side effects), and recursion goes only into them. */
 bool condition_holds(const litmus_test *t, const lit_cond *c, const lit_value *state)
 {
+    for (; c && (c->kind == COND_AND || c->kind == COND_OR); c = c->left) {
+        bool right = condition_holds(t, c->right, state);
+        if (right != (c->kind == COND_AND))
+            return right;   /* a false conjunct, a true disjunct */
+    }
     if (!c)
         return true;
     switch (c->kind) {
     case COND_TRUE: return true;
     case COND_FALSE: return false;
-    case COND_AND: return condition_holds(t, c->left, state) && condition_holds(t, c->right, state);
-    case COND_OR: return condition_holds(t, c->left, state) || condition_holds(t, c->right, state);
+    case COND_AND:
+    case COND_OR: break;    /* taken by the loop */
     case COND_NOT: return !condition_holds(t, c->left, state);
     case COND_EQ: return term_value(t, &c->lhs, state) == term_value(t, &c->rhs, state);
     case COND_NE: return term_value(t, &c->lhs, state) != term_value(t, &c->rhs, state);

@@ -61,7 +61,7 @@ typedef struct enum_options {
  * position: deduplicated over all consistent executions. */
 typedef struct race_report {
     int flag;            /* model flag index: its name says why they race */
-    int thread_a, instr_a;
+    int thread_a, instr_a;   /* -1, -1: the location's initial write */
     int thread_b, instr_b;
     int loc;             /* location both access, or -1 */
 } race_report;

@@ -279,6 +279,20 @@ static tp_event *push_event(walker *w, path_state *s, const lit_instr *in, int p
     return e;
 }
 
+/* A seq_cst access is preceded by an implicit fence event of its scope
+ * (see thread_paths.h); false when the trace is full. */
+static bool push_implicit_sc_fence(walker *w, path_state *s, const lit_instr *in, int pc)
+{
+    if (in->order != ORD_SC || in->op == OP_FENCE)
+        return true;
+    tp_event *f = push_event(w, s, in, pc, EV_FENCE);
+    if (!f)
+        return false;
+    f->loc = -1;
+    f->implicit_sc = true;
+    return true;
+}
+
 /* Counts the writes of a path, whole or dropped at the loop bound, into
  * the round's bounds (the most writes a thread makes to each location).  A dropped path counts too: in the first rounds a spin loop may
  * wait for a value nobody has written yet, so every path of its thread is
@@ -398,6 +412,8 @@ static void follow_read(walker *w, const path_state *s, int pc, lit_value old, i
     path_state *next = state_at(w, s->depth + 1);
     memcpy(next, s, w->state_bytes);
     next->depth = s->depth + 1;
+    if (!push_implicit_sc_fence(w, next, in, pc))
+        return;
     int read_index = next->nevents;
     tp_event *r = push_event(w, next, in, pc, EV_READ);
     if (!r)
@@ -556,6 +572,8 @@ static void walk(walker *w, path_state *s, int pc)
             return;
         case OP_STORE: {
             lit_value v = operand_value(w, s, &in->a, deps);
+            if (!push_implicit_sc_fence(w, s, in, pc))
+                return;
             int index = s->nevents;
             tp_event *e = push_event(w, s, in, pc, EV_WRITE);
             if (!e)
@@ -846,7 +864,7 @@ void thread_paths_build(const litmus_test *t, const tp_limits *lim, tp_result *o
     for (int i = 0; i < t->nthreads; i++)
         back_index[i] = number_backward_branches(&t->threads[i], &nback[i]);
     for (int l = 0; l < t->nlocs; l++)
-        if (t->locs[l].physical == l)
+        if (t->locs[l].physical == l && t->locs[l].init != LIT_NO_VALUE)
             domain_add(&dom[l], t->locs[l].init, 0);
     /* Rounds grow the values until nothing new appears.  A value is kept
      * only if the chain of writes that computes it fits in one execution:

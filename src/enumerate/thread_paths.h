@@ -8,6 +8,9 @@
  * than `unroll` times is dropped and the result says so.  The traces carry
  * everything a memory model needs about each event except the
  * communication relations (rf, co), which the execution enumerator chooses.
+ * A seq_cst access (OpenCL's) is preceded in its trace by an implicit fence
+ * event (implicit_sc) with its scope: the fence.sc that PTX models read as
+ * CUDA's mapping of seq_cst; other models ignore it (docs/models.md).
  * Allocation: Boehm GC.
  */
 #ifndef SCOPECHECK_ENUMERATE_THREAD_PATHS_H
@@ -37,6 +40,7 @@ typedef struct tp_event {
     bool rmw_write;     /* write half of an atom/red: the previous event is its read */
     bool waits;         /* barrier: sync (true) or arrive (false) */
     bool remote;        /* remote-scope-promotion access */
+    bool implicit_sc;   /* fence: the implicit one just before a seq_cst access */
     uint8_t regions;    /* fences and barriers: enum lit_region bits */
     int loc;            /* location as addressed (virtual), memory events */
     lit_value value;    /* value read or written; barrier id for barriers */

@@ -2,12 +2,12 @@
 #include "litmus/cond.h"
 
 #include <gc.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "litmus/litmus.h"
 
-#define MAX_DEPTH 200
 
 typedef struct cparser {
     lexer *lx;
@@ -33,39 +33,83 @@ static bool same_term(const lit_term *a, const lit_term *b)
            (a->kind == TERM_LOC ? a->loc == b->loc : a->thread == b->thread && a->reg == b->reg);
 }
 
-/* Appends term to terms[0..*n) unless there (GC). */
-static void add_term(lit_term **terms, int *n, const lit_term *term)
+/* Adds a term written at `at` to the observed values; false after an
+ * error past LIT_MAX_OBSERVED. */
+static bool add_observed(lexer *lx, litmus_test *t, const lit_term *term, const lex_token *at)
 {
     if (term->kind == TERM_CONST)
-        return;
-    for (int i = 0; i < *n; i++)
-        if (same_term(&(*terms)[i], term))
-            return;
-    lit_term *grown = GC_MALLOC(sizeof *grown * (size_t)(*n + 1));
-    if (*n)
-        memcpy(grown, *terms, sizeof *grown * (size_t)*n);
-    grown[(*n)++] = *term;
-    *terms = grown;
+        return true;
+    for (int i = 0; i < t->nobserved; i++)
+        if (same_term(&t->observed[i], term))
+            return true;
+    if (t->nobserved == LIT_MAX_OBSERVED) {
+        lex_error(lx, at->line, at->col, "more than %d registers and locations observed", LIT_MAX_OBSERVED);
+        return false;
+    }
+    lit_term *n = GC_MALLOC(sizeof *n * (size_t)(t->nobserved + 1));
+    if (t->nobserved)
+        memcpy(n, t->observed, sizeof *n * (size_t)t->nobserved);
+    n[t->nobserved++] = *term;
+    t->observed = n;
+    return true;
 }
 
-/* The filter's terms that nothing observes become hidden terms. */
-static void hide_filter_terms(litmus_test *t, const lit_cond *c)
+int lit_cond_spine(const lit_cond *c, const lit_cond *const **spine)
+{
+    int n = 0;
+    for (const lit_cond *x = c; x && (x->kind == COND_AND || x->kind == COND_OR); x = x->left)
+        n++;
+    const lit_cond **s = GC_MALLOC(sizeof *s * (size_t)(n ? n : 1));
+    n = 0;
+    for (const lit_cond *x = c; x && (x->kind == COND_AND || x->kind == COND_OR); x = x->left)
+        s[n++] = x;
+    *spine = s;
+    return n;
+}
+
+/* Adds to t->hidden a term of the filter that nothing observes (once);
+ * false past LIT_MAX_OBSERVED observed and hidden terms together. */
+static bool hide_term(litmus_test *t, const lit_term *term)
+{
+    if (term->kind == TERM_CONST)
+        return true;
+    for (int i = 0; i < t->nobserved; i++)
+        if (same_term(&t->observed[i], term))
+            return true;
+    for (int i = 0; i < t->nhidden; i++)
+        if (same_term(&t->hidden[i], term))
+            return true;
+    if (t->nobserved + t->nhidden >= LIT_MAX_OBSERVED)
+        return false;
+    lit_term *grown = GC_MALLOC(sizeof *grown * (size_t)(t->nhidden + 1));
+    if (t->nhidden)
+        memcpy(grown, t->hidden, sizeof *grown * (size_t)t->nhidden);
+    grown[t->nhidden++] = *term;
+    t->hidden = grown;
+    return true;
+}
+
+/* The filter's terms that nothing observes become hidden terms, in order
+ * of first mention.  Chains of /\ and \/ are walked down their left spine
+ * (cond.h); recursion is left to right operands and negations, which the
+ * parser bounds. */
+static bool hide_filter_terms(litmus_test *t, const lit_cond *c)
 {
     if (!c)
-        return;
-    if (c->kind == COND_EQ || c->kind == COND_NE) {
-        const lit_term *terms[2] = {&c->lhs, &c->rhs};
-        for (int k = 0; k < 2; k++) {
-            bool seen = false;
-            for (int i = 0; i < t->nobserved && !seen; i++)
-                seen = same_term(&t->observed[i], terms[k]);
-            if (!seen)
-                add_term(&t->hidden, &t->nhidden, terms[k]);
-        }
-        return;
+        return true;
+    const lit_cond *const *spine;
+    int n = lit_cond_spine(c, &spine);
+    if (n) {
+        bool ok = hide_filter_terms(t, spine[n - 1]->left);
+        for (int i = n; ok && i-- > 0;)
+            ok = hide_filter_terms(t, spine[i]->right);
+        return ok;
     }
-    hide_filter_terms(t, c->left);
-    hide_filter_terms(t, c->right);
+    if (c->kind == COND_NOT)
+        return hide_filter_terms(t, c->left);
+    if (c->kind == COND_EQ || c->kind == COND_NE)
+        return hide_term(t, &c->lhs) && hide_term(t, &c->rhs);
+    return true;
 }
 
 static bool parse_term(cparser *p, lit_term *out)
@@ -88,24 +132,25 @@ static bool parse_term(cparser *p, lit_term *out)
         return true;
     }
     if (lex_is_punct(&tok, "[")) {
-        /* herd's [x]: the location x */
+        /* "[x]": herd's spelling of the location x */
         lex_advance(lx);
-        if (!valid_name(&lx->tok)) {
-            lex_error(lx, lx->tok.line, lx->tok.col, "expected a location name after '[', got %s",
-                      lex_describe(&lx->tok));
+        lex_token name = lx->tok;
+        if (name.kind != TOK_IDENT || !valid_name(&name)) {
+            lex_error(lx, name.line, name.col, "expected a location name after '[', got %s",
+                      lex_describe(&name));
             return false;
         }
-        char *name = lex_tok_str(&lx->tok);
         lex_advance(lx);
         if (!lex_is_punct(&lx->tok, "]")) {
-            lex_error(lx, lx->tok.line, lx->tok.col, "expected ']' after the location, got %s",
-                      lex_describe(&lx->tok));
+            lex_error(lx, lx->tok.line, lx->tok.col, "expected ']' after '[%.*s', got %s", (int)name.len,
+                      name.text, lex_describe(&lx->tok));
             return false;
         }
         lex_advance(lx);
-        int l = litmus_loc_index(p->t, name);
+        char *s = lex_tok_str(&name);
+        int l = litmus_loc_index(p->t, s);
         out->kind = TERM_LOC;
-        out->loc = l >= 0 ? l : litmus_add_loc(p->t, name, 0);
+        out->loc = l >= 0 ? l : litmus_add_loc(p->t, s, 0);
         return true;
     }
     if (tok.kind == TOK_NUMBER || tok.kind == TOK_IDENT) {
@@ -150,6 +195,25 @@ static bool parse_term(cparser *p, lit_term *out)
             return false;
         }
         char *name = lex_tok_str(&tok);
+        if (lex_is_punct(&lx->tok, "[")) {
+            /* "y[2]": an element of array y, the location named so */
+            lex_advance(lx);
+            if (lx->tok.kind != TOK_NUMBER) {
+                lex_error(lx, lx->tok.line, lx->tok.col, "expected an index after '%s[', got %s", name,
+                          lex_describe(&lx->tok));
+                return false;
+            }
+            char buf[160];
+            snprintf(buf, sizeof buf, "%s[%lld]", name, (long long)lx->tok.num);
+            lex_advance(lx);
+            if (!lex_is_punct(&lx->tok, "]")) {
+                lex_error(lx, lx->tok.line, lx->tok.col, "expected ']' after the index, got %s",
+                          lex_describe(&lx->tok));
+                return false;
+            }
+            lex_advance(lx);
+            name = lex_strndup(buf, strlen(buf));
+        }
         int l = litmus_loc_index(p->t, name);
         if (l < 0)
             l = litmus_add_loc(p->t, name, 0);
@@ -175,7 +239,7 @@ static lit_cond *parse_prop(cparser *p);
 static lit_cond *parse_unary(cparser *p)
 {
     lexer *lx = p->lx;
-    if (++p->depth > MAX_DEPTH) {
+    if (++p->depth > LIT_MAX_COND_DEPTH) {
         lex_error(lx, lx->tok.line, lx->tok.col, "condition nested too deeply");
         return NULL;
     }
@@ -190,6 +254,12 @@ static lit_cond *parse_unary(cparser *p)
     } else if (lex_is_punct(&lx->tok, "(")) {
         lex_token open = lx->tok;
         lex_advance(lx);
+        if (lex_is_punct(&lx->tok, ")")) {
+            /* "()": the empty proposition, true (herd: exists ()) */
+            lex_advance(lx);
+            p->depth--;
+            return new_cond(COND_TRUE);
+        }
         c = parse_prop(p);
         if (c && !lex_is_punct(&lx->tok, ")")) {
             if (lx->tok.kind != TOK_ERROR)
@@ -204,6 +274,7 @@ static lit_cond *parse_unary(cparser *p)
         lex_advance(lx);
     } else {
         lit_term lhs, rhs;
+        lex_token lhs_at = lx->tok;
         if (!parse_term(p, &lhs))
             return NULL;
         enum lit_cond_kind k;
@@ -218,15 +289,15 @@ static lit_cond *parse_unary(cparser *p)
             return NULL;
         }
         lex_advance(lx);
+        lex_token rhs_at = lx->tok;
         if (!parse_term(p, &rhs))
             return NULL;
         c = new_cond(k);
         c->lhs = lhs;
         c->rhs = rhs;
-        if (!p->filter) {
-            litmus_add_observed(p->t, &lhs);
-            litmus_add_observed(p->t, &rhs);
-        }
+        if (!p->filter &&
+            (!add_observed(lx, p->t, &lhs, &lhs_at) || !add_observed(lx, p->t, &rhs, &rhs_at)))
+            return NULL;
     }
     p->depth--;
     return c;
@@ -278,13 +349,15 @@ bool litmus_parse_final(lexer *lx, litmus_test *t)
         lex_advance(lx);
         while (!lex_is_punct(&lx->tok, "]")) {
             lit_term term;
+            lex_token at = lx->tok;
             if (!parse_term(&p, &term))
                 return false;
             if (term.kind == TERM_CONST) {
                 lex_error(lx, lx->prev.line, lx->prev.col, "expected a register or location in 'locations'");
                 return false;
             }
-            litmus_add_observed(t, &term);
+            if (!add_observed(lx, t, &term, &at))
+                return false;
             if (lex_is_punct(&lx->tok, ";"))
                 lex_advance(lx);
             else if (!lex_is_punct(&lx->tok, "]")) {
@@ -296,6 +369,7 @@ bool litmus_parse_final(lexer *lx, litmus_test *t)
         }
         lex_advance(lx);
     }
+    lex_token filter_at = lx->tok;
     if (lex_is_ident(&lx->tok, "filter")) {
         lex_advance(lx);
         p.filter = true;
@@ -331,7 +405,11 @@ bool litmus_parse_final(lexer *lx, litmus_test *t)
     t->cond = parse_prop(&p);
     if (!t->cond)
         return false;
-    hide_filter_terms(t, t->filter);
+    if (!hide_filter_terms(t, t->filter)) {
+        lex_error(lx, filter_at.line, filter_at.col,
+                  "more than %d registers and locations observed or filtered on", LIT_MAX_OBSERVED);
+        return false;
+    }
     if (lx->tok.kind != TOK_EOF) {
         if (lx->tok.kind != TOK_ERROR)
             lex_error(lx, lx->tok.line, lx->tok.col, "unexpected %s after the condition",

@@ -11,7 +11,7 @@
 static const char *const level_names[] = {[LV_CU] = "cu", [LV_GPU] = "gpu", [LV_SYS] = "shared",
                                           [LV_SLICE] = "sliced"};
 static const char *const order_names[] = {"weak", "relaxed", "acquire", "release", "acq_rel", "sc"};
-static const char *const scope_names[] = {"none", "cta", "gpu", "sys"};
+static const char *const scope_names[] = {"none", "cta", "gpu", "sys", "wi"};
 static const char *const ev_kinds[] = {[EV_LOAD] = "load", [EV_STORE] = "store", [EV_RMW] = "rmw",
                                        [EV_FENCE] = "fence", [EV_RECV] = "recv", [EV_INTERNAL] = "internal"};
 static const char *const binop_names[] = {[OPX_ADD] = "+", [OPX_SUB] = "-", [OPX_EQ] = "==", [OPX_NE] = "!=",
@@ -31,7 +31,10 @@ static json_t *bound_json(const protocol *p, pbound b)
 {
     if (b.cst < 0)
         return json_integer(b.num);
-    return json_pack("{s:s, s:I}", "const", p->const_names[b.cst], "plus", (json_int_t)b.num);
+    json_t *o = json_pack("{s:s, s:I}", "const", p->const_names[b.cst], "plus", (json_int_t)b.num);
+    if (b.mul != 1)     /* 2*NADDR-1: the constant's factor, written only when it is not 1 */
+        json_object_set_new(o, "times", json_integer(b.mul));
+    return o;
 }
 
 static json_t *range_json(const protocol *p, prange r)
@@ -78,6 +81,17 @@ static json_t *with(json_t *o, const char *key, json_t *v)
     return o;
 }
 
+/* A flat chain (three or more operators, folded from the left) as the
+ * nested binary nodes the tables format has: ((t0 op0 t1) op1 t2) ...,
+ * built by a loop.  Its depth in the JSON is the chain's length. */
+static json_t *chain_json(const scope_ctx *s, const pexpr *e)
+{
+    json_t *acc = expr_json(s, e->terms[0]);
+    for (int i = 1; i < e->nterms; i++)
+        acc = with(with(op_node(binop_names[e->ops[i - 1]]), "l", acc), "r", expr_json(s, e->terms[i]));
+    return acc;
+}
+
 static json_t *expr_json(const scope_ctx *s, const pexpr *e)
 {
     if (!e)
@@ -96,8 +110,13 @@ static json_t *expr_json(const scope_ctx *s, const pexpr *e)
     case EX_CU: return op_node("cu");
     case EX_GPU: return op_node("gpu");
     case EX_ORDER: return op_node("order");
+    case EX_TID: return op_node("tid");
+    case EX_LAST:
+        return with(with(op_node("last"), "storage", storage_json(s, e->l->kind == EX_LINEF, e->l->idx)), "x",
+                    expr_json(s, e->r));
     case EX_BIN:
         return with(with(op_node(binop_names[e->op]), "l", expr_json(s, e->l)), "r", expr_json(s, e->r));
+    case EX_CHAIN: return chain_json(s, e);
     case EX_NOT: return with(op_node("!"), "l", expr_json(s, e->l));
     case EX_NEG: return with(op_node("neg"), "l", expr_json(s, e->l));
     case EX_RMW: return with(with(op_node("rmw"), "l", expr_json(s, e->l)), "r", expr_json(s, e->r));
@@ -128,6 +147,8 @@ static json_t *event_json(const protocol *p, const pctrl *c, const pevent *e)
     } else {
         json_object_set_new(o, "order", json_string(e->order == PEV_ANY ? "*" : order_names[e->order]));
         json_object_set_new(o, "scope", json_string(e->scope == PEV_ANY ? "*" : scope_names[e->scope]));
+        if (e->remote)  /* written only for remote rows, so older exports read the same */
+            json_object_set_new(o, "remote", json_true());
     }
     return o;
 }
@@ -236,10 +257,13 @@ static json_t *controller_json(const protocol *p, int ci)
         json_array_append_new(internal, json_string(c->internal[k]));
     for (int k = 0; k < c->nrows; k++)
         json_array_append_new(rows, row_json(p, c, &c->rows[k]));
-    return json_pack("{s:s, s:o, s:b, s:o, s:o, s:o, s:o, s:o, s:o}", "name", c->name, "placement",
-                     placement_json(p, c->level, c->slices), "processor", c->processor, "states", states, "fields",
-                     fields, "vars", vars, "final", expr_json(&s, c->final), "internal_events", internal, "rows",
-                     rows);
+    json_t *o = json_pack("{s:s, s:o, s:b, s:o, s:o, s:o, s:o, s:o, s:o}", "name", c->name, "placement",
+                          placement_json(p, c->level, c->slices), "processor", c->processor, "states", states,
+                          "fields", fields, "vars", vars, "final", expr_json(&s, c->final), "internal_events",
+                          internal, "rows", rows);
+    if (c->hold)        /* written only when the controller has one */
+        json_object_set_new(o, "hold", expr_json(&s, c->hold));
+    return o;
 }
 
 static json_t *channel_json(const protocol *p, const pchan *c, enum proto_net net)

@@ -1,6 +1,7 @@
 /* report/report.c: herd7-style blocks and JSON lines (see report.h). */
 #include "report/report.h"
 
+#include <gc.h>
 #include <inttypes.h>
 
 #include "enumerate/barriers.h"
@@ -95,24 +96,44 @@ static void print_atom(FILE *out, const litmus_test *t, const lit_cond *c)
     print_term(out, t, &c->rhs, false);
 }
 
+static void print_prop(FILE *out, const litmus_test *t, const lit_cond *c, enum herd_op above);
+
+/* A chain of one connective, nested to the left as deep as it is long
+ * (x=1 /\ y=1 /\ ... with 40,000 terms), printed by a loop down its left
+ * spine rather than by recursion: herd7's printer puts no parentheses
+ * between links of one kind, so the text is the recursive printer's. */
+static void print_chain(FILE *out, const litmus_test *t, const lit_cond *c, enum herd_op above)
+{
+    enum lit_cond_kind kind = c->kind;
+    enum herd_op here = kind == COND_AND ? HERD_AND : HERD_OR;
+    int n = 0;
+    for (const lit_cond *x = c; x->kind == kind; x = x->left)
+        n++;
+    const lit_cond **spine = GC_MALLOC(sizeof *spine * (size_t)n);
+    n = 0;
+    for (const lit_cond *x = c; x->kind == kind; x = x->left)
+        spine[n++] = x;
+    bool paren = herd_paren(above, here);
+    if (paren)
+        fputc('(', out);
+    print_prop(out, t, spine[n - 1]->left, here);
+    while (n-- > 0) {
+        fputs(here == HERD_AND ? " /\\ " : " \\/ ", out);
+        print_prop(out, t, spine[n]->right, here);
+    }
+    if (paren)
+        fputc(')', out);
+}
+
 static void print_prop(FILE *out, const litmus_test *t, const lit_cond *c, enum herd_op above)
 {
     switch (c->kind) {
     case COND_TRUE: fputs("true", out); break;
     case COND_FALSE: fputs("false", out); break;
     case COND_AND:
-    case COND_OR: {
-        enum herd_op here = c->kind == COND_AND ? HERD_AND : HERD_OR;
-        bool paren = herd_paren(above, here);
-        if (paren)
-            fputc('(', out);
-        print_prop(out, t, c->left, here);
-        fputs(here == HERD_AND ? " /\\ " : " \\/ ", out);
-        print_prop(out, t, c->right, here);
-        if (paren)
-            fputc(')', out);
+    case COND_OR:
+        print_chain(out, t, c, above);
         break;
-    }
     case COND_NOT:
         fputs("not (", out);
         print_prop(out, t, c->left, HERD_TOP);
@@ -142,6 +163,10 @@ static void print_cond(FILE *out, const litmus_test *t)
 
 static void print_instr_ref(FILE *out, const litmus_test *t, int thread, int instr)
 {
+    if (thread < 0) {
+        fputs("the initial write", out);
+        return;
+    }
     const lit_instr *in = &t->threads[thread].instrs[instr];
     fprintf(out, "%s line %d `%s`", t->threads[thread].name, in->line, in->text ? in->text : "?");
 }
@@ -328,6 +353,10 @@ static void json_states(FILE *out, const litmus_test *t, check_result *r)
 
 static void json_instr_ref(FILE *out, const litmus_test *t, int thread, int instr)
 {
+    if (thread < 0) {
+        fputs("{\"thread\":null,\"line\":null,\"instruction\":\"initial write\"}", out);
+        return;
+    }
     const lit_instr *in = &t->threads[thread].instrs[instr];
     fputs("{\"thread\":", out);
     report_json_string(out, t->threads[thread].name);

@@ -22,8 +22,10 @@
 
 /* ---- Builder ---- */
 
-/* Virtual locations: S is a surface alias of x, X2 a generic alias of x. */
-enum { X, Y, S, X2, NLOC };
+/* Virtual addresses: X2 is a generic alias of x (an address of its own).  A
+ * surface, texture or constant alias is a synonym of its target (the front
+ * end resolves it), so a surface access "through s" is made at X or X2. */
+enum { X, Y, X2, NLOC };
 enum { MAXT = 4 };
 #define NOSCOPE (-1)
 
@@ -44,7 +46,6 @@ static void px_init(px *b)
     tx_init(&b->x);
     for (int v = 0; v < NLOC; v++)
         b->phys_of[v] = v;
-    b->phys_of[S] = X;
     b->phys_of[X2] = X;
 }
 
@@ -669,13 +670,13 @@ static void test_causality_barriers(void)
 
 /* ---- ptx75: proxies and aliases ---- */
 
-/* T0: sust.weak s (surface alias of x); [fence.proxy.P]; ld.weak x (generic,
- * reads the initial write).  fproxy: -1 for no fence. */
+/* T0: sust.weak s (s a surface alias of x, so at x's address); [fence.proxy.P];
+ * ld.weak x (generic, reads the initial write).  fproxy: -1 for no fence. */
 static const exec *surface_then_generic(px *b, int fproxy)
 {
     px_init(b);
     int ix = iw(b, X);
-    access(b, 0, XS_W, S, XS_WEAK, NOSCOPE, XS_SUR);
+    access(b, 0, XS_W, X, XS_WEAK, NOSCOPE, XS_SUR);
     if (fproxy >= 0)
         proxy_fence(b, 0, fproxy);
     int r = ld(b, 0, X, XS_WEAK, NOSCOPE);
@@ -697,6 +698,41 @@ static const exec *alias_write_read(px *b, int fproxy)
     return px_done(b);
 }
 
+/* T0: st.weak x; the fences `f` (XS_SUR, XS_ALIAS, ..., ending with -1);
+ * suld.weak through a surface alias of x2 (so at x2's address), reading the
+ * initial write. */
+static const exec *generic_then_surface_alias(px *b, const int *f)
+{
+    px_init(b);
+    int ix = iw(b, X);
+    st(b, 0, X, XS_WEAK, NOSCOPE);
+    for (; *f >= 0; f++)
+        proxy_fence(b, 0, *f);
+    int r = access(b, 0, XS_R, X2, XS_WEAK, NOSCOPE, XS_SUR);
+    rf(b, ix, r);
+    return px_done(b);
+}
+
+/* T0 (CTA 0): sust.weak x; st.release.gpu y / T1 (CTA 1): ld.acquire.gpu y
+ * (reads T0's y); [fence.proxy.surface]; ld.weak x (reads the initial
+ * write).  The reader's fence is in another CTA than the surface write. */
+static const exec *surface_mp_reader_fence(px *b, bool fenced)
+{
+    px_init(b);
+    px_place(b, 1, 1, 0);
+    int ix = iw(b, X), iy = iw(b, Y);
+    access(b, 0, XS_W, X, XS_WEAK, NOSCOPE, XS_SUR);
+    int wy = st(b, 0, Y, XS_REL, XS_GPU);
+    int ry = ld(b, 1, Y, XS_ACQ, XS_GPU);
+    if (fenced)
+        proxy_fence(b, 1, XS_SUR);
+    int rx = ld(b, 1, X, XS_WEAK, NOSCOPE);
+    rf(b, wy, ry);
+    rf(b, ix, rx);
+    (void)iy;
+    return px_done(b);
+}
+
 static void test_ptx75_proxies(void)
 {
     px b;
@@ -708,6 +744,11 @@ static void test_ptx75_proxies(void)
     OK75(surface_then_generic(&b, XS_TEX));
     /* ptx6 knows no proxies: po-loc on one physical location forbids the stale read */
     FAIL6(surface_then_generic(&b, -1), "SC-per-Location");
+    /* a proxy fence acts only in its own CTA: the reader's fence cannot
+     * publish the writer's surface data ... */
+    OK75(surface_mp_reader_fence(&b, true));
+    /* ... while ptx6 synchronises release and acquire and forbids it */
+    FAIL6(surface_mp_reader_fence(&b, false), "Causality");
 }
 
 static void test_ptx75_alias(void)
@@ -719,6 +760,15 @@ static void test_ptx75_alias(void)
     OK75(alias_write_read(&b, -1));
     /* a surface proxy fence is not an alias fence */
     OK75(alias_write_read(&b, XS_SUR));
+    /* a surface read at the alias x2: the surface fence alone orders only
+     * accesses at x2's address, so the write to x is not ordered before it */
+    static const int sur_only[] = {XS_SUR, -1}, alias_sur[] = {XS_ALIAS, XS_SUR, -1},
+                     sur_alias[] = {XS_SUR, XS_ALIAS, -1};
+    OK75(generic_then_surface_alias(&b, sur_only));
+    /* an alias fence and then a surface fence: ordered */
+    FAIL75(generic_then_surface_alias(&b, alias_sur), "Causality");
+    /* the other way round the surface fence comes before the alias step: not */
+    OK75(generic_then_surface_alias(&b, sur_alias));
 }
 
 void register_ptx_model_tests(void)
