@@ -1,6 +1,7 @@
 /* test_litmus_c.c: herd7's C litmus dialect (litmus/c/), text -> litmus_test,
  * and its read-modify-writes through thread paths and the enumerator. */
 #include <CUnit/CUnit.h>
+#include <gc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -133,6 +134,43 @@ static void test_filter_terms_are_hidden(void)
     CU_ASSERT_EQUAL(t->hidden[0].reg, litmus_reg_index(&t->threads[0], "r2"));
 }
 
+/* A filter of any length is walked without recursion (100,000 terms of one
+ * location: nothing hidden, since the condition observes 0:r1 only and x
+ * is named by the filter alone, once); 1,024 filtered registers and
+ * locations are taken, the 1,025th is refused at the word `filter`. */
+static void test_filter_limits(void)
+{
+    static const char head[] = "C f\n{ x = 0; }\nP0 (atomic_int* x) {\n  int r1 = atomic_load(x);\n}\nfilter (";
+    static const char tail[] = ")\nexists (0:r1 = 0)\n";
+    size_t cap = sizeof head + sizeof tail + 100000 * 8;
+    char *text = GC_MALLOC_ATOMIC(cap);
+    size_t n = (size_t)snprintf(text, cap, "%s", head);
+    for (int i = 0; i < 100000; i++)
+        n += (size_t)snprintf(text + n, cap - n, "%sx=0", i ? " /\\ " : "");
+    snprintf(text + n, cap - n, "%s", tail);
+    litmus_test *t = parse(text);
+    CU_ASSERT_STRING_EQUAL(errbuf, "");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+    CU_ASSERT_EQUAL(t->nobserved, 1);
+    CU_ASSERT_EQUAL(t->nhidden, 1);
+    for (int many = 1023; many <= 1024; many++) {
+        /* 0:r1 observed, 0:r0 .. 0:r(many-1) filtered: 1 + many terms */
+        n = (size_t)snprintf(text, cap, "%s", head);
+        for (int i = 0; i < many; i++)
+            n += (size_t)snprintf(text + n, cap - n, "%s0:q%d=0", i ? " /\\ " : "", i);
+        snprintf(text + n, cap - n, "%s", tail);
+        t = parse(text);
+        if (many == 1023) {
+            CU_ASSERT_PTR_NOT_NULL(t);
+            CU_ASSERT_STRING_EQUAL(errbuf, "");
+        } else {
+            CU_ASSERT_PTR_NULL(t);
+            CU_ASSERT_STRING_EQUAL(errbuf, "t.litmus:6:1: error: more than 1024 registers and locations "
+                                           "observed or filtered on\n");
+        }
+    }
+}
+
 static void test_errors(void)
 {
     static const struct { const char *text, *want; } cases[] = {
@@ -223,6 +261,7 @@ void register_litmus_c_tests(void)
     CU_add_test(s, "MP: header, info lines, init, params, atomics", test_mp);
     CU_add_test(s, "compare-exchange code", test_cas_code);
     CU_add_test(s, "filter terms are hidden", test_filter_terms_are_hidden);
+    CU_add_test(s, "long and wide filters", test_filter_limits);
     CU_add_test(s, "bad inputs: exact diagnostics", test_errors);
     CU_add_test(s, "a read-modify-write is one event", test_rmw_is_one_event);
     CU_add_test(s, "compare-exchange success and failure", test_cas_success_and_failure);
