@@ -14,6 +14,8 @@
 #include "enumerate/enumerate.h"
 #include "litmus/read.h"
 #include "cli/model_path.h"
+#include "cli/schedule_opts.h"
+#include "report/live.h"
 #include "report/report.h"
 
 #define DEFAULT_UNROLL 2
@@ -38,6 +40,7 @@ typedef struct litmus_opts {
     int unroll;
     bool json;
     bool races;
+    schedule_opts sched;
 } litmus_opts;
 
 static void usage(FILE *to)
@@ -48,6 +51,7 @@ static void usage(FILE *to)
           "  --json      one JSON object per test and line instead of herd's block\n"
           "  --races     list every racing pair the model flags (JSON: \"races\")\n",
           to);
+    schedule_usage(to, false);
 }
 
 static void list_add(file_list *l, const char *path)
@@ -138,6 +142,9 @@ static int parse_options(int argc, char **argv, litmus_opts *o, FILE *out, FILE 
         {"unroll", required_argument, NULL, 'u'},
         {"json", no_argument, NULL, 'j'},
         {"races", no_argument, NULL, 'r'},
+        {"liveness", no_argument, NULL, 'L'},
+        {"fairness", required_argument, NULL, 'F'},
+        {"occupancy", required_argument, NULL, 'O'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -145,6 +152,7 @@ static int parse_options(int argc, char **argv, litmus_opts *o, FILE *out, FILE 
     o->unroll = DEFAULT_UNROLL;
     o->json = false;
     o->races = false;
+    schedule_defaults(&o->sched);
     optind = 1;
     opterr = 0;
     int ch;
@@ -160,6 +168,16 @@ static int parse_options(int argc, char **argv, litmus_opts *o, FILE *out, FILE 
             break;
         case 'j': o->json = true; break;
         case 'r': o->races = true; break;
+        case 'L': o->sched.liveness = true; break;
+        case 'F':
+            if (!schedule_fairness(&o->sched, "litmus", optarg, err))
+                return 2;
+            break;
+        case 'O':
+            if (!schedule_occupancy(&o->sched, "litmus", optarg, err))
+                return 2;
+            o->sched.liveness = true;
+            break;
         case 'h': usage(out); return 0;
         default:
             fprintf(err, "scopecheck litmus: error: unknown or incomplete option '%s'\n", argv[optind - 1]);
@@ -182,9 +200,22 @@ static double now_seconds(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* Checks one file; false when it was unusable. */
+/* The liveness answer of one test (docs/liveness.md). */
+static report_live *check_liveness(const litmus_test *t, const litmus_opts *o, const cat_model *m,
+                                   cat_workspace *ws)
+{
+    report_live *live = GC_MALLOC(sizeof *live);
+    live->options.fairness = o->sched.fair_weak ? LIVE_FAIR_WEAK : LIVE_FAIR_NONE;
+    live->options.occupancy = o->sched.occupancy;
+    enum_options eo = {.unroll = o->unroll, .max_traces = 100000};
+    enumerate_liveness(t, m, ws, &eo, &live->options, &live->result);
+    return live;
+}
+
+/* Checks one file; false when it was unusable.  *unknown: some answer
+ * (liveness) was not established. */
 static bool check_file(const char *path, const litmus_opts *o, const cat_model *m, cat_workspace *ws,
-                       FILE *out, FILE *err)
+                       FILE *out, FILE *err, bool *unknown)
 {
     litmus_test *t = litmus_read_file(path, err);
     if (!t)
@@ -194,8 +225,15 @@ static bool check_file(const char *path, const litmus_opts *o, const cat_model *
     check_result r;
     if (!enumerate_check(t, m, ws, &eo, &r, err))
         return false;
-    report_info info = {.model = o->model, .cat = m, .unroll = o->unroll, .races = o->races,
-                        .seconds = now_seconds() - start};
+    report_info info = {.model = o->model, .cat = m, .unroll = o->unroll, .races = o->races};
+    if (o->sched.liveness) {
+        report_live *live = check_liveness(t, o, m, ws);
+        info.extra_herd = report_live_herd;
+        info.extra_json = report_live_json;
+        info.extra = live;
+        *unknown |= live->result.verdict == LIVE_UNKNOWN;
+    }
+    info.seconds = now_seconds() - start;
     if (o->json)
         report_json(out, t, &r, &info);
     else
@@ -221,12 +259,12 @@ int litmus_cmd_main(int argc, char **argv, FILE *out, FILE *err)
     cat_workspace *ws = cat_workspace_new(m);
     GC_expand_hp(BATCH_HEAP_BYTES); /* a hint: the run goes on without it */
     file_list files = {0};
-    bool ok = true;
+    bool ok = true, unknown = false;
     for (int i = optind; i < argc; i++)
         ok &= collect_arg(argv[i], &files, err);
     for (int i = 0; i < files.count; i++) {
-        ok &= check_file(files.paths[i], &o, m, ws, out, err);
+        ok &= check_file(files.paths[i], &o, m, ws, out, err, &unknown);
         fflush(out);
     }
-    return ok ? 0 : 2;
+    return !ok ? 2 : unknown ? 3 : 0;
 }

@@ -11,10 +11,12 @@
 #include "enumerate/enumerate.h"
 
 #include <gc.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "enumerate/co_orders.h"
 #include "base/diag.h"
+#include "enumerate/liveness.h"
 #include "enumerate/thread_paths.h"
 
 #define MAX_THREADS 32
@@ -114,6 +116,7 @@ typedef struct enum_ctx {
                          * hand over, or not staged (then choose_co) */
     uint8_t *co_tried, *co_seen;   /* bitmaps over choices, per rf choice */
     size_t co_bytes;               /* their size, grown as tests need */
+    live_ctx *live;     /* the liveness pass (enumerate_liveness), else NULL */
 } enum_ctx;
 
 static const order_table *table_for(enum_ctx *c, int k)
@@ -543,6 +546,14 @@ static void permute_arrivals(enum_ctx *c, int g, const bar_group *bg, int *order
     }
 }
 
+static int cta_size(const litmus_test *t, int cta, int gpu)
+{
+    int n = 0;
+    for (int th = 0; th < t->nthreads; th++)
+        n += t->threads[th].cta == cta && t->threads[th].gpu == gpu;
+    return n;
+}
+
 static int find_group(bar_group *groups, int ngroups, const lit_thread *th, lit_value id)
 {
     for (int g = 0; g < ngroups; g++)
@@ -579,6 +590,16 @@ static bool collect_barriers(enum_ctx *c)
         c->nalts[g] = 0;
         if (!c->alts[g])
             c->alts[g] = GC_MALLOC_ATOMIC(sizeof(relation) * MAX_ALTS);
+        if (c->live) {
+            int alts = live_barrier_group(c->live, bg->ev, bg->m, bg->count, cta_size(c->t, bg->cta, bg->gpu),
+                                          c->alts[g], MAX_ALTS);
+            if (alts < 0)
+                return false;
+            if (alts > 0) {
+                c->nalts[g] = alts;
+                continue;
+            }
+        }
         if (bg->count > bg->m) {
             c->r->hang = true;
             return false;
@@ -706,6 +727,10 @@ static void evaluate(enum_ctx *c)
     if (!v.consistent)
         return;
     c->r->consistent++;
+    if (c->live) {
+        live_record(c->live, &c->x);
+        return;
+    }
     c->r->flags |= v.flags;
     if (c->collect_races && v.flags)
         collect_races(c, v.flags);
@@ -793,7 +818,8 @@ static bool allow_orders(enum_ctx *c)
         int *list = c->allowed + c->allowed_at[p];
         int n = 0;
         for (int o = 0; o < tab->count; o++)
-            if (!c->thread_coherent || respects_program_order(tab->rows[o], lw))
+            if ((!c->thread_coherent || respects_program_order(tab->rows[o], lw)) &&
+                (!c->live || live_order_ok(c->live, lw->w, lw->k, lw->init, tab->rows[o])))
                 list[n++] = o;
         c->nallowed[p] = n;
         if (n == 0)
@@ -876,6 +902,10 @@ static bool accept_co_choice(void *ctx, long k, unsigned flags)
     if (bit_test_and_set(c->co_seen, k))
         return false;
     c->r->consistent++;
+    if (c->live) {
+        live_record(c->live, &c->x);
+        return false;
+    }
     c->r->flags |= flags;
     if (c->collect_races && flags)
         collect_races(c, flags);
@@ -920,6 +950,8 @@ static void choose_rf(enum_ctx *c, int r)
         rel_clear(rf, c->n);
         for (int i = 0; i < c->nreads; i++)
             rel_add(rf, c->rf_choice[i], c->read_ev[i]);
+        if (c->live)
+            live_set_rf(c->live, c->nreads, c->read_ev, c->rf_choice);
         if (!allow_orders(c))
             return;
         if (c->co_count > 0)
@@ -1182,9 +1214,17 @@ static int combination_events(const enum_ctx *c)
 
 static void run_combination(enum_ctx *c);
 
+/* The liveness pass's cut phase needs one witness. */
+static bool live_stops(const enum_ctx *c)
+{
+    return c->live && live_cut_reached(c->live);
+}
+
 static void choose_traces(enum_ctx *c, const trace_filter *f, int th, const chosen_pairs *so_far)
 {
     if (th == c->t->nthreads) {
+        if (c->live && !live_accept_combination(c->live, &c->paths, c->choice))
+            return;
         if (f->may_overflow && combination_events(c) > REL_MAX_EVENTS)
             c->r->too_big = true;
         else if (pairset_is_empty(&so_far->unmet, f->words))
@@ -1193,7 +1233,7 @@ static void choose_traces(enum_ctx *c, const trace_filter *f, int th, const chos
     }
     const trace_classes *tc = &f->classes[th];
     memset(tc->state, 0, (size_t)tc->count);
-    for (int i = 0; i < c->paths.threads[th].ntraces && !c->failed; i++) {
+    for (int i = 0; i < c->paths.threads[th].ntraces && !c->failed && !live_stops(c); i++) {
         int k = tc->of[i];
         if (!tc->state[k])
             tc->state[k] = extend_choice(f, th, &f->pairs[th][i], so_far, &tc->next[k]) ? 1 : 2;
@@ -1253,6 +1293,18 @@ static void remember_prepared(enum_ctx *c)
         c->prepared[th] = chosen_trace(c, th);
 }
 
+/* The combination's events as the liveness checker numbers them. */
+static void live_events(enum_ctx *c, const int *first)
+{
+    int thread[REL_MAX_EVENTS];
+    lit_value value[REL_MAX_EVENTS];
+    for (int i = 0; i < c->n; i++) {
+        thread[i] = c->ev[i].thread;
+        value[i] = c->ev[i].value;
+    }
+    live_set_events(c->live, &c->paths, c->choice, first, c->n, thread, value);
+}
+
 static void run_combination(enum_ctx *c)
 {
     int first[MAX_THREADS];
@@ -1262,6 +1314,8 @@ static void run_combination(enum_ctx *c)
         c->r->too_big = true;
         return;
     }
+    if (c->live)
+        live_events(c, first);
     if (!collect_rf_options(c) || !collect_writes(c) || !collect_barriers(c))
         return;
     if (!static_part_unchanged(c)) {
@@ -1284,17 +1338,33 @@ static bool next_combination(enum_ctx *c)
     return false;
 }
 
+static void run_every_combination(enum_ctx *c)
+{
+    do
+        if (!c->live || live_accept_combination(c->live, &c->paths, c->choice))
+            run_combination(c);
+    while (!c->failed && !live_stops(c) && next_combination(c));
+}
+
+/* The enumeration of the combinations of c->paths: filtered by the pairs
+ * each trace reads and writes when they can be indexed. */
+static void run_combinations(enum_ctx *c)
+{
+    trace_filter *f = GC_MALLOC(sizeof *f);
+    if (build_filter(c, f)) {
+        chosen_pairs none;
+        memset(&none, 0, sizeof none);
+        choose_traces(c, f, 0, &none);
+        return;
+    }
+    run_every_combination(c);
+}
+
 static int condition_constants(const lit_cond *c, lit_value *out, int n, int max);
 
-bool enumerate_check(const litmus_test *t, const cat_model *m, cat_workspace *ws, const enum_options *o,
-                     check_result *r, FILE *errors)
+static enum_ctx *new_ctx(const litmus_test *t, const cat_model *m, cat_workspace *ws, const enum_options *o,
+                         check_result *r, FILE *errors)
 {
-    memset(r, 0, sizeof *r);
-    r->states = outcome_set_new(t->nobserved);
-    if (t->nthreads > MAX_THREADS) {
-        diag_error(errors, t->file, 1, 1, "too many threads (at most %d)", MAX_THREADS);
-        return false;
-    }
     enum_ctx *c = GC_MALLOC(sizeof *c);
     c->t = t;
     c->model = m;
@@ -1310,12 +1380,119 @@ bool enumerate_check(const litmus_test *t, const cat_model *m, cat_workspace *ws
     c->loc_writes_now = GC_MALLOC_ATOMIC(sizeof(evset) * (size_t)(t->nlocs ? t->nlocs : 1));
     find_peers(t, &c->peers);
     c->state = GC_MALLOC_ATOMIC(sizeof(lit_value) * (size_t)(t->nobserved ? t->nobserved : 1));
+    return c;
+}
+
+static tp_limits path_limits(const enum_ctx *c, const enum_options *o)
+{
     tp_limits lim = {.unroll = o->unroll, .max_traces = o->max_traces};
-    if (cat_model_thin_air(m)) {
+    if (cat_model_thin_air(c->model)) {
         lit_value *seeds = GC_MALLOC_ATOMIC(sizeof *seeds * 64);
         lim.seeds = seeds;
-        lim.nseeds = condition_constants(t->cond, seeds, 0, 64);
+        lim.nseeds = condition_constants(c->t->cond, seeds, 0, 64);
     }
+    return lim;
+}
+
+/* "FILE:1:1: error: more than ...\n" -> "more than ..." */
+static const char *bare_message(const char *diag)
+{
+    const char *at = strstr(diag, "error: ");
+    char *m = GC_STRDUP(at ? at + 7 : diag);
+    size_t n = strlen(m);
+    while (n && m[n - 1] == '\n')
+        m[--n] = '\0';
+    return m;
+}
+
+/* Iterations that write, per loop head and path, before liveness mode cuts
+ * a path: tried in turn while some cut is reachable. */
+static const int live_repeat_bounds[] = {2, 4, 8};
+
+/* One enumeration of the liveness pass over traces built with `lim`:
+ * NULL, or why its answer is unknown (an error of the enumerator's limits,
+ * which the safety pass would report as an error, becomes the reason). */
+static const char *live_enumeration(live_ctx *lc, const litmus_test *t, const cat_model *m, cat_workspace *ws,
+                                    const enum_options *o, const tp_limits *lim, tp_result *paths,
+                                    uint64_t *candidates)
+{
+    check_result scratch;
+    memset(&scratch, 0, sizeof scratch);
+    scratch.states = outcome_set_new(t->nobserved);
+    char *msg = NULL;
+    size_t msg_len = 0;
+    FILE *quiet = open_memstream(&msg, &msg_len);
+    enum_ctx *c = new_ctx(t, m, ws, o, &scratch, quiet ? quiet : stderr);
+    c->live = lc;
+    bool built = thread_paths_build(t, lim, &c->paths, c->errors);
+    if (built)
+        run_combinations(c);
+    if (quiet)
+        fclose(quiet);
+    const char *unknown = c->paths.live_unknown;
+    if (!built || c->failed)
+        unknown = msg && *msg ? bare_message(msg) : "the enumerator's limits";
+    else if (scratch.too_big)
+        unknown = "some executions have more than 64 events";
+    else if (c->paths.values_cut)
+        unknown = "the value search stopped before closing";
+    free(msg);
+    *paths = c->paths;
+    *candidates += scratch.candidates;
+    return unknown;
+}
+
+/* The liveness pass: the enumeration again over liveness mode's traces,
+ * with the checker's hooks (enumerate/liveness.h).  First the stuck
+ * executions; then, if a loop that writes was cut, whether any consistent
+ * execution reaches the cut (if so, again with a higher bound). */
+void enumerate_liveness(const litmus_test *t, const cat_model *m, cat_workspace *ws, const enum_options *o,
+                        const live_options *lo, live_result *lr)
+{
+    live_ctx *lc = live_ctx_new(t, lo, lr);
+    if (!live_test_may_hang(t) || t->nthreads > MAX_THREADS) {
+        live_finish(lc, t->nthreads > MAX_THREADS ? "too many threads" : NULL);
+        return;
+    }
+    size_t nbounds = sizeof live_repeat_bounds / sizeof *live_repeat_bounds;
+    for (size_t b = 0; b < nbounds; b++) {
+        tp_limits lim = path_limits(&(enum_ctx){.t = t, .model = m}, o);
+        live_path_limits(lc, &lim);
+        lim.live_repeats = live_repeat_bounds[b];
+        tp_result paths;
+        live_set_phase(lc, false);
+        const char *unknown = live_enumeration(lc, t, m, ws, o, &lim, &paths, &lr->candidates);
+        if (lr->violations || unknown || !paths.live_cut) {
+            live_finish(lc, unknown);
+            return;
+        }
+        lim.prefixes = true;
+        live_set_phase(lc, true);
+        unknown = live_enumeration(lc, t, m, ws, o, &lim, &paths, &lr->candidates);
+        if (unknown) {
+            live_finish(lc, unknown);
+            return;
+        }
+        if (!live_cut_reached(lc)) {
+            live_finish(lc, NULL);
+            return;
+        }
+    }
+    live_finish(lc, "a loop that writes to memory may run more iterations than the check follows "
+                    "(side-effectful non-termination)");
+}
+
+bool enumerate_check(const litmus_test *t, const cat_model *m, cat_workspace *ws, const enum_options *o,
+                     check_result *r, FILE *errors)
+{
+    memset(r, 0, sizeof *r);
+    r->states = outcome_set_new(t->nobserved);
+    if (t->nthreads > MAX_THREADS) {
+        diag_error(errors, t->file, 1, 1, "too many threads (at most %d)", MAX_THREADS);
+        return false;
+    }
+    enum_ctx *c = new_ctx(t, m, ws, o, r, errors);
+    tp_limits lim = path_limits(c, o);
     if (!thread_paths_build(t, &lim, &c->paths, errors))
         return false;
     r->unroll_cut = c->paths.unroll_cut;
@@ -1323,16 +1500,7 @@ bool enumerate_check(const litmus_test *t, const cat_model *m, cat_workspace *ws
     for (int th = 0; th < t->nthreads; th++)
         if (c->paths.threads[th].ntraces == 0)
             return true;
-    trace_filter *f = GC_MALLOC(sizeof *f);
-    if (build_filter(c, f)) {
-        chosen_pairs none;
-        memset(&none, 0, sizeof none);
-        choose_traces(c, f, 0, &none);
-        return !c->failed;
-    }
-    do
-        run_combination(c);
-    while (!c->failed && next_combination(c));
+    run_combinations(c);
     return !c->failed;
 }
 

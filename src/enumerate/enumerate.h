@@ -21,6 +21,7 @@
 #include <stdio.h>
 
 #include "cat/cat.h"
+#include "enumerate/liveness.h"
 #include "litmus/litmus.h"
 #include "litmus/outcome.h"
 
@@ -57,6 +58,13 @@ typedef struct check_result {
 /* false (with a diagnostic on `errors`) when the test is beyond the limits. */
 bool enumerate_check(const litmus_test *t, const cat_model *m, cat_workspace *ws,
                      const enum_options *o, check_result *r, FILE *errors);
+
+/* Liveness (enumerate/liveness.h, docs/liveness.md): whether every thread
+ * terminates in every execution the model allows, under `lo`'s scheduling.
+ * Never fails: what stops the search makes the answer LIVE_UNKNOWN, with
+ * the reason.  The loop bound `o->unroll` plays no part. */
+void enumerate_liveness(const litmus_test *t, const cat_model *m, cat_workspace *ws, const enum_options *o,
+                        const live_options *lo, live_result *lr);
 
 /* The condition's proposition on a final state (values in t->observed order). */
 bool condition_holds(const litmus_test *t, const lit_cond *c, const lit_value *state);

@@ -45,7 +45,23 @@ typedef struct path_state {
     uint64_t ctrl;
     int nevents;
     uint8_t taken[MAX_INSTRS];
+    int nvisits;            /* liveness mode: loop-head visits on this path */
+    int steps;              /* liveness mode: instructions run on this path */
 } path_state;
+
+/* Liveness mode: what a thread's loops look like, computed once. */
+typedef struct loop_info {
+    bool head[MAX_INSTRS];      /* the target of a backward branch */
+    uint64_t live[MAX_INSTRS];  /* registers whose value can still matter there */
+} loop_info;
+
+/* Liveness mode: one visit of a loop head on the current path.  The
+ * visits form a stack shared by the depth-first walk, as the events do. */
+typedef struct head_visit {
+    int pc;
+    int nevents;               /* events before the visit */
+    lit_value regs[MAX_REGS];
+} head_visit;
 
 typedef struct walker {
     const litmus_test *test;
@@ -65,6 +81,10 @@ typedef struct walker {
     const loc_flow *flow;    /* bounds from the previous round, or NULL */
     loc_flow *next_flow;     /* what this round learns */
     int *path_writes;        /* per location, most writes on one path of this thread */
+    const loop_info *loops;  /* liveness mode, else NULL */
+    head_visit *visits;      /* liveness mode: LIVE_MAX_VISITS */
+    const char *live_unknown;
+    bool live_cut;
 } walker;
 
 static bool domain_add(domain *d, lit_value v, int depth)
@@ -96,10 +116,24 @@ static lit_value operand_value(const path_state *s, const lit_operand *o, uint64
     return 0;
 }
 
+static void emit_trace(walker *w, const path_state *s, enum tp_end end, int spin_from, int loop_pc);
+
+/* Liveness mode: the path is cut here by a bound (LIVE_MAX_*, the
+ * repetitions of a loop that writes); the enumerator then asks whether any
+ * consistent execution reaches the cut. */
+static void live_cut(walker *w, const path_state *s, int pc)
+{
+    w->live_cut = true;
+    emit_trace(w, s, TP_END_CUT, s->nevents, pc);
+}
+
 static tp_event *push_event(walker *w, path_state *s, const lit_instr *in, int pc, enum tp_kind kind)
 {
     if (s->nevents == TP_MAX_EVENTS) {
-        w->too_long = true;
+        if (w->loops)
+            live_cut(w, s, pc);
+        else
+            w->too_long = true;
         return NULL;
     }
     tp_event *e = &w->events[s->nevents++];
@@ -139,7 +173,7 @@ static void count_path_writes(walker *w, const path_state *s)
     }
 }
 
-static void emit_trace(walker *w, const path_state *s)
+static void emit_trace(walker *w, const path_state *s, enum tp_end end, int spin_from, int loop_pc)
 {
     tp_thread *t = w->out;
     count_path_writes(w, s);
@@ -161,6 +195,16 @@ static void emit_trace(walker *w, const path_state *s)
     int nregs = w->thread->nregs;
     tr->regs = GC_MALLOC_ATOMIC(sizeof(lit_value) * (size_t)(nregs ? nregs : 1));
     memcpy(tr->regs, s->regs, sizeof(lit_value) * (size_t)nregs);
+    tr->end = (uint8_t)end;
+    tr->spin_from = spin_from;
+    tr->loop_pc = loop_pc;
+}
+
+/* Liveness mode with prefixes: the thread may be starved here. */
+static void emit_prefix(walker *w, const path_state *s)
+{
+    if (w->loops && w->lim->prefixes)
+        emit_trace(w, s, TP_END_PREFIX, s->nevents, -1);
 }
 
 static bool stopped(const walker *w) { return w->too_many || w->too_long; }
@@ -207,6 +251,7 @@ static void walk_read(walker *w, const path_state *s, int pc)
     const lit_instr *in = &w->thread->instrs[pc];
     domain scratch;
     const domain *d = read_values(w, in, &scratch);
+    emit_prefix(w, s);
     for (int i = 0; i < d->count && !stopped(w); i++) {
         path_state next = *s;
         lit_value old = d->values[i];
@@ -251,7 +296,7 @@ static void walk_read(walker *w, const path_state *s, int pc)
 static bool take_branch(walker *w, path_state *s, int pc, int *next_pc)
 {
     int target = w->thread->instrs[pc].target;
-    if (target <= pc) {
+    if (target <= pc && !w->loops) {
         if (s->taken[pc] >= w->lim->unroll) {
             w->unroll_cut = true;
             count_path_writes(w, s);
@@ -263,12 +308,79 @@ static bool take_branch(walker *w, path_state *s, int pc, int *next_pc)
     return true;
 }
 
+/* Is the iteration events[from..to) one that can repeat forever unchanged?
+ * Its writes must be silent (a read-modify-write that writes back what it
+ * read, a failing CAS) and it may hold no barrier. */
+static bool pure_iteration(const walker *w, int from, int to)
+{
+    for (int i = from; i < to; i++) {
+        const tp_event *e = &w->events[i];
+        if (e->kind == EV_BARRIER)
+            return false;
+        if (e->kind == EV_WRITE && !(e->rmw_write && i > from && w->events[i - 1].value == e->value))
+            return false;
+    }
+    return true;
+}
+
+static bool same_live_regs(const lit_value *a, const lit_value *b, uint64_t live)
+{
+    for (; live; live &= live - 1) {
+        int r = __builtin_ctzll(live);
+        if (a[r] != b[r])
+            return false;
+    }
+    return true;
+}
+
+/* Liveness mode, before instruction pc: bounds the path and, at a loop
+ * head, ends it where its state repeats.  False when the path ends here. */
+static bool live_step(walker *w, path_state *s, int pc)
+{
+    if (++s->steps > LIVE_MAX_STEPS) {
+        live_cut(w, s, pc);
+        return false;
+    }
+    if (!w->loops->head[pc])
+        return true;
+    uint64_t live = w->loops->live[pc];
+    for (int k = s->nvisits - 1; k >= 0; k--) {
+        const head_visit *v = &w->visits[k];
+        if (v->pc != pc || !same_live_regs(v->regs, s->regs, live))
+            continue;
+        /* The thread is back in the same state.  After a pure iteration
+         * it would read the same values again: a spin.  After one that
+         * wrote (or passed a barrier), memory has changed, so the path goes
+         * on, up to lim->live_repeats such iterations at this head. */
+        if (pure_iteration(w, v->nevents, s->nevents)) {
+            emit_trace(w, s, TP_END_SPIN, v->nevents, pc);
+            return false;
+        }
+        if (s->taken[pc]++ >= w->lim->live_repeats) {
+            live_cut(w, s, pc);
+            return false;
+        }
+        break;
+    }
+    if (s->nvisits == LIVE_MAX_VISITS) {
+        live_cut(w, s, pc);
+        return false;
+    }
+    head_visit *v = &w->visits[s->nvisits++];
+    v->pc = pc;
+    v->nevents = s->nevents;
+    memcpy(v->regs, s->regs, sizeof v->regs);
+    return true;
+}
+
 static void walk(walker *w, path_state *s, int pc)
 {
     const lit_thread *th = w->thread;
     while (pc < th->ninstrs && !stopped(w)) {
         const lit_instr *in = &th->instrs[pc];
         uint64_t deps = 0;
+        if (w->loops && !live_step(w, s, pc))
+            return;
         switch (in->op) {
         case OP_LOAD:
         case OP_RMW:
@@ -277,6 +389,7 @@ static void walk(walker *w, path_state *s, int pc)
             return;
         case OP_STORE: {
             lit_value v = operand_value(s, &in->a, &deps);
+            emit_prefix(w, s);
             tp_event *e = push_event(w, s, in, pc, EV_WRITE);
             if (!e)
                 return;
@@ -286,12 +399,14 @@ static void walk(walker *w, path_state *s, int pc)
             break;
         }
         case OP_FENCE:
+            emit_prefix(w, s);
             if (!push_event(w, s, in, pc, EV_FENCE))
                 return;
             break;
         case OP_BARRIER: {
             lit_value id = operand_value(s, &in->a, &deps);
             lit_value count = in->b.kind == OPND_NONE ? -1 : operand_value(s, &in->b, &deps);
+            emit_prefix(w, s);
             tp_event *e = push_event(w, s, in, pc, EV_BARRIER);
             if (!e)
                 return;
@@ -299,6 +414,8 @@ static void walk(walker *w, path_state *s, int pc)
             e->count = count;
             e->waits = in->barrier_waits;
             e->addr_deps = deps;
+            if (w->loops && in->barrier_waits)
+                emit_trace(w, s, TP_END_BLOCKED, s->nevents, pc);
             break;
         }
         case OP_MOV:
@@ -332,7 +449,66 @@ static void walk(walker *w, path_state *s, int pc)
         pc++;
     }
     if (!stopped(w))
-        emit_trace(w, s);
+        emit_trace(w, s, TP_END_DONE, s->nevents, -1);
+}
+
+/* ---- liveness mode: loop heads and the registers live at them ----------- */
+
+static uint64_t operand_reg(const lit_operand *o)
+{
+    return o->kind == OPND_REG ? (uint64_t)1 << o->reg : 0;
+}
+
+/* The registers whose value instruction `in` reads in a way that can
+ * matter, given those live after it: operands of branches, stores,
+ * read-modify-writes and barriers always; sources of a register move or
+ * arithmetic only when its destination is live (so a counter that feeds
+ * nothing but itself does not keep a loop from repeating). */
+static uint64_t used_regs(const lit_instr *in, uint64_t live_out)
+{
+    uint64_t both = operand_reg(&in->a) | operand_reg(&in->b);
+    switch (in->op) {
+    case OP_STORE: return operand_reg(&in->a);
+    case OP_RMW:
+    case OP_RED:
+    case OP_BARRIER:
+    case OP_BRANCH: return both;
+    case OP_MOV:
+    case OP_ALU: return in->dst >= 0 && (live_out >> in->dst & 1) ? both : 0;
+    default: return 0;
+    }
+}
+
+static uint64_t defined_regs(const lit_instr *in)
+{
+    bool defines = in->op == OP_LOAD || in->op == OP_RMW || in->op == OP_MOV || in->op == OP_ALU;
+    return defines && in->dst >= 0 ? (uint64_t)1 << in->dst : 0;
+}
+
+/* Backward dataflow to a fixpoint over the thread's control flow. */
+static void find_loops(const lit_thread *th, loop_info *li)
+{
+    memset(li, 0, sizeof *li);
+    int n = th->ninstrs;
+    for (int pc = 0; pc < n; pc++) {
+        const lit_instr *in = &th->instrs[pc];
+        if ((in->op == OP_BRANCH || in->op == OP_GOTO) && in->target <= pc)
+            li->head[in->target] = true;
+    }
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (int pc = n - 1; pc >= 0; pc--) {
+            const lit_instr *in = &th->instrs[pc];
+            uint64_t out = 0;
+            if (in->op != OP_GOTO && pc + 1 < n)
+                out |= li->live[pc + 1];
+            if ((in->op == OP_BRANCH || in->op == OP_GOTO) && in->target < n)
+                out |= li->live[in->target];
+            uint64_t live = (out & ~defined_regs(in)) | used_regs(in, out);
+            changed |= live != li->live[pc];
+            li->live[pc] = live;
+        }
+    }
 }
 
 static void start_state(const lit_thread *th, path_state *s)
@@ -359,8 +535,12 @@ static bool check_shape(const litmus_test *t, FILE *errors)
  * receives the most writes one execution can have (a sum over threads),
  * next_flow (zeroed by the caller) what the round learned per location. */
 static bool run_round(const litmus_test *t, const tp_limits *lim, const domain *dom, domain *written,
-                      const loc_flow *flow, loc_flow *next_flow, tp_result *out, int *writes, FILE *errors)
+                      const loc_flow *flow, loc_flow *next_flow, const loop_info *loops, tp_result *out,
+                      int *writes, FILE *errors)
 {
+    head_visit *visits = loops ? GC_MALLOC_ATOMIC(sizeof *visits * LIVE_MAX_VISITS) : NULL;
+    out->live_unknown = NULL;
+    out->live_cut = false;
     *writes = 0;
     for (int i = 0; i < t->nthreads; i++) {
         /* on the stack: one per thread and round, gone with the round */
@@ -379,15 +559,24 @@ static bool run_round(const litmus_test *t, const tp_limits *lim, const domain *
         w->out = &out->threads[i];
         w->out->ntraces = 0;
         w->out->traces = NULL;
+        w->loops = loops ? &loops[i] : NULL;
+        w->visits = visits;
         path_state s;
         start_state(w->thread, &s);
+        if (w->loops && lim->empty_prefix && !lim->prefixes)
+            emit_trace(w, &s, TP_END_PREFIX, 0, -1);
         walk(w, &s, 0);
+        if (w->live_unknown && !out->live_unknown)
+            out->live_unknown = w->live_unknown;
+        out->live_cut |= w->live_cut;
         *writes += w->max_writes;
         for (int l = 0; l < t->nlocs; l++)
             next_flow[l].writes += w->path_writes[l];
         out->unroll_cut |= w->unroll_cut;
         out->values_cut |= w->values_cut;
-        if (w->too_many || w->too_long) {
+        if (w->too_many && w->loops) {
+            out->live_unknown = "a thread has too many paths";
+        } else if (w->too_many || w->too_long) {
             const lit_instr *first = w->thread->ninstrs ? &w->thread->instrs[0] : NULL;
             diag_error(errors, t->file, first ? first->line : 1, first ? first->col : 1,
                        w->too_many ? "thread %s has more than %ld paths; lower --unroll"
@@ -450,6 +639,12 @@ bool thread_paths_build(const litmus_test *t, const tp_limits *lim, tp_result *o
     domain *dom = GC_MALLOC_ATOMIC(dom_size);
     domain *written = GC_MALLOC_ATOMIC(dom_size);
     loc_flow *flow = NULL;
+    loop_info *loops = NULL;
+    if (lim->liveness) {
+        loops = GC_MALLOC_ATOMIC(sizeof *loops * (size_t)(t->nthreads ? t->nthreads : 1));
+        for (int i = 0; i < t->nthreads; i++)
+            find_loops(&t->threads[i], &loops[i]);
+    }
     memset(dom, 0, dom_size);
     for (int l = 0; l < t->nlocs; l++)
         if (t->locs[l].physical == l) {
@@ -466,7 +661,7 @@ bool thread_paths_build(const litmus_test *t, const tp_limits *lim, tp_result *o
         memcpy(written, dom, dom_size);
         out->unroll_cut = false;
         int writes;
-        if (!run_round(t, lim, dom, written, flow, next_flow, out, &writes, errors))
+        if (!run_round(t, lim, dom, written, flow, next_flow, loops, out, &writes, errors))
             return false;
         compute_bounds(t, next_flow);
         bool stable = memcmp(written, dom, dom_size) == 0 && flow && same_bounds(flow, next_flow, t->nlocs);

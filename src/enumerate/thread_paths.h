@@ -9,6 +9,22 @@
  * everything a memory model needs about each event except the
  * communication relations (rf, co), which the execution enumerator chooses.
  * Allocation: Boehm GC.
+ *
+ * Liveness mode (tp_limits.liveness; docs/liveness.md).  No loop bound:
+ * a path that comes back to a loop head with the same live registers as on
+ * an earlier visit has repeated an iteration.  When that iteration is pure
+ * (its only writes are read-modify-writes that write back the value they
+ * read: a failing CAS; no barrier) it can repeat forever, and the path
+ * ends there as a TP_END_SPIN trace.  After an iteration that wrote, memory
+ * has changed and the path goes on, up to `live_repeats` such iterations
+ * at one loop head; a path that reaches that bound, LIVE_MAX_VISITS loop
+ * visits, LIVE_MAX_STEPS instructions or TP_MAX_EVENTS events ends as a
+ * TP_END_CUT trace (live_cut), and the enumerator decides whether any
+ * consistent execution reaches it.  Each bar.cta.sync also ends a
+ * TP_END_BLOCKED trace (the thread waits there forever) before the path goes
+ * on past it; with `prefixes`, every prefix of a path is a TP_END_PREFIX
+ * trace (the thread is starved there), and with `empty_prefix` the empty
+ * one is (a thread never dispatched).
  */
 #ifndef SCOPECHECK_ENUMERATE_THREAD_PATHS_H
 #define SCOPECHECK_ENUMERATE_THREAD_PATHS_H
@@ -43,10 +59,23 @@ typedef struct tp_event {
     int instr;          /* index of the instruction that made it */
 } tp_event;
 
+/* How a trace ends.  Outside liveness mode every trace is TP_END_DONE. */
+enum tp_end {
+    TP_END_DONE,        /* the thread ran to the end of its program */
+    TP_END_SPIN,        /* events spin_from.. are one pure iteration of the loop
+                         * headed at loop_pc, which comes back to the same state */
+    TP_END_BLOCKED,     /* the last event is a bar.cta.sync (at loop_pc) never released */
+    TP_END_PREFIX,      /* the thread stops here: starved, or never dispatched (empty) */
+    TP_END_CUT,         /* a liveness-mode bound stopped the path here (loop_pc: where) */
+};
+
 typedef struct tp_trace {
     int nevents;
     tp_event *events;
     lit_value *regs;    /* final value of each register of the thread */
+    uint8_t end;        /* enum tp_end */
+    int spin_from;      /* TP_END_SPIN: first event of the repeated iteration */
+    int loop_pc;        /* TP_END_SPIN: the loop head; TP_END_BLOCKED: the barrier */
 } tp_trace;
 
 typedef struct tp_thread {
@@ -58,18 +87,30 @@ typedef struct tp_result {
     tp_thread *threads;   /* one per thread of the test */
     bool unroll_cut;      /* some path exceeded the loop bound and was dropped */
     bool values_cut;      /* the value fixpoint was stopped before it closed */
+    /* liveness mode: some path was dropped without a verdict on it (why) */
+    const char *live_unknown;
+    bool live_cut;        /* liveness mode: some path ends TP_END_CUT */
 } tp_result;
+
+/* Liveness mode's bounds on one path (they replace the loop bound). */
+#define LIVE_MAX_VISITS 64
+#define LIVE_MAX_STEPS 20000
 
 typedef struct tp_limits {
     int unroll;           /* backward branches taken per branch instruction and path */
     long max_traces;      /* per thread; beyond it the test is refused */
     int nseeds;           /* values any read may also guess (thin-air values) */
     const lit_value *seeds;
+    bool liveness;        /* liveness mode (above): no loop bound */
+    int live_repeats;     /* liveness mode: iterations that write, per loop head and path */
+    bool prefixes;        /* liveness mode: every prefix is a trace too */
+    bool empty_prefix;    /* liveness mode: the empty prefix is a trace */
 } tp_limits;
 
 /* Returns false (with "file:line:col: error: ..." on `errors`) when the test
  * is beyond the limits: too many traces, or a trace longer than
- * TP_MAX_EVENTS. */
+ * TP_MAX_EVENTS.  In liveness mode a limit drops paths instead and sets
+ * live_unknown. */
 bool thread_paths_build(const litmus_test *t, const tp_limits *lim, tp_result *out, FILE *errors);
 
 #endif

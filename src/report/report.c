@@ -141,6 +141,8 @@ void report_herd(FILE *out, const litmus_test *t, check_result *r, const report_
         fprintf(out, "Warning %s: executions with more than 64 events were skipped\n", t->name);
     if (r->hang)
         fprintf(out, "Warning %s: some executions wait forever at a counted barrier\n", t->name);
+    if (info->extra_herd)
+        info->extra_herd(out, t, info->extra);
     fprintf(out, "Time %s %.4f\n\n", t->name, info->seconds);
 }
 
@@ -243,6 +245,8 @@ void report_json(FILE *out, const litmus_test *t, check_result *r, const report_
     json_states(out, t, r);
     fprintf(out, ",\"candidates\":%" PRIu64 ",\"consistent\":%" PRIu64, r->candidates, r->consistent);
     json_flags_and_races(out, t, r, info);
+    if (info->extra_json)
+        info->extra_json(out, t, info->extra);
     fprintf(out, ",\"unroll\":%d,\"unroll_cut\":%s,\"values_cut\":%s,\"hang\":%s,\"time_us\":%.0f}\n",
             info->unroll, r->unroll_cut ? "true" : "false", r->values_cut ? "true" : "false",
             r->hang ? "true" : "false", info->seconds * 1e6);

@@ -15,6 +15,7 @@ int main(void)
     register_litmus_ptx_tests();
     register_litmus_opencl_tests();
     register_enumerate_tests();
+    register_liveness_tests();
     register_ptx_model_tests();
     register_protocol_tests();
     register_protocol_lang_tests();

@@ -9,6 +9,7 @@ void register_cat_tests(void);
 void register_litmus_ptx_tests(void);
 void register_litmus_opencl_tests(void);
 void register_enumerate_tests(void);
+void register_liveness_tests(void);
 void register_ptx_model_tests(void);
 void register_protocol_tests(void);
 void register_protocol_lang_tests(void);
