@@ -12,6 +12,8 @@
 #include "enumerate/enumerate.h"
 #include "litmus/read.h"
 #include "cli/model_path.h"
+#include "cli/schedule_opts.h"
+#include "cli/verify_live.h"
 #include "litmus/outcome.h"
 #include "protocol/options.h"
 #include "protocol/protocol.h"
@@ -28,6 +30,7 @@ typedef struct verify_opts {
     int unroll;
     bfs_options bfs;
     proto_options proto;
+    schedule_opts sched;
 } verify_opts;
 
 /* What one test's check found. */
@@ -46,6 +49,7 @@ typedef struct verdict {
     bfs_search *bfs;
     const proto_instance *inst;
     lit_value *scratch;
+    verify_live live;            /* --liveness, --occupancy, --preempt */
 } verdict;
 
 static void usage(FILE *to)
@@ -61,6 +65,7 @@ static void usage(FILE *to)
           "  --net          make every channel of the protocol fifo or unordered\n"
           "  --const N=V    override a configuration constant of the protocol\n",
           to);
+    schedule_usage(to, true);
 }
 
 /* "64M", "2G", "1000": bytes; false when not a size. */
@@ -122,6 +127,10 @@ static int parse_one(int ch, verify_opts *o, FILE *err)
         if (!proto_options_const(&o->proto, optarg))
             return option_error(err, "--const takes NAME=NUMBER, not", optarg);
         return -1;
+    case 'L': o->sched.liveness = true; return -1;
+    case 'F': return schedule_fairness(&o->sched, "verify", optarg, err) ? -1 : 3;
+    case 'O': return schedule_occupancy(&o->sched, "verify", optarg, err) ? -1 : 3;
+    case 'P': o->sched.preempt = true; return -1;
     default:
         return 2;
     }
@@ -135,9 +144,12 @@ static int parse_options(int argc, char **argv, verify_opts *o, FILE *out, FILE 
         {"json", no_argument, NULL, 'j'},           {"max-states", required_argument, NULL, 's'},
         {"max-memory", required_argument, NULL, 'M'}, {"timeout", required_argument, NULL, 't'},
         {"net", required_argument, NULL, 'n'},      {"const", required_argument, NULL, 'c'},
+        {"liveness", no_argument, NULL, 'L'},       {"fairness", required_argument, NULL, 'F'},
+        {"occupancy", required_argument, NULL, 'O'}, {"preempt", no_argument, NULL, 'P'},
         {"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0},
     };
     memset(o, 0, sizeof *o);
+    schedule_defaults(&o->sched);
     o->model = "ptx6";
     o->unroll = 2;
     optind = 1;
@@ -149,6 +161,8 @@ static int parse_options(int argc, char **argv, verify_opts *o, FILE *out, FILE 
             return 0;
         }
         int status = parse_one(ch, o, err);
+        if (status == 3)     /* a scheduling option's own message is out */
+            return 2;
         if (status == 2 && ch != 's' && ch != 'M' && ch != 't' && ch != 'n' && ch != 'c') {
             fprintf(err, "scopecheck verify: error: unknown or incomplete option '%s'\n", argv[optind - 1]);
             usage(err);
@@ -202,7 +216,8 @@ static void compare_outcomes(verdict *v)
 
 static bool has_violation(const verdict *v)
 {
-    return v->unsound || v->nunhandled || v->search.deadlocks || v->search.stop == BFS_VIOLATION;
+    return v->unsound || v->nunhandled || v->search.deadlocks || v->search.stop == BFS_VIOLATION ||
+           verify_live_failed(&v->live);
 }
 
 /* ---- where unhandled events happen ------------------------------------------ */
@@ -293,6 +308,7 @@ static void print_text(FILE *out, const verdict *v, const verify_opts *o, const 
                 v->unhandled[i].controller, v->unhandled[i].state, v->unhandled[i].event);
         print_trace(out, v, v->unhandled_at[i]);
     }
+    verify_live_text(out, &v->live, v->bfs);
     bfs_print_stats(&v->search, out);
     fprintf(out, "state bits: %d (%d bytes)\n", proto_state_bits(v->inst), (proto_state_bits(v->inst) + 7) / 8);
     fprintf(out, "Result %s%s\n\n", has_violation(v) ? "Fail" : "Pass",
@@ -403,6 +419,7 @@ static void print_json(FILE *out, const verdict *v, const verify_opts *o, const 
     }
     fputc(']', out);
     json_violations(out, v);
+    verify_live_json(out, &v->live, v->bfs);
     const bfs_result *s = &v->search;
     fprintf(out,
             ",\"stats\":{\"stop\":\"%s\",\"states\":%" PRIu64 ",\"transitions\":%" PRIu64
@@ -484,20 +501,26 @@ static int verify_file(const char *path, const verify_opts *o, const protocol *p
     bfs_options bo = o->bfs;
     bo.on_final = on_final;
     bo.final_ctx = v;
-    v->bfs = bfs_run(proto_nsi(inst), &bo, &v->search);
+    const nsi_model *model = verify_live_prepare(&v->live, &o->sched, proto_nsi(inst), protocol_name(p), &bo, err);
+    if (!model)
+        return 2;
+    v->bfs = bfs_run(model, &bo, &v->search);
     if (!v->bfs) {
+        verify_live_free(&v->live);
         fprintf(err, "%s: error: the search could not start (%s)\n", path, bfs_stop_name(v->search.stop));
         return 2;
     }
     compare_outcomes(v);
+    verify_live_decide(&v->live, v->bfs, &v->search);
     v->nunhandled = proto_unhandled(inst, v->unhandled, MAX_UNHANDLED);
     locate_unhandled(v, p, o);
     if (o->json)
         print_json(out, v, o, protocol_name(p));
     else
         print_text(out, v, o, protocol_name(p));
-    int status = has_violation(v) ? 1 : 0;
+    int status = has_violation(v) ? 1 : verify_live_unknown(&v->live) ? 3 : 0;
     bfs_free(v->bfs);
+    verify_live_free(&v->live);
     return status;
 }
 

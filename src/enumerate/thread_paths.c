@@ -654,7 +654,12 @@ bool thread_paths_build(const litmus_test *t, const tp_limits *lim, tp_result *o
      * only if the chain of writes that computes it fits in one execution:
      * in an execution a value passes through distinct writes only.  That
      * stops a value read back by an atom.add from growing forever; so does
-     * the backstop, round >= the most writes an execution can have. */
+     * the backstop, twice the most writes an execution can have: a write
+     * first reached in round r is kept from round r + 1 on (its chain bound
+     * comes from the round before, which did not reach it), so a chain
+     * grows by one write every two rounds.  (With one round per write, two
+     * threads that each wait for the other's write, FP-handshake in
+     * litmus/ptx-liveness, stopped a round early and had no outcome.) */
     for (int round = 0; round < MAX_ROUNDS; round++) {
         loc_flow *next_flow = GC_MALLOC_ATOMIC(flow_size);
         memset(next_flow, 0, flow_size);
@@ -665,7 +670,7 @@ bool thread_paths_build(const litmus_test *t, const tp_limits *lim, tp_result *o
             return false;
         compute_bounds(t, next_flow);
         bool stable = memcmp(written, dom, dom_size) == 0 && flow && same_bounds(flow, next_flow, t->nlocs);
-        if (stable || round >= writes)
+        if (stable || round > 2 * writes)
             return true;
         memcpy(dom, written, dom_size);
         flow = next_flow;

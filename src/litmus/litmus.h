@@ -73,6 +73,8 @@ typedef struct lit_instr {
     const char *text;        /* the instruction as written, for traces    */
     bool remote;             /* remote-scope-promotion form (..._remote)   */
     uint8_t regions;         /* fences and barriers: enum lit_region bits (0: all) */
+    bool progress;           /* a label whose name starts with "progress" names it
+                              * (SPIN's progress labels: docs/liveness.md) */
 } lit_instr;
 
 typedef struct lit_thread {

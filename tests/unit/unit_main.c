@@ -21,6 +21,7 @@ int main(void)
     register_protocol_lang_tests();
     register_lit_ops_tests();
     register_search_tests();
+    register_fair_cycle_tests();
     register_report_tests();
     CU_basic_set_mode(CU_BRM_NORMAL);
     CU_basic_run_tests();

@@ -15,5 +15,6 @@ void register_protocol_tests(void);
 void register_protocol_lang_tests(void);
 void register_lit_ops_tests(void);
 void register_search_tests(void);
+void register_fair_cycle_tests(void);
 
 #endif
