@@ -58,7 +58,8 @@ static void usage(FILE *to)
           "                         [--max-states N] [--max-memory BYTES] [--timeout SECONDS]\n"
           "                         [--net fifo|unordered] [--const NAME=VALUE] LITMUS...\n"
           "  --protocol P   protocol tables (models/P.proto), e.g. gpu_vi\n"
-          "  --model M      memory model to compare outcomes with (default ptx6)\n"
+          "  --model M      memory model to compare outcomes with (default ptx6); none: compare\n"
+          "                 nothing (deadlocks, invariants and liveness only)\n"
           "  --json         one JSON object per test and line\n"
           "  --max-states N, --max-memory BYTES (suffix K, M, G), --timeout SECONDS:\n"
           "                 stop the search there, with partial statistics\n"
@@ -203,6 +204,8 @@ static void on_final(void *ctx, const uint8_t *state, uint32_t index)
 
 static void compare_outcomes(verdict *v)
 {
+    if (!v->model_outcomes)       /* --model none */
+        return;
     int width = v->t->nobserved;
     const lit_value *mine = outcome_values(v->protocol_outcomes);
     for (int i = 0; i < outcome_count(v->protocol_outcomes); i++)
@@ -274,6 +277,8 @@ static void print_trace(FILE *out, const verdict *v, uint32_t index)
 
 static void print_unsound(FILE *out, const verdict *v)
 {
+    if (!v->model_outcomes)
+        return;
     int width = v->t->nobserved;
     const lit_value *mine = outcome_values(v->protocol_outcomes);
     for (int i = 0; i < outcome_count(v->protocol_outcomes); i++) {
@@ -291,9 +296,13 @@ static void print_text(FILE *out, const verdict *v, const verify_opts *o, const 
 {
     fprintf(out, "Verify %s protocol %s model %s\n", v->t->name, proto_name, o->model);
     print_outcomes(out, v->t, v->protocol_outcomes, "Protocol outcomes");
-    print_outcomes(out, v->t, v->model_outcomes, "Model outcomes");
-    fprintf(out, "Sound %s\n", v->unsound ? "no" : "yes");
-    fprintf(out, "Unobserved %d (allowed by the model, never produced by the protocol)\n", v->unobserved);
+    if (v->model_outcomes) {
+        print_outcomes(out, v->t, v->model_outcomes, "Model outcomes");
+        fprintf(out, "Sound %s\n", v->unsound ? "no" : "yes");
+        fprintf(out, "Unobserved %d (allowed by the model, never produced by the protocol)\n", v->unobserved);
+    } else {
+        fputs("Model outcomes unchecked (--model none)\n", out);
+    }
     print_unsound(out, v);
     if (v->search.stop == BFS_VIOLATION) {
         fprintf(out, "Violation invariant %s\n", v->search.violated);
@@ -361,7 +370,7 @@ static void json_violations(FILE *out, const verdict *v)
     int width = v->t->nobserved;
     const lit_value *mine = outcome_values(v->protocol_outcomes);
     fputs(",\"violations\":[", out);
-    for (int i = 0; i < outcome_count(v->protocol_outcomes); i++) {
+    for (int i = 0; v->model_outcomes && i < outcome_count(v->protocol_outcomes); i++) {
         const lit_value *state = &mine[(size_t)i * (size_t)width];
         if (outcome_find(v->model_outcomes, state) >= 0)
             continue;
@@ -405,12 +414,15 @@ static void print_json(FILE *out, const verdict *v, const verify_opts *o, const 
     report_json_string(out, proto_name);
     fputs(",\"model\":", out);
     report_json_string(out, o->model);
-    fprintf(out, ",\"sound\":%s,\"complete\":%s", v->unsound ? "false" : "true",
+    fprintf(out, ",\"sound\":%s,\"complete\":%s", !v->model_outcomes ? "null" : v->unsound ? "false" : "true",
             v->search.complete ? "true" : "false");
     fputs(",\"protocol_outcomes\":", out);
     json_outcomes(out, v->t, v->protocol_outcomes);
     fputs(",\"model_outcomes\":", out);
-    json_outcomes(out, v->t, v->model_outcomes);
+    if (v->model_outcomes)
+        json_outcomes(out, v->t, v->model_outcomes);
+    else
+        fputs("null", out);
     fputs(",\"deadlocks\":[", out);
     for (int i = 0; i < v->search.deadlocks_kept; i++) {
         fputs(i ? ",{" : "{", out);
@@ -445,6 +457,8 @@ static lit_value wrap_value(lit_value x, long lo, long hi)
  * would be meaningless. */
 static bool fit_model_outcomes(verdict *v, const char *path, const char *proto_name, FILE *err)
 {
+    if (!v->model_outcomes)
+        return true;
     long lo, hi;
     bool wraps = proto_value_range(v->inst, &lo, &hi);
     int width = v->t->nobserved, n = outcome_count(v->model_outcomes);
@@ -473,6 +487,10 @@ static bool fit_model_outcomes(verdict *v, const char *path, const char *proto_n
 
 static bool model_outcomes(verdict *v, const verify_opts *o, const cat_model *m, cat_workspace *ws, FILE *err)
 {
+    if (!m) {                     /* --model none: deadlocks, invariants, liveness only */
+        v->model_outcomes = NULL;
+        return true;
+    }
     enum_options eo = {.unroll = o->unroll, .max_traces = 100000};
     check_result r;
     if (!enumerate_check(v->t, m, ws, &eo, &r, err))
@@ -536,15 +554,16 @@ int verify_cmd_main(int argc, char **argv, FILE *out, FILE *err)
         return 2;
     }
     protocol *p = protocol_load(proto_path, err);
-    const char *model_path = model_path_resolve(o.model);
+    bool no_model = strcmp(o.model, "none") == 0;
+    const char *model_path = no_model ? "" : model_path_resolve(o.model);
     if (!model_path) {
         fprintf(err, "scopecheck verify: error: no model '%s'\n", o.model);
         return 2;
     }
-    cat_model *m = cat_load(model_path, err);
-    if (!p || !m)
+    cat_model *m = no_model ? NULL : cat_load(model_path, err);
+    if (!p || (!m && !no_model))
         return 2;
-    cat_workspace *ws = cat_workspace_new(m);
+    cat_workspace *ws = m ? cat_workspace_new(m) : NULL;
     int worst = 0;
     for (int i = optind; i < argc; i++) {
         int s = verify_file(argv[i], &o, p, m, ws, out, err);

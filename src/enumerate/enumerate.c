@@ -1437,6 +1437,12 @@ static const char *live_enumeration(live_ctx *lc, const litmus_test *t, const ca
     else if (c->paths.values_cut)
         unknown = "the value search stopped before closing";
     free(msg);
+    if (getenv("SCOPECHECK_LIVE_DEBUG")) {
+        fprintf(stderr, "live pass: traces");
+        for (int th = 0; th < t->nthreads; th++)
+            fprintf(stderr, " %d", c->paths.threads[th].ntraces);
+        fprintf(stderr, ", candidates %lu, cut %d\n", (unsigned long)scratch.candidates, c->paths.live_cut);
+    }
     *paths = c->paths;
     *candidates += scratch.candidates;
     return unknown;

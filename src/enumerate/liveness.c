@@ -32,6 +32,7 @@ struct live_ctx {
     int ngpu;
     /* the accepted combination */
     uint8_t end[MAX_THREADS];        /* enum tp_end per thread */
+    bool progress[MAX_THREADS];      /* a spin that passes a progress label */
     int loop_pc[MAX_THREADS];
     bool undispatched[MAX_THREADS];  /* per thread */
     bool cta_finished[MAX_THREADS];  /* per CTA: all its threads finished */
@@ -122,7 +123,10 @@ void live_path_limits(const live_ctx *lc, tp_limits *lim)
 
 /* ---- trace combinations --------------------------------------------------- */
 
-static bool is_stuck_end(int end) { return end == TP_END_SPIN || end == TP_END_BLOCKED; }
+static bool is_stuck(const tp_trace *tr)
+{
+    return (tr->end == TP_END_SPIN && !tr->progress) || tr->end == TP_END_BLOCKED;
+}
 
 /* With an occupancy bound: per GPU, the CTAs dispatched are the first
  * N + F (F: those whose threads all finished); the others must not have
@@ -200,9 +204,10 @@ bool live_accept_combination(live_ctx *lc, const tp_result *paths, const int *ch
     for (int th = 0; th < t->nthreads; th++) {
         const tp_trace *tr = &paths->threads[th].traces[choice[th]];
         lc->end[th] = tr->end;
+        lc->progress[th] = tr->progress;
         lc->loop_pc[th] = tr->loop_pc;
         lc->undispatched[th] = false;
-        stuck |= is_stuck_end(tr->end);
+        stuck |= is_stuck(tr);
         if (tr->end == TP_END_CUT)
             return false;
         if (tr->end == TP_END_PREFIX && lc->o.fairness == LIVE_FAIR_WEAK && lc->o.occupancy == 0)
@@ -540,7 +545,7 @@ void live_record(live_ctx *lc, const exec *x)
     r->violations++;
     for (int th = 0; th < lc->t->nthreads; th++) {
         live_stuck *s = NULL;
-        if (lc->end[th] == TP_END_SPIN) {
+        if (lc->end[th] == TP_END_SPIN && !lc->progress[th]) {
             s = stuck_entry(r, th, LIVE_SPIN, lc->loop_pc[th]);
             if (s)
                 note_reads(lc, s);

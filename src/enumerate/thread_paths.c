@@ -198,6 +198,9 @@ static void emit_trace(walker *w, const path_state *s, enum tp_end end, int spin
     tr->end = (uint8_t)end;
     tr->spin_from = spin_from;
     tr->loop_pc = loop_pc;
+    tr->progress = false;
+    for (int i = spin_from; end == TP_END_SPIN && i < s->nevents; i++)
+        tr->progress |= w->thread->instrs[w->events[i].instr].progress;
 }
 
 /* Liveness mode with prefixes: the thread may be starved here. */

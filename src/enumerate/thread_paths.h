@@ -76,6 +76,8 @@ typedef struct tp_trace {
     uint8_t end;        /* enum tp_end */
     int spin_from;      /* TP_END_SPIN: first event of the repeated iteration */
     int loop_pc;        /* TP_END_SPIN: the loop head; TP_END_BLOCKED: the barrier */
+    bool progress;      /* TP_END_SPIN: the iteration passes a progress label: the
+                         * thread runs forever by design, it is not stuck */
 } tp_trace;
 
 typedef struct tp_thread {

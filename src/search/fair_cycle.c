@@ -392,10 +392,18 @@ static void report(search *s, int t, const uint32_t *vs, uint32_t count, uint32_
         s->reported[t] = true;
 }
 
+/* A component of the graph without one thread's progress states.  The
+ * components of that search share its tag; this one gets a tag of its own
+ * (Tarjan never looks at a finished component again), so that the checks
+ * and the cycle stay inside it. */
 static void sub_component(search *s, const uint32_t *vs, uint32_t count, uint32_t tag)
 {
-    if (fair_component(s, vs, count, tag))
-        report(s, s->thread, vs, count, tag);
+    (void)tag;
+    uint32_t own = s->next_tag++;
+    for (uint32_t i = 0; i < count; i++)
+        s->tag[vs[i]] = own;
+    if (fair_component(s, vs, count, own))
+        report(s, s->thread, vs, count, own);
 }
 
 /* One component of the whole graph: for each thread unfinished in it (the

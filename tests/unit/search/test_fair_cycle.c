@@ -23,6 +23,7 @@ typedef enum scenario {
     GUARDED,    /* T0 may end only while flag = 1; T1 toggles flag forever (progress at pc 0) */
     DETOUR,     /* T1 loops at pc 0 (a self-loop) or goes to pc 1 (progress) and back; T0 as SPIN but T1 never sets flag */
     BLOCK,      /* T0 blocks (waiting) until a wake-up, sent when T1 sets flag; T1 in another CTA */
+    SPLIT,      /* T1: 0 -> 1 (progress) -> 2, then 2 -> 0 or a loop at 2; T0 done from the start */
 } scenario;
 
 typedef struct toy {
@@ -74,6 +75,11 @@ static int toy_successors(void *ctx, const uint8_t *s, nsi_emit emit, void *cb)
         if (s[PC1] == 0)
             step(emit, cb, s, 1, PC1, 1, &k);
         break;
+    case SPLIT:
+        step(emit, cb, s, 1, PC1, (s[PC1] + 1) % 3, &k);
+        if (s[PC1] == 2)
+            step(emit, cb, s, 1, -1, 0, &k);                        /* loop at 2 */
+        break;
     case BLOCK:
         if (s[PC0] == 0 && !s[WAIT0])
             step(emit, cb, s, 0, WAIT0, 1, &k);                      /* wait for the wake-up */
@@ -113,8 +119,10 @@ static void toy_unit_name(void *ctx, int unit, FILE *out)
 static bool toy_done(void *ctx, const uint8_t *s, int th)
 {
     toy *t = ctx;
-    if (t->sc == GUARDED && th == 1)
+    if ((t->sc == GUARDED || t->sc == SPLIT) && th == 1)
         return false;                /* T1 runs forever */
+    if (t->sc == SPLIT)
+        return true;
     return s[th == 0 ? PC0 : PC1] == 1;
 }
 
@@ -129,7 +137,7 @@ static bool toy_progress(void *ctx, const uint8_t *s, int th)
     toy *t = ctx;
     if (th != 1)
         return false;
-    return (t->sc == GUARDED && s[PC1] == 0) || (t->sc == DETOUR && s[PC1] == 1);
+    return (t->sc == GUARDED && s[PC1] == 0) || ((t->sc == DETOUR || t->sc == SPLIT) && s[PC1] == 1);
 }
 
 static int toy_cta(void *ctx, int th, int *gpu)
@@ -233,6 +241,24 @@ static void test_progress_detour(void)
     fc_result_free(&r);
 }
 
+/* SPLIT: one component {0, 1, 2}; without T1's progress state 1 it falls
+ * into {0} (no cycle) and {2} (T1's loop), joined by the edge 2 -> 0,
+ * which T1's first step out of 2 takes.  {2} is a fair cycle where T1
+ * never passes progress; its cycle must stay inside it, not follow 2 -> 0
+ * (from 0 there is no way back without state 1). */
+static void test_progress_split(void)
+{
+    toy t;
+    nsi_model m = toy_model(&t, SPLIT, false);
+    bfs_result br;
+    fc_result r = cycles_of(&m, true, &br);
+    CU_ASSERT_EQUAL(br.states, 3);
+    CU_ASSERT_EQUAL(r.ncycles, 1);
+    CU_ASSERT_TRUE(reports(&r, 1));
+    CU_ASSERT_EQUAL(r.ncycles ? r.cycles[0].len : 0, 1);   /* a self-loop */
+    fc_result_free(&r);
+}
+
 /* BLOCK with the scheduler: T0 (CTA 0) blocks until T1 (CTA 1) sends the
  * wake-up.  All resident: terminates.  One CTA resident: T0 waits, T1 is
  * never dispatched: a deadlock (no cycle).  With preemption: T0 is swapped
@@ -298,6 +324,7 @@ void register_fair_cycle_tests(void)
     CU_add_test(s, "a spin needs fairness to terminate", test_spin_needs_fairness);
     CU_add_test(s, "starvation under weak fairness", test_guarded_starvation);
     CU_add_test(s, "progress states and their detours", test_progress_detour);
+    CU_add_test(s, "a component split by progress states", test_progress_split);
     CU_add_test(s, "occupancy and preemption", test_sched_occupancy_and_preempt);
     CU_add_test(s, "a spin with its writer never dispatched", test_sched_spin_undispatched);
 }
