@@ -5,7 +5,9 @@
 # lines starting with '#' are skipped.  Each row runs
 #     $SCOPECHECK verify --json --model none --liveness --protocol PROTOCOL OPTIONS DIR/FILE
 # and compares what it found: Pass (no violation), deadlock (some deadlock
-# state), cycle (liveness No), or deadlock+cycle.  One line per disagreement,
+# state), cycle (liveness No), or deadlock+cycle.  A row that expects
+# atomic or not-atomic runs `verify --json --write-atomicity` instead (base
+# model ptx6) and compares "write_atomic".  One line per disagreement,
 # then "verify suite: N passed, M failed".  Exit 1 if any failed, 2 on bad usage.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -23,6 +25,17 @@ while IFS=$'\t' read -r file proto opts want _; do
     case $file in ''|\#*) continue ;; esac
     want=${want%%[[:space:]]*}
     [ "$opts" = "-" ] && opts=""
+    case $want in
+    atomic|not-atomic)
+        # shellcheck disable=SC2086
+        "$bin" verify --json --write-atomicity --protocol "$proto" $opts "$dir/$file" >"$tmp/out" 2>"$tmp/err"
+        got=$(jq -r 'if .write_atomic == true then "atomic" elif .write_atomic == false then "not-atomic" else "?" end' \
+              "$tmp/out" 2>/dev/null)
+        [ -n "$got" ] || got="error: $(head -1 "$tmp/err")"
+        if [ "$got" = "$want" ]; then passed=$((passed + 1)); else
+            echo "FAIL $file $proto $opts: expected $want got $got"; failed=$((failed + 1)); fi
+        continue ;;
+    esac
     # shellcheck disable=SC2086
     "$bin" verify --json --model none --liveness --protocol "$proto" $opts "$dir/$file" >"$tmp/out" 2>"$tmp/err"
     got=$(jq -r 'if (.deadlocks | length) > 0 and .liveness == "No" then "deadlock+cycle"

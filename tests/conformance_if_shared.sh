@@ -3,7 +3,7 @@
 #   - the shared reference corpus ../shared/corpus/ptx (relative to the repository
 #     root) for ptx6 and ptx75, when it is there;
 #   - ../shared/corpus/opencl for opencl and opencl-race, when it is there;
-#   - our own suites litmus/ptx, litmus/hrf and litmus/ptx-liveness for every model their
+#   - our own suites litmus/ptx, litmus/hrf, litmus/ptx-liveness and litmus/write-atomicity for every model their
 #     expected.tsv lists.
 # Without ../shared/corpus that part is skipped with a message: the corpus is
 # not ours to ship.  Exit 1 if any verdict disagrees.
@@ -30,7 +30,7 @@ if [ -d "$ocl" ]; then
 else
     echo "conformance: skipped ../shared/corpus/opencl (not found)"
 fi
-for suite in litmus/ptx litmus/hrf litmus/ptx-liveness; do
+for suite in litmus/ptx litmus/hrf litmus/ptx-liveness litmus/write-atomicity; do
     echo "== $suite (all models listed)"
     SCOPECHECK=$bin bash scripts/conformance.sh "$suite" || status=1
 done

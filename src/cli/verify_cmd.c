@@ -14,6 +14,7 @@
 #include "cli/model_path.h"
 #include "cli/schedule_opts.h"
 #include "cli/verify_live.h"
+#include "cli/verify_mca.h"
 #include "litmus/outcome.h"
 #include "protocol/options.h"
 #include "protocol/protocol.h"
@@ -31,6 +32,7 @@ typedef struct verify_opts {
     bfs_options bfs;
     proto_options proto;
     schedule_opts sched;
+    verify_mca *mca;             /* --write-atomicity, else NULL */
 } verify_opts;
 
 /* What one test's check found. */
@@ -50,6 +52,7 @@ typedef struct verdict {
     const proto_instance *inst;
     lit_value *scratch;
     verify_live live;            /* --liveness, --occupancy, --preempt */
+    verify_mca *mca;             /* --write-atomicity */
 } verdict;
 
 static void usage(FILE *to)
@@ -67,6 +70,9 @@ static void usage(FILE *to)
           "  --const N=V    override a configuration constant of the protocol\n",
           to);
     schedule_usage(to, true);
+    fputs("  --write-atomicity  also report the outcomes that only a non-multi-copy-atomic\n"
+          "                 machine produces (reference models/" VERIFY_MCA_MODEL ".cat)\n",
+          to);
 }
 
 /* "64M", "2G", "1000": bytes; false when not a size. */
@@ -132,6 +138,9 @@ static int parse_one(int ch, verify_opts *o, FILE *err)
     case 'F': return schedule_fairness(&o->sched, "verify", optarg, err) ? -1 : 3;
     case 'O': return schedule_occupancy(&o->sched, "verify", optarg, err) ? -1 : 3;
     case 'P': o->sched.preempt = true; return -1;
+    case 'W':
+        o->mca = GC_MALLOC(sizeof *o->mca);
+        return -1;
     default:
         return 2;
     }
@@ -147,6 +156,7 @@ static int parse_options(int argc, char **argv, verify_opts *o, FILE *out, FILE 
         {"net", required_argument, NULL, 'n'},      {"const", required_argument, NULL, 'c'},
         {"liveness", no_argument, NULL, 'L'},       {"fairness", required_argument, NULL, 'F'},
         {"occupancy", required_argument, NULL, 'O'}, {"preempt", no_argument, NULL, 'P'},
+        {"write-atomicity", no_argument, NULL, 'W'},
         {"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0},
     };
     memset(o, 0, sizeof *o);
@@ -220,7 +230,7 @@ static void compare_outcomes(verdict *v)
 static bool has_violation(const verdict *v)
 {
     return v->unsound || v->nunhandled || v->search.deadlocks || v->search.stop == BFS_VIOLATION ||
-           verify_live_failed(&v->live);
+           verify_live_failed(&v->live) || (v->mca && v->mca->violations);
 }
 
 /* ---- where unhandled events happen ------------------------------------------ */
@@ -304,6 +314,8 @@ static void print_text(FILE *out, const verdict *v, const verify_opts *o, const 
         fputs("Model outcomes unchecked (--model none)\n", out);
     }
     print_unsound(out, v);
+    if (v->mca)
+        verify_mca_text(out, v->mca, v->t, v->protocol_outcomes, v->model_outcomes, v->witness, v->bfs);
     if (v->search.stop == BFS_VIOLATION) {
         fprintf(out, "Violation invariant %s\n", v->search.violated);
         print_trace(out, v, v->search.violation_index);
@@ -432,6 +444,8 @@ static void print_json(FILE *out, const verdict *v, const verify_opts *o, const 
     fputc(']', out);
     json_violations(out, v);
     verify_live_json(out, &v->live, v->bfs);
+    if (v->mca)
+        verify_mca_json(out, v->mca, v->t, v->protocol_outcomes, v->model_outcomes, v->witness, v->bfs);
     const bfs_result *s = &v->search;
     fprintf(out,
             ",\"stats\":{\"stop\":\"%s\",\"states\":%" PRIu64 ",\"transitions\":%" PRIu64
@@ -516,6 +530,13 @@ static int verify_file(const char *path, const verify_opts *o, const protocol *p
     v->protocol_outcomes = outcome_set_new(t->nobserved);
     if (!model_outcomes(v, o, m, ws, err) || !fit_model_outcomes(v, path, protocol_name(p), err))
         return 2;
+    v->mca = o->mca;
+    if (v->mca) {
+        long lo, hi;
+        bool wraps = proto_value_range(inst, &lo, &hi);
+        if (!verify_mca_outcomes(v->mca, t, o->unroll, lo, hi, wraps, err))
+            return 2;
+    }
     bfs_options bo = o->bfs;
     bo.on_final = on_final;
     bo.final_ctx = v;
@@ -529,6 +550,8 @@ static int verify_file(const char *path, const verify_opts *o, const protocol *p
         return 2;
     }
     compare_outcomes(v);
+    if (v->mca)
+        verify_mca_compare(v->mca, v->protocol_outcomes, v->model_outcomes);
     verify_live_decide(&v->live, v->bfs, &v->search);
     v->nunhandled = proto_unhandled(inst, v->unhandled, MAX_UNHANDLED);
     locate_unhandled(v, p, o);
@@ -562,6 +585,12 @@ int verify_cmd_main(int argc, char **argv, FILE *out, FILE *err)
     }
     cat_model *m = no_model ? NULL : cat_load(model_path, err);
     if (!p || (!m && !no_model))
+        return 2;
+    if (o.mca && no_model) {
+        fputs("scopecheck verify: error: --write-atomicity compares with a base model: not with --model none\n", err);
+        return 2;
+    }
+    if (o.mca && !verify_mca_load(o.mca, err))
         return 2;
     cat_workspace *ws = m ? cat_workspace_new(m) : NULL;
     int worst = 0;

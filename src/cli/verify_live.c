@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/json_lines.h"
 #include "report/report.h"
 
 const nsi_model *verify_live_prepare(verify_live *vl, const schedule_opts *o, const nsi_model *m,
@@ -115,7 +116,8 @@ void verify_live_text(FILE *out, const verify_live *vl, const bfs_search *s)
             vl->result.seconds, (double)vl->result.bytes / 1048576.0);
 }
 
-/* Lines of the lasso, split at the cycle marker, as two JSON arrays. */
+/* The lasso as two JSON arrays of lines: the stem and the cycle (split at
+ * fc_print_lasso's marker). */
 static void json_lasso(FILE *out, const bfs_search *s, const fc_cycle *c)
 {
     char *text = NULL;
@@ -125,25 +127,14 @@ static void json_lasso(FILE *out, const bfs_search *s, const fc_cycle *c)
         fc_print_lasso(s, c, mem);
         fclose(mem);
     }
-    fputs("\"stem\":[", out);
-    bool first = true;
-    for (char *line = text, *next; line && *line; line = next) {
-        next = strchr(line, '\n');
-        if (next)
-            *next++ = '\0';
-        else
-            next = line + strlen(line);
-        if (strstr(line, "-- cycle:")) {
-            fputs("],\"cycle\":[", out);
-            first = true;
-            continue;
-        }
-        if (!first)
-            fputc(',', out);
-        report_json_string(out, line);
-        first = false;
-    }
-    fputc(']', out);
+    char *marker = text ? strstr(text, "  -- cycle:") : NULL;
+    char *cycle = marker ? strchr(marker, '\n') : NULL;
+    if (marker)
+        *marker = '\0';
+    fputs("\"stem\":", out);
+    json_lines(out, text);
+    fputs(",\"cycle\":", out);
+    json_lines(out, cycle ? cycle + 1 : NULL);
     free(text);
 }
 
