@@ -10,10 +10,10 @@ CC      ?= cc
 CFLAGS  ?= -O2 -g
 WARN    := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 INC     := -Isrc
-LDLIBS  := -lgc $(shell pkg-config --libs libgvc 2>/dev/null || echo -lgvc -lcgraph -lcdt)
+LDLIBS  := -lgc -lnettle $(shell pkg-config --libs libgvc 2>/dev/null || echo -lgvc -lcgraph -lcdt)
 TESTLIBS := -lcunit
 
-LIB_DIRS := base litmus litmus/opencl cat enumerate protocol search report
+LIB_DIRS := base litmus litmus/opencl cat enumerate protocol search report gen
 LIB_SRC  := $(foreach d,$(LIB_DIRS),$(wildcard src/$(d)/*.c))
 CLI_SRC  := $(wildcard src/cli/*.c)
 UNIT_SRC := $(wildcard tests/unit/*.c tests/unit/*/*.c)
@@ -30,7 +30,8 @@ ASAN_OBJ      := $(call objs,asan,$(LIB_SRC) $(CLI_SRC))
 ASAN_LIB_OBJ  := $(call objs,asan,$(LIB_SRC))
 ASAN_UNIT_OBJ := $(call objs,asan,$(UNIT_SRC))
 
-.PHONY: all test unit e2e conformance asan check-layers bench bench-protocol bench-search clean
+.PHONY: all test unit e2e conformance asan check-layers difftest bench bench-protocol bench-search clean
+.PHONY: all test unit e2e conformance asan check-layers bench bench-protocol bench-search clean install uninstall
 
 all: bin/scopecheck
 
@@ -90,6 +91,13 @@ check-layers: bin/scopecheck
 # The whole suite; the closing line of each part says what passed.
 test: check-layers unit e2e conformance asan
 
+# Generated tests through every pair of paths that must agree, with the
+# disagreements shrunk (docs/difftest.md); the suite runs a few hundred.
+DIFFTEST_N ?= 100000
+DIFFTEST_SEED ?= 1
+difftest: bin/scopecheck
+	bash scripts/difftest.sh $(DIFFTEST_N) $(DIFFTEST_SEED)
+
 # ---- benchmarks -------------------------------------------------------------
 
 bench: bin/scopecheck
@@ -106,6 +114,30 @@ bench-search: bin/bench_search
 bin/bench_search: tests/bench/bench_search.c build/obj/search/state_store.o build/obj/search/bfs.o
 	@mkdir -p bin
 	$(CC) $(WARN) $(CFLAGS) $(INC) -o $@ $^
+
+# ---- installation -----------------------------------------------------------
+# make install PREFIX=/usr/local [DESTDIR=...]: the program, the bundled
+# models and protocols (found from PREFIX/bin/scopecheck at run time, see
+# cli/model_path.h), scripts/compare_models.sh and the man pages.
+
+PREFIX  ?= /usr/local
+BINDIR  := $(DESTDIR)$(PREFIX)/bin
+DATADIR := $(DESTDIR)$(PREFIX)/share/scopecheck
+MANDIR  := $(DESTDIR)$(PREFIX)/share/man
+
+install: bin/scopecheck
+	install -d $(BINDIR) $(DATADIR)/models/mutants $(DATADIR)/scripts $(MANDIR)/man1 $(MANDIR)/man5
+	install -m 755 bin/scopecheck $(BINDIR)/scopecheck
+	install -m 644 models/*.cat models/*.proto $(DATADIR)/models/
+	install -m 644 models/mutants/*.proto $(DATADIR)/models/mutants/
+	install -m 755 scripts/compare_models.sh $(DATADIR)/scripts/
+	install -m 644 man/scopecheck.1 $(MANDIR)/man1/
+	install -m 644 man/scopecheck-litmus.5 man/scopecheck-cat.5 man/scopecheck-proto.5 $(MANDIR)/man5/
+
+uninstall:
+	rm -f $(BINDIR)/scopecheck $(MANDIR)/man1/scopecheck.1 $(MANDIR)/man5/scopecheck-litmus.5 \
+	      $(MANDIR)/man5/scopecheck-cat.5 $(MANDIR)/man5/scopecheck-proto.5
+	rm -rf $(DATADIR)
 
 clean:
 	rm -rf build bin

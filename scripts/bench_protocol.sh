@@ -57,7 +57,9 @@ while read -r name test ncu nops litmus; do
                 states=$(grep -oE '[0-9]+ states, [0-9]+ rules fired' "$work/stdout.txt" | tail -1 | cut -d' ' -f1)
                 trans=$(grep -oE '[0-9]+ rules fired' "$work/stdout.txt" | tail -1 | cut -d' ' -f1)
             else
-                read -r w m < <(measure "$bin" verify --protocol gpu_vi --json "$litmus")
+                # MAXV=1: the Rumur model's values 0..1, wrapping (without it the
+                # range is the one each test needs, 0..2 for IRIW-plus-4)
+                read -r w m < <(measure "$bin" verify --protocol gpu_vi --const MAXV=1 --json "$litmus")
                 states=$(jq -r .stats.states "$work/stdout.txt")
                 trans=$(jq -r .stats.transitions "$work/stdout.txt")
             fi

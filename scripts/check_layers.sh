@@ -19,8 +19,9 @@ declare -A allowed=(
     [search]="base"
     [protocol]="base litmus search"
     [report]="base litmus cat enumerate"
+    [gen]="base litmus"
     [sim]="base"
-    [cli]="base litmus cat enumerate search protocol report"
+    [cli]="base litmus cat enumerate search protocol report gen"
 )
 status=0
 top_folder() { local p=${1#src/}; echo "${p%%/*}"; }

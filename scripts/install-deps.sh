@@ -2,7 +2,7 @@
 # Installs the Debian packages scopecheck needs, if any is missing.
 # As root it runs apt-get itself; otherwise it prints the command to run.
 set -eu
-packages=(gcc make libc6-dev libgc-dev libcunit1-dev libgraphviz-dev graphviz jq)
+packages=(gcc make libc6-dev libgc-dev libcunit1-dev libgraphviz-dev graphviz jq nettle-dev)
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")

@@ -1,22 +1,28 @@
 /* cli/litmus_cmd.c: `scopecheck litmus` (see cli/litmus_cmd.h). */
 #include "cli/litmus_cmd.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <gc.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 
 #include "cat/cat.h"
 #include "enumerate/enumerate.h"
 #include "litmus/read.h"
+#include "cli/exec_draw.h"
+#include "cli/file_list.h"
+#include "cli/herd_args.h"
+#include "cli/interrupt.h"
+#include "cli/json_error.h"
 #include "cli/model_path.h"
 #include "cli/schedule_opts.h"
 #include "report/live.h"
+#include "cli/output.h"
+#include "cli/parallel.h"
 #include "report/report.h"
+#include "report/status.h"
 
 #define DEFAULT_UNROLL 2
 #define MAX_UNROLL 64
@@ -30,10 +36,7 @@
  * docs/PERFORMANCE.md). */
 #define BATCH_HEAP_BYTES ((size_t)2 << 20)
 
-typedef struct file_list {
-    int count, capacity;
-    const char **paths;
-} file_list;
+#define MAX_JOBS 256
 
 typedef struct litmus_opts {
     const char *model;
@@ -41,86 +44,36 @@ typedef struct litmus_opts {
     bool json;
     bool races;
     schedule_opts sched;
+    bool quiet;          /* -q: no warnings on stderr (herd's -q) */
+    int jobs;            /* -j N: files checked in N processes */
+    enum exec_show show; /* -show prop|neg|all: executions drawn into -o DIR */
+    const char *out_dir;
+    int nshow;
+    const volatile sig_atomic_t *stop;
 } litmus_opts;
 
 static void usage(FILE *to)
 {
-    fputs("usage: scopecheck litmus [--model NAME|PATH.cat] [--unroll N] [--json] FILE|DIR...\n"
-          "  --model M   memory model: ptx6 (default), ptx75, sc, or a .cat file\n"
-          "  --unroll N  times a loop's backward branch may be taken per path (default 2)\n"
-          "  --json      one JSON object per test and line instead of herd's block\n"
-          "  --races     list every racing pair the model flags (JSON: \"races\")\n",
-          to);
+    fprintf(to,
+            "usage: scopecheck litmus [--model NAME|PATH.cat] [--unroll N] [--json] [--races] [-q] [-j N]\n"
+            "                         [--liveness] [--fairness F] [--occupancy N] FILE|DIR...\n"
+            "  --model M   memory model: %s;\n"
+            "              or the path of a .cat file (names are looked up in $SCOPECHECK_MODELS first)\n"
+            "  --unroll N  times a loop's backward branch may be taken per path (default 2)\n"
+            "  --json      one JSON object per test and line instead of herd's block\n"
+            "  --races     list every racing pair the model flags (JSON: \"races\")\n"
+            "  -q          no warnings on standard error\n"
+            "  -j N        check the files in N processes (output in the same order)\n"
+            "  -show prop|neg|all -o DIR [-nshow N]\n"
+            "              draw the executions that satisfy the condition (prop), the others (neg)\n"
+            "              or all: DIR/TEST.dot (one graph each) and DIR/TEST-K.svg\n",
+            model_path_bundled_names());
     schedule_usage(to, false);
-}
-
-static void list_add(file_list *l, const char *path)
-{
-    if (l->count == l->capacity) {
-        l->capacity = l->capacity ? 2 * l->capacity : 64;
-        const char **grown = GC_MALLOC(sizeof *grown * (size_t)l->capacity);
-        if (l->count)
-            memcpy(grown, l->paths, sizeof *grown * (size_t)l->count);
-        l->paths = grown;
-    }
-    l->paths[l->count++] = path;
-}
-
-static int compare_paths(const void *a, const void *b)
-{
-    return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
-static bool has_suffix(const char *s, const char *suffix)
-{
-    size_t n = strlen(s), m = strlen(suffix);
-    return n >= m && strcmp(s + n - m, suffix) == 0;
-}
-
-/* Adds every *.litmus below dir, sorted, so runs are reproducible. */
-static bool collect_dir(const char *dir, file_list *l, FILE *err, int depth)
-{
-    DIR *d = opendir(dir);
-    if (!d) {
-        fprintf(err, "%s: error: cannot open directory: %s\n", dir, strerror(errno));
-        return false;
-    }
-    file_list here = {0};
-    struct dirent *ent;
-    while ((ent = readdir(d)) != NULL) {
-        if (ent->d_name[0] == '.')
-            continue;
-        size_t size = strlen(dir) + strlen(ent->d_name) + 2;
-        char *path = GC_MALLOC_ATOMIC(size);
-        snprintf(path, size, "%s/%s", dir, ent->d_name);
-        list_add(&here, path);
-    }
-    closedir(d);
-    qsort(here.paths, (size_t)here.count, sizeof *here.paths, compare_paths);
-    bool ok = true;
-    for (int i = 0; i < here.count; i++) {
-        struct stat st;
-        if (stat(here.paths[i], &st) != 0)
-            continue;
-        if (S_ISDIR(st.st_mode) && depth < 32)
-            ok &= collect_dir(here.paths[i], l, err, depth + 1);
-        else if (S_ISREG(st.st_mode) && has_suffix(here.paths[i], ".litmus"))
-            list_add(l, here.paths[i]);
-    }
-    return ok;
-}
-
-static bool collect_arg(const char *arg, file_list *l, FILE *err)
-{
-    struct stat st;
-    if (stat(arg, &st) != 0) {
-        fprintf(err, "%s: error: %s\n", arg, strerror(errno));
-        return false;
-    }
-    if (S_ISDIR(st.st_mode))
-        return collect_dir(arg, l, err, 0);
-    list_add(l, GC_STRDUP(arg));
-    return true;
+    fputs("herd7's spellings work: -model M, -cat M, -unroll N, -show, -o, -nshow, -q.\n"
+          "Exit status: 0 every file checked and every verdict established; 2 unusable input,\n"
+          "arguments or output; 3 some verdict unknown (interrupted: the verdict is Unknown;\n"
+          "--liveness: a liveness answer Unknown).\n",
+          to);
 }
 
 static bool parse_unroll(const char *text, int *out)
@@ -134,29 +87,59 @@ static bool parse_unroll(const char *text, int *out)
     return true;
 }
 
-/* Returns -1 to go on, else the exit status. */
+static bool parse_jobs(const char *text, int *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(text, &end, 10);
+    if (errno || end == text || *end || v < 1 || v > MAX_JOBS)
+        return false;
+    *out = (int)v;
+    return true;
+}
+
+static int unknown_option(const char *arg, FILE *err)
+{
+    const char *advice = herd_option_advice(arg);
+    if (advice) {
+        fprintf(err, "scopecheck litmus: error: herd7's option %s is not supported: %s\n", arg, advice);
+        return 2;
+    }
+    fprintf(err, "scopecheck litmus: error: unknown or incomplete option '%s'\n", arg);
+    usage(err);
+    return 2;
+}
+
+/* Returns -1 to go on, else the exit status.  Long options may be written
+ * with one dash, as herd7 users do (getopt_long_only). */
 static int parse_options(int argc, char **argv, litmus_opts *o, FILE *out, FILE *err)
 {
     static const struct option longopts[] = {
         {"model", required_argument, NULL, 'm'},
+        {"cat", required_argument, NULL, 'm'},
         {"unroll", required_argument, NULL, 'u'},
-        {"json", no_argument, NULL, 'j'},
+        {"json", no_argument, NULL, 'J'},
         {"races", no_argument, NULL, 'r'},
         {"liveness", no_argument, NULL, 'L'},
         {"fairness", required_argument, NULL, 'F'},
         {"occupancy", required_argument, NULL, 'O'},
+        {"quiet", no_argument, NULL, 'q'},
+        {"jobs", required_argument, NULL, 'j'},
+        {"show", required_argument, NULL, 'S'},
+        {"output-dir", required_argument, NULL, 'o'},
+        {"nshow", required_argument, NULL, 'N'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
+    memset(o, 0, sizeof *o);
     o->model = "ptx6";
     o->unroll = DEFAULT_UNROLL;
-    o->json = false;
-    o->races = false;
+    o->jobs = 1;
     schedule_defaults(&o->sched);
     optind = 1;
     opterr = 0;
     int ch;
-    while ((ch = getopt_long(argc, argv, "+m:u:jrh", longopts, NULL)) != -1) {
+    while ((ch = getopt_long_only(argc, argv, "+m:u:rqj:o:h", longopts, NULL)) != -1) {
         switch (ch) {
         case 'm': o->model = optarg; break;
         case 'u':
@@ -166,7 +149,7 @@ static int parse_options(int argc, char **argv, litmus_opts *o, FILE *out, FILE 
                 return 2;
             }
             break;
-        case 'j': o->json = true; break;
+        case 'J': o->json = true; break;
         case 'r': o->races = true; break;
         case 'L': o->sched.liveness = true; break;
         case 'F':
@@ -178,12 +161,35 @@ static int parse_options(int argc, char **argv, litmus_opts *o, FILE *out, FILE 
                 return 2;
             o->sched.liveness = true;
             break;
+        case 'q': o->quiet = true; break;
+        case 'j':
+            if (!parse_jobs(optarg, &o->jobs)) {
+                fprintf(err, "scopecheck litmus: error: -j takes a number of processes from 1 to %d, not '%s'\n",
+                        MAX_JOBS, optarg);
+                return 2;
+            }
+            break;
+        case 'S':
+            if (!exec_show_parse(optarg, &o->show)) {
+                fprintf(err, "scopecheck litmus: error: -show takes prop, neg, all or none, not '%s'\n", optarg);
+                return 2;
+            }
+            break;
+        case 'o': o->out_dir = optarg; break;
+        case 'N':
+            if (!parse_jobs(optarg, &o->nshow)) {
+                fprintf(err, "scopecheck litmus: error: -nshow takes a number from 1 to %d, not '%s'\n",
+                        MAX_JOBS, optarg);
+                return 2;
+            }
+            break;
         case 'h': usage(out); return 0;
-        default:
-            fprintf(err, "scopecheck litmus: error: unknown or incomplete option '%s'\n", argv[optind - 1]);
-            usage(err);
-            return 2;
+        default: return unknown_option(argv[optind - 1], err);
         }
+    }
+    if (o->show != SHOW_NONE && !o->out_dir) {
+        fputs("scopecheck litmus: error: -show draws into a directory: give -o DIR\n", err);
+        return 2;
     }
     if (optind >= argc) {
         fputs("scopecheck litmus: error: no litmus file or directory given\n", err);
@@ -207,38 +213,88 @@ static report_live *check_liveness(const litmus_test *t, const litmus_opts *o, c
     report_live *live = GC_MALLOC(sizeof *live);
     live->options.fairness = o->sched.fair_weak ? LIVE_FAIR_WEAK : LIVE_FAIR_NONE;
     live->options.occupancy = o->sched.occupancy;
-    enum_options eo = {.unroll = o->unroll, .max_traces = 100000};
+    enum_options eo = {.unroll = o->unroll, .max_traces = 100000, .stop = o->stop};
     enumerate_liveness(t, m, ws, &eo, &live->options, &live->result);
     return live;
 }
 
-/* Checks one file; false when it was unusable.  *unknown: some answer
- * (liveness) was not established. */
-static bool check_file(const char *path, const litmus_opts *o, const cat_model *m, cat_workspace *ws,
-                       FILE *out, FILE *err, bool *unknown)
+/* What every file of a run shares. */
+typedef struct run_ctx {
+    const litmus_opts *o;
+    const cat_model *m;
+    cat_workspace *ws;
+    const file_list *files;
+} run_ctx;
+
+/* Checks one file: 0 checked with its verdict established, 2 unusable,
+ * 3 interrupted (verdict Unknown). */
+static int check_file(const char *path, const litmus_opts *o, const cat_model *m, cat_workspace *ws,
+                      FILE *out, FILE *err)
 {
     litmus_test *t = litmus_read_file(path, err);
     if (!t)
-        return false;
+        return SC_STATUS_UNUSABLE;
     double start = now_seconds();
-    enum_options eo = {.unroll = o->unroll, .max_traces = 100000, .races = o->races};
+    enum_options eo = {.unroll = o->unroll, .max_traces = 100000, .races = o->races, .stop = o->stop};
+    exec_drawing *drawing = NULL;
+    if (o->show != SHOW_NONE) {
+        drawing = exec_draw_begin(o->out_dir, t, m, o->show, o->nshow, err);
+        if (!drawing)
+            return SC_STATUS_UNUSABLE;
+        eo.on_execution = exec_draw_execution;
+        eo.execution_ctx = drawing;
+    }
     check_result r;
-    if (!enumerate_check(t, m, ws, &eo, &r, err))
-        return false;
+    bool checked = enumerate_check(t, m, ws, &eo, &r, err);
+    if (drawing && !exec_draw_end(drawing))
+        return SC_STATUS_UNUSABLE;
+    if (!checked)
+        return SC_STATUS_UNUSABLE;
     report_info info = {.model = o->model, .cat = m, .unroll = o->unroll, .races = o->races};
+    bool live_unknown = false;
     if (o->sched.liveness) {
         report_live *live = check_liveness(t, o, m, ws);
         info.extra_herd = report_live_herd;
         info.extra_json = report_live_json;
         info.extra = live;
-        *unknown |= live->result.verdict == LIVE_UNKNOWN;
+        live_unknown = live->result.verdict == LIVE_UNKNOWN;
     }
     info.seconds = now_seconds() - start;
     if (o->json)
         report_json(out, t, &r, &info);
     else
         report_herd(out, t, &r, &info);
-    return true;
+    return r.interrupted || live_unknown ? SC_STATUS_INCOMPLETE : SC_STATUS_OK;
+}
+
+/* parallel_work_fn: file `i` of the run.  In a JSON run an unusable file
+ * also gets a JSON error object; -q drops the warnings (lines that are
+ * not errors) from the messages. */
+static int check_item(void *vctx, int i, FILE *out, FILE *err)
+{
+    run_ctx *rc = vctx;
+    const char *path = rc->files->paths[i];
+    if (!rc->o->json && !rc->o->quiet)     /* nothing to filter or copy: no capture */
+        return check_file(path, rc->o, rc->m, rc->ws, out, err);
+    errors_capture cap;
+    FILE *errs = errors_begin(&cap, err);
+    int status = check_file(path, rc->o, rc->m, rc->ws, out, errs);
+    if (cap.mem) {
+        fclose(cap.mem);
+        cap.mem = NULL;
+        const char *text = cap.buf ? cap.buf : "";
+        for (const char *p = text; *p;) {
+            const char *e = strchr(p, '\n');
+            size_t len = e ? (size_t)(e - p) + 1 : strlen(p);
+            if (!rc->o->quiet || strstr(p, ": error: ") < p + len)
+                fwrite(p, 1, len, err);
+            p += len;
+        }
+        if (status == SC_STATUS_UNUSABLE && rc->o->json)
+            json_error_object(out, path, text);
+        free(cap.buf);
+    }
+    return status;
 }
 
 int litmus_cmd_main(int argc, char **argv, FILE *out, FILE *err)
@@ -249,8 +305,7 @@ int litmus_cmd_main(int argc, char **argv, FILE *out, FILE *err)
         return status;
     const char *path = model_path_resolve(o.model);
     if (!path) {
-        fprintf(err, "scopecheck litmus: error: no model '%s' (names: ptx6, ptx75, sc; or a path to a .cat file)\n",
-                o.model);
+        model_path_unknown(err, "litmus", o.model);
         return 2;
     }
     cat_model *m = cat_load(path, err);
@@ -259,12 +314,19 @@ int litmus_cmd_main(int argc, char **argv, FILE *out, FILE *err)
     cat_workspace *ws = cat_workspace_new(m);
     GC_expand_hp(BATCH_HEAP_BYTES); /* a hint: the run goes on without it */
     file_list files = {0};
-    bool ok = true, unknown = false;
+    status = SC_STATUS_OK;
     for (int i = optind; i < argc; i++)
-        ok &= collect_arg(argv[i], &files, err);
-    for (int i = 0; i < files.count; i++) {
-        ok &= check_file(files.paths[i], &o, m, ws, out, err, &unknown);
-        fflush(out);
+        if (!file_list_add_arg(&files, argv[i], err))
+            status = SC_STATUS_UNUSABLE;
+    o.stop = interrupt_watch();
+    run_ctx rc = {&o, m, ws, &files};
+    int skipped = 0;
+    status = sc_status_merge(status, parallel_run(files.count, o.jobs, check_item, &rc, o.stop, out, err, &skipped));
+    if (*o.stop || skipped) {
+        fprintf(err, "scopecheck litmus: interrupted; %d of %d file%s not checked\n", skipped, files.count,
+                files.count == 1 ? "" : "s");
+        status = sc_status_merge(status, SC_STATUS_INCOMPLETE);
     }
-    return !ok ? 2 : unknown ? 3 : 0;
+    interrupt_release();
+    return status;
 }

@@ -1,14 +1,17 @@
 /* cli/main.c: scopecheck's command dispatcher.
  *
- * Folder src/cli/: the commands (litmus, verify, graph) and main, the one
+ * Folder src/cli/: the commands (litmus, verify, graph, gen...) and main, the one
  * place with process-wide setup.  May include every folder but sim/; a new
  * command is a module here and one branch in main below. */
 #include <gc.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "cli/gen_cmd.h"
+#include "cli/compare_cmd.h"
 #include "cli/graph_cmd.h"
 #include "cli/litmus_cmd.h"
+#include "cli/output.h"
 #include "cli/verify_cmd.h"
 
 #define SCOPECHECK_VERSION "0.1.0"
@@ -20,13 +23,16 @@ static void usage(FILE *to)
           "  litmus   check litmus tests against a memory model (scopecheck litmus --help)\n"
           "  verify   run litmus tests on a protocol and check it against a model (scopecheck verify --help)\n"
           "  graph    draw a protocol's state graph on a litmus test, or render its tables (scopecheck graph --help)\n"
+          "  gen      write random litmus tests (scopecheck gen --help)\n"
+          "  convert  write a litmus test in the other dialect (PTX, OpenCL)\n"
+          "  shrink   print a one-step reduction of a litmus test (for scripts/difftest.sh)\n"
+          "  compare  logs of several models or tools side by side, test by test (scopecheck compare --help)\n"
           "  version  print the version\n",
           to);
 }
 
-int main(int argc, char **argv)
+static int run_command(int argc, char **argv)
 {
-    GC_INIT();
     if (argc < 2) {
         usage(stderr);
         return 2;
@@ -38,6 +44,14 @@ int main(int argc, char **argv)
         return verify_cmd_main(argc - 1, argv + 1, stdout, stderr);
     if (strcmp(cmd, "graph") == 0)
         return graph_cmd_main(argc - 1, argv + 1, stdout, stderr);
+    if (strcmp(cmd, "gen") == 0)
+        return gen_cmd_main(argc - 1, argv + 1, stdout, stderr);
+    if (strcmp(cmd, "convert") == 0)
+        return convert_cmd_main(argc - 1, argv + 1, stdout, stderr);
+    if (strcmp(cmd, "shrink") == 0)
+        return shrink_cmd_main(argc - 1, argv + 1, stdout, stderr);
+    if (strcmp(cmd, "compare") == 0)
+        return compare_cmd_main(argc - 1, argv + 1, stdout, stderr);
     if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {
         printf("scopecheck %s\n", SCOPECHECK_VERSION);
         return 0;
@@ -49,4 +63,13 @@ int main(int argc, char **argv)
     fprintf(stderr, "scopecheck: error: unknown command '%s'\n", cmd);
     usage(stderr);
     return 2;
+}
+
+/* A result that could not be written is exit status 2, whatever the
+ * command found (cli/output.h). */
+int main(int argc, char **argv)
+{
+    GC_INIT();
+    int status = run_command(argc, argv);
+    return output_close(stdout, stderr, argc >= 2 ? argv[1] : "", status);
 }

@@ -9,9 +9,18 @@
 #include <string.h>
 
 #include "cat/cat.h"
+#include "cli/file_list.h"
+#include "cli/herd_args.h"
+#include "cli/interrupt.h"
+#include "cli/json_error.h"
+#include "cli/output.h"
+#include "cli/trace_json.h"
+#include "cli/value_range.h"
 #include "enumerate/enumerate.h"
 #include "litmus/read.h"
 #include "cli/model_path.h"
+#include "cli/progress.h"
+#include "cli/trace_print.h"
 #include "cli/schedule_opts.h"
 #include "cli/verify_live.h"
 #include "cli/verify_mca.h"
@@ -19,6 +28,7 @@
 #include "protocol/options.h"
 #include "protocol/protocol.h"
 #include "report/report.h"
+#include "report/status.h"
 #include "search/bfs.h"
 #include "search/state_store.h"
 
@@ -31,6 +41,9 @@ typedef struct verify_opts {
     int unroll;
     bfs_options bfs;
     proto_options proto;
+    trace_detail trace;
+    progress_mode progress;
+    double progress_every_s;
     schedule_opts sched;
     verify_mca *mca;             /* --write-atomicity, else NULL */
 } verify_opts;
@@ -42,6 +55,11 @@ typedef struct verdict {
     uint32_t *witness;           /* per protocol outcome: a final state reaching it */
     int witness_cap;
     outcome_set *model_outcomes;
+    check_result model;          /* the model's check of the test: flags, races */
+    bool undefined;              /* the model leaves the test undefined (a race): every outcome is allowed */
+    enum sc_cut cut;             /* why the search stopped early (SC_CUT_NONE: it did not) */
+    bool overflow;               /* a step would have left the value range: not taken */
+    long overflow_value;
     int unsound;                 /* protocol outcomes the model forbids */
     int unobserved;              /* model outcomes the protocol never reaches */
     int nunhandled;
@@ -51,27 +69,43 @@ typedef struct verdict {
     bfs_search *bfs;
     const proto_instance *inst;
     lit_value *scratch;
+    trace_detail trace;
     verify_live live;            /* --liveness, --occupancy, --preempt */
     verify_mca *mca;             /* --write-atomicity */
 } verdict;
 
 static void usage(FILE *to)
 {
-    fputs("usage: scopecheck verify --protocol NAME|FILE.proto [--model NAME|FILE.cat] [--json]\n"
-          "                         [--max-states N] [--max-memory BYTES] [--timeout SECONDS]\n"
-          "                         [--net fifo|unordered] [--const NAME=VALUE] LITMUS...\n"
-          "  --protocol P   protocol tables (models/P.proto), e.g. gpu_vi\n"
-          "  --model M      memory model to compare outcomes with (default ptx6); none: compare\n"
-          "                 nothing (deadlocks, invariants and liveness only)\n"
-          "  --json         one JSON object per test and line\n"
-          "  --max-states N, --max-memory BYTES (suffix K, M, G), --timeout SECONDS:\n"
-          "                 stop the search there, with partial statistics\n"
-          "  --net          make every channel of the protocol fifo or unordered\n"
-          "  --const N=V    override a configuration constant of the protocol\n",
-          to);
+    fprintf(to,
+            "usage: scopecheck verify --protocol NAME|FILE.proto [--model NAME|FILE.cat] [--json]\n"
+            "                         [--max-states N] [--max-memory BYTES] [--timeout SECONDS]\n"
+            "                         [--net fifo|unordered] [--const NAME=VALUE] [--unroll N]\n"
+            "                         [--trace short|full] [--progress[=SECONDS] | --no-progress] LITMUS|DIR...\n"
+            "  --protocol P   protocol tables (models/P.proto), e.g. gpu_vi\n"
+            "  --model M      memory model to compare outcomes with: %s;\n"
+            "                 or the path of a .cat file; none: compare nothing (deadlocks,\n"
+            "                 invariants and liveness only)\n"
+            "  --json         one JSON object per test and line\n"
+            "  --max-states N, --max-memory BYTES (suffix K, M, G), --timeout SECONDS:\n"
+            "                 stop the search there, with partial statistics (Result Incomplete)\n"
+            "  --net          make every channel of the protocol fifo or unordered\n"
+            "  --const N=V    override a configuration constant of the protocol; the value\n"
+            "                 range is the one each test needs unless N is its constant\n"
+            "  --unroll N     loop bound for the model's executions and the value range (default 2)\n"
+            "  --trace full   under each trace step, the table row that fired (file:line) and the\n"
+            "                 fields the step changed (the whole state at step 0); short (default):\n"
+            "                 one line per step\n"
+            "  --progress[=S] a progress line on stderr every S seconds (default 2) while a search\n"
+            "                 runs; the default prints them only when stderr is a terminal\n"
+            "  --no-progress  never print progress lines\n",
+            model_path_bundled_names());
     schedule_usage(to, true);
     fputs("  --write-atomicity  also report the outcomes that only a non-multi-copy-atomic\n"
-          "                 machine produces (reference models/" VERIFY_MCA_MODEL ".cat)\n",
+          "                 machine produces (reference models/" VERIFY_MCA_MODEL ".cat)\n"
+          "A directory stands for every *.litmus below it.  Exit status: 0 every test passed;\n"
+            "1 a violation (it stands even if the search was cut); 2 unusable input, arguments\n"
+          "or output; 3 some search incomplete (a limit, a signal, the value range) or some\n"
+          "liveness answer unknown.\n",
           to);
 }
 
@@ -100,6 +134,20 @@ static int option_error(FILE *err, const char *what, const char *value)
 {
     fprintf(err, "scopecheck verify: error: %s '%s'\n", what, value);
     return 2;
+}
+
+/* --progress[=SECONDS]: report, every SECONDS (default 2). */
+static int parse_progress(verify_opts *o, FILE *err)
+{
+    char *end;
+    o->progress = PROGRESS_ON;
+    if (!optarg)
+        return -1;
+    errno = 0;
+    o->progress_every_s = strtod(optarg, &end);
+    if (errno || end == optarg || *end || !(o->progress_every_s > 0))
+        return option_error(err, "--progress takes a positive number of seconds, not", optarg);
+    return -1;
 }
 
 static int parse_one(int ch, verify_opts *o, FILE *err)
@@ -134,10 +182,27 @@ static int parse_one(int ch, verify_opts *o, FILE *err)
         if (!proto_options_const(&o->proto, optarg))
             return option_error(err, "--const takes NAME=NUMBER, not", optarg);
         return -1;
+    case 'T':
+        if (!trace_detail_parse(optarg, &o->trace))
+            return option_error(err, "--trace takes short or full, not", optarg);
+        return -1;
+    case 'P':
+        return parse_progress(o, err);
+    case 'Q':
+        o->progress = PROGRESS_OFF;
+        return -1;
+    case 'u': {
+        errno = 0;
+        long u = strtol(optarg, &end, 10);
+        if (errno || end == optarg || *end || u < 0 || u > 64)
+            return option_error(err, "--unroll takes a whole number from 0 to 64, not", optarg);
+        o->unroll = (int)u;
+        return -1;
+    }
     case 'L': o->sched.liveness = true; return -1;
     case 'F': return schedule_fairness(&o->sched, "verify", optarg, err) ? -1 : 3;
     case 'O': return schedule_occupancy(&o->sched, "verify", optarg, err) ? -1 : 3;
-    case 'P': o->sched.preempt = true; return -1;
+    case 'E': o->sched.preempt = true; return -1;
     case 'W':
         o->mca = GC_MALLOC(sizeof *o->mca);
         return -1;
@@ -154,8 +219,11 @@ static int parse_options(int argc, char **argv, verify_opts *o, FILE *out, FILE 
         {"json", no_argument, NULL, 'j'},           {"max-states", required_argument, NULL, 's'},
         {"max-memory", required_argument, NULL, 'M'}, {"timeout", required_argument, NULL, 't'},
         {"net", required_argument, NULL, 'n'},      {"const", required_argument, NULL, 'c'},
+        {"trace", required_argument, NULL, 'T'},    {"progress", optional_argument, NULL, 'P'},
+        {"no-progress", no_argument, NULL, 'Q'},    {"unroll", required_argument, NULL, 'u'},
+        {"cat", required_argument, NULL, 'm'},
         {"liveness", no_argument, NULL, 'L'},       {"fairness", required_argument, NULL, 'F'},
-        {"occupancy", required_argument, NULL, 'O'}, {"preempt", no_argument, NULL, 'P'},
+        {"occupancy", required_argument, NULL, 'O'}, {"preempt", no_argument, NULL, 'E'},
         {"write-atomicity", no_argument, NULL, 'W'},
         {"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0},
     };
@@ -163,10 +231,11 @@ static int parse_options(int argc, char **argv, verify_opts *o, FILE *out, FILE 
     schedule_defaults(&o->sched);
     o->model = "ptx6";
     o->unroll = 2;
+    o->progress_every_s = PROGRESS_DEFAULT_EVERY_S;
     optind = 1;
     opterr = 0;
     int ch;
-    while ((ch = getopt_long(argc, argv, "+p:m:j", longopts, NULL)) != -1) {
+    while ((ch = getopt_long_only(argc, argv, "+p:m:j", longopts, NULL)) != -1) {
         if (ch == 'h') {
             usage(out);
             return 0;
@@ -174,9 +243,16 @@ static int parse_options(int argc, char **argv, verify_opts *o, FILE *out, FILE 
         int status = parse_one(ch, o, err);
         if (status == 3)     /* a scheduling option's own message is out */
             return 2;
-        if (status == 2 && ch != 's' && ch != 'M' && ch != 't' && ch != 'n' && ch != 'c') {
-            fprintf(err, "scopecheck verify: error: unknown or incomplete option '%s'\n", argv[optind - 1]);
-            usage(err);
+        if (status == 2 && ch != 's' && ch != 'M' && ch != 't' && ch != 'n' && ch != 'c' && ch != 'u' &&
+            ch != 'T' && ch != 'P') {
+            const char *advice = herd_option_advice(argv[optind - 1]);
+            if (advice) {
+                fprintf(err, "scopecheck verify: error: herd7's option %s is not supported: %s\n",
+                        argv[optind - 1], advice);
+            } else {
+                fprintf(err, "scopecheck verify: error: unknown or incomplete option '%s'\n", argv[optind - 1]);
+                usage(err);
+            }
         }
         if (status >= 0)
             return status;
@@ -214,9 +290,13 @@ static void on_final(void *ctx, const uint8_t *state, uint32_t index)
 
 static void compare_outcomes(verdict *v)
 {
+    int width = v->t->nobserved;
     if (!v->model_outcomes)       /* --model none */
         return;
-    int width = v->t->nobserved;
+    if (v->undefined) {           /* herd's Undef: the model allows anything */
+        v->unsound = v->unobserved = 0;
+        return;
+    }
     const lit_value *mine = outcome_values(v->protocol_outcomes);
     for (int i = 0; i < outcome_count(v->protocol_outcomes); i++)
         if (outcome_find(v->model_outcomes, &mine[(size_t)i * (size_t)width]) < 0)
@@ -227,10 +307,42 @@ static void compare_outcomes(verdict *v)
             v->unobserved++;
 }
 
+/* A deadlock in a search where a step was dropped for its value may come
+ * from the dropped step: it is shown, but it is not an established
+ * violation. */
 static bool has_violation(const verdict *v)
 {
-    return v->unsound || v->nunhandled || v->search.deadlocks || v->search.stop == BFS_VIOLATION ||
+    return v->unsound || v->nunhandled || (v->search.deadlocks && !v->overflow) || v->search.stop == BFS_VIOLATION ||
            verify_live_failed(&v->live) || (v->mca && v->mca->violations);
+}
+
+static enum sc_cut cut_of(bfs_stop stop)
+{
+    switch (stop) {
+    case BFS_EXHAUSTED: return SC_CUT_NONE;
+    case BFS_VIOLATION: return SC_CUT_VIOLATION;
+    case BFS_MAX_STATES: return SC_CUT_MAX_STATES;
+    case BFS_MAX_MEMORY: return SC_CUT_MAX_MEMORY;
+    case BFS_TIMEOUT: return SC_CUT_TIMEOUT;
+    case BFS_INTERRUPTED: return SC_CUT_INTERRUPTED;
+    case BFS_BAD_MODEL: return SC_CUT_MAX_MEMORY;
+    }
+    return SC_CUT_MAX_MEMORY;
+}
+
+/* Fail when a violation was found (it stands even if the search was cut),
+ * Incomplete when the search was cut before finding one, else Pass. */
+static int verdict_status(const verdict *v)
+{
+    if (has_violation(v))
+        return SC_STATUS_VIOLATION;
+    return v->cut != SC_CUT_NONE || verify_live_unknown(&v->live) ? SC_STATUS_INCOMPLETE : SC_STATUS_OK;
+}
+
+static const char *result_word(const verdict *v)
+{
+    int s = verdict_status(v);
+    return s == SC_STATUS_VIOLATION ? "Fail" : s == SC_STATUS_INCOMPLETE ? "Incomplete" : "Pass";
 }
 
 /* ---- where unhandled events happen ------------------------------------------ */
@@ -244,10 +356,12 @@ static void ignore_successor(void *ctx, const uint8_t *next, int rule)
  * each a shortest trace, a fresh instance of the protocol (with an empty
  * list) re-expands the stored states in BFS order until it has met them
  * all: the first state that meets a pair is one of the shallowest. */
-static void locate_unhandled(verdict *v, const protocol *p, const verify_opts *o)
+static void locate_unhandled(verdict *v, const protocol *p, const proto_options *po)
 {
     int n = v->nunhandled < MAX_UNHANDLED ? v->nunhandled : MAX_UNHANDLED;
-    proto_instance *fresh = proto_instantiate(p, v->t, &o->proto, stderr);
+    if (n == 0)
+        return;
+    proto_instance *fresh = proto_instantiate(p, v->t, po, stderr);
     if (!fresh || n == 0)
         return;
     const nsi_model *m = proto_nsi(fresh);
@@ -272,7 +386,11 @@ static void print_outcomes(FILE *out, const litmus_test *t, outcome_set *set, co
 {
     int count = outcome_count(set);
     const lit_value *sorted = outcome_sorted(set);
-    fprintf(out, "%s %d\n", title, count);
+    const char *paren = strchr(title, '(');
+    if (paren)    /* "Protocol outcomes (why)": the count goes before the reason */
+        fprintf(out, "%.*s%d %s\n", (int)(paren - title), title, count, paren);
+    else
+        fprintf(out, "%s %d\n", title, count);
     for (int i = 0; i < count; i++) {
         report_state(out, t, &sorted[(size_t)i * (size_t)t->nobserved]);
         fputc('\n', out);
@@ -282,14 +400,14 @@ static void print_outcomes(FILE *out, const litmus_test *t, outcome_set *set, co
 static void print_trace(FILE *out, const verdict *v, uint32_t index)
 {
     fputs("Trace\n", out);
-    bfs_print_trace(v->bfs, index, out);
+    trace_print(out, v->bfs, v->inst, index, v->trace);
 }
 
 static void print_unsound(FILE *out, const verdict *v)
 {
-    if (!v->model_outcomes)
-        return;
     int width = v->t->nobserved;
+    if (v->undefined || !v->model_outcomes)
+        return;
     const lit_value *mine = outcome_values(v->protocol_outcomes);
     for (int i = 0; i < outcome_count(v->protocol_outcomes); i++) {
         const lit_value *state = &mine[(size_t)i * (size_t)width];
@@ -302,17 +420,79 @@ static void print_unsound(FILE *out, const verdict *v)
     }
 }
 
-static void print_text(FILE *out, const verdict *v, const verify_opts *o, const char *proto_name)
+/* What may be said about soundness: an unsound outcome found is "no"
+ * whatever else happened; "yes" needs every reachable state explored (or
+ * a test the model leaves undefined); otherwise it is unknown. */
+static void print_sound(FILE *out, const verdict *v)
+{
+    if (!v->model_outcomes) {
+        fputs("Model outcomes unchecked (--model none)\n", out);
+        return;
+    }
+    if (v->unsound)
+        fputs("Sound no\n", out);
+    else if (v->undefined)
+        fputs("Sound yes (the model leaves the test undefined: every outcome is allowed)\n", out);
+    else if (v->cut == SC_CUT_NONE)
+        fputs("Sound yes\n", out);
+    else
+        fprintf(out, "Sound unknown (no unsound outcome among the %" PRIu64 " states explored; %s)\n",
+                v->search.states, sc_cut_phrase(v->cut));
+    if (v->cut != SC_CUT_NONE)
+        fprintf(out, "Unobserved unknown (the search was cut: %s)\n", sc_cut_phrase(v->cut));
+    else if (!v->undefined)
+        fprintf(out, "Unobserved %d (allowed by the model, never produced by the protocol)\n", v->unobserved);
+}
+
+/* herd's Undef: the flags the model raised and the racing pairs. */
+static void print_undefined(FILE *out, const verdict *v, const cat_model *m)
+{
+    if (!v->undefined)
+        return;
+    fputs("Undefined: the model flags", out);
+    for (int f = 0; f < cat_model_flag_count(m); f++)
+        if (v->model.flags & (1u << f))
+            fprintf(out, " %s", cat_model_flag_name(m, f));
+    fputs(" (herd's Undef: a racy program has no defined behaviour, so every protocol outcome is allowed)\n", out);
+    report_flags_text(out, v->t, &v->model, m, true);
+}
+
+/* Values are never wrapped or dropped silently. */
+static void print_value_notes(FILE *out, const verdict *v)
+{
+    long lo, hi;
+    proto_value_range(v->inst, &lo, &hi);
+    if (v->overflow)
+        fprintf(out, "Warning value range: a step would have made the value %ld, outside %ld..%ld, and was not "
+                "taken; the states beyond it are unexplored and deadlocks may come from it (a loop beyond "
+                "--unroll computes values the range does not hold: raise --unroll)\n", v->overflow_value, lo, hi);
+    if (proto_value_wrapped(v->inst))
+        fprintf(out, "Warning value range: values were wrapped into %ld..%ld (the protocol declares `value ... "
+                "wrap` and --const set its range)\n", lo, hi);
+}
+
+static void print_result(FILE *out, const verdict *v)
+{
+    fprintf(out, "Result %s", result_word(v));
+    if (v->cut == SC_CUT_VIOLATION)
+        fputs(" (the search stopped at the invariant violation; states beyond it were not explored)", out);
+    else if (v->cut != SC_CUT_NONE && has_violation(v))
+        fprintf(out, " (the search was cut: %s; the violations above stand)", sc_cut_phrase(v->cut));
+    else if (v->cut != SC_CUT_NONE)
+        fprintf(out, " (%s: no violation among the %" PRIu64 " states explored; the rest is unknown)",
+                sc_cut_phrase(v->cut), v->search.states);
+    fputs("\n\n", out);
+}
+
+static void print_text(FILE *out, const verdict *v, const verify_opts *o, const char *proto_name, const cat_model *m)
 {
     fprintf(out, "Verify %s protocol %s model %s\n", v->t->name, proto_name, o->model);
-    print_outcomes(out, v->t, v->protocol_outcomes, "Protocol outcomes");
-    if (v->model_outcomes) {
+    print_outcomes(out, v->t, v->protocol_outcomes,
+                   v->cut == SC_CUT_NONE ? "Protocol outcomes" : "Protocol outcomes (found before the search was cut)");
+    if (v->model_outcomes)
         print_outcomes(out, v->t, v->model_outcomes, "Model outcomes");
-        fprintf(out, "Sound %s\n", v->unsound ? "no" : "yes");
-        fprintf(out, "Unobserved %d (allowed by the model, never produced by the protocol)\n", v->unobserved);
-    } else {
-        fputs("Model outcomes unchecked (--model none)\n", out);
-    }
+    print_undefined(out, v, m);
+    print_sound(out, v);
     print_unsound(out, v);
     if (v->mca)
         verify_mca_text(out, v->mca, v->t, v->protocol_outcomes, v->model_outcomes, v->witness, v->bfs);
@@ -323,17 +503,18 @@ static void print_text(FILE *out, const verdict *v, const verify_opts *o, const 
     for (int i = 0; i < v->search.deadlocks_kept; i++) {
         fprintf(out, "Violation deadlock (%" PRIu64 " deadlock states in all)\n", v->search.deadlocks);
         print_trace(out, v, v->search.deadlock_index[i]);
+        trace_print_stuck(out, v->inst, ss_state(bfs_store(v->bfs), v->search.deadlock_index[i]));
     }
     for (int i = 0; i < v->nunhandled && i < MAX_UNHANDLED; i++) {
         fprintf(out, "Violation unhandled: controller %s in state %s has no row for %s\n",
                 v->unhandled[i].controller, v->unhandled[i].state, v->unhandled[i].event);
         print_trace(out, v, v->unhandled_at[i]);
     }
+    print_value_notes(out, v);
     verify_live_text(out, &v->live, v->bfs);
     bfs_print_stats(&v->search, out);
     fprintf(out, "state bits: %d (%d bytes)\n", proto_state_bits(v->inst), (proto_state_bits(v->inst) + 7) / 8);
-    fprintf(out, "Result %s%s\n\n", has_violation(v) ? "Fail" : "Pass",
-            v->search.complete ? "" : " (search incomplete: only the states explored were checked)");
+    print_result(out, v);
 }
 
 static void json_outcomes(FILE *out, const litmus_test *t, outcome_set *set)
@@ -349,31 +530,11 @@ static void json_outcomes(FILE *out, const litmus_test *t, outcome_set *set)
     fputc(']', out);
 }
 
-/* The trace as a JSON list of lines, as bfs_print_trace writes them. */
+/* The trace as a JSON list of step objects (cli/trace_json.h). */
 static void json_trace(FILE *out, const verdict *v, uint32_t index)
 {
-    char *text = NULL;
-    size_t len = 0;
-    FILE *mem = open_memstream(&text, &len);
-    if (mem) {
-        bfs_print_trace(v->bfs, index, mem);
-        fclose(mem);
-    }
-    fputs("\"trace\":[", out);
-    bool first = true;
-    for (char *line = text, *next; line && *line; line = next) {
-        next = strchr(line, '\n');
-        if (next)
-            *next++ = '\0';
-        else
-            next = line + strlen(line);
-        if (!first)
-            fputc(',', out);
-        report_json_string(out, line);
-        first = false;
-    }
-    fputc(']', out);
-    free(text);
+    fputs("\"trace\":", out);
+    trace_json(out, v->bfs, bfs_model(v->bfs), index);    /* the scheduler's, with --occupancy */
 }
 
 static void json_violations(FILE *out, const verdict *v)
@@ -382,7 +543,7 @@ static void json_violations(FILE *out, const verdict *v)
     int width = v->t->nobserved;
     const lit_value *mine = outcome_values(v->protocol_outcomes);
     fputs(",\"violations\":[", out);
-    for (int i = 0; v->model_outcomes && i < outcome_count(v->protocol_outcomes); i++) {
+    for (int i = 0; !v->undefined && v->model_outcomes && i < outcome_count(v->protocol_outcomes); i++) {
         const lit_value *state = &mine[(size_t)i * (size_t)width];
         if (outcome_find(v->model_outcomes, state) >= 0)
             continue;
@@ -416,7 +577,43 @@ static void json_violations(FILE *out, const verdict *v)
     fputc(']', out);
 }
 
-static void print_json(FILE *out, const verdict *v, const verify_opts *o, const char *proto_name)
+/* Every option that changes a result, so that a JSON line says how it
+ * was obtained. */
+static void json_options(FILE *out, const verdict *v, const verify_opts *o)
+{
+    fputs(",\"options\":{\"model\":", out);
+    report_json_string(out, o->model);
+    fprintf(out, ",\"unroll\":%d,\"net\":\"%s\",\"const\":{", o->unroll,
+            o->proto.net == PROTO_NET_FIFO ? "fifo" : o->proto.net == PROTO_NET_UNORDERED ? "unordered" : "as-declared");
+    for (int i = 0; i < o->proto.noverrides; i++) {
+        if (i)
+            fputc(',', out);
+        report_json_string(out, o->proto.override_name[i]);
+        fprintf(out, ":%ld", o->proto.override_value[i]);
+    }
+    long lo, hi;
+    proto_value_range(v->inst, &lo, &hi);
+    fprintf(out, "},\"value_range\":[%ld,%ld],\"value_range_from\":\"%s\"", lo, hi,
+            proto_values_derived(v->inst) ? "test" : "protocol");
+    fputs(",\"max_states\":", out);
+    if (o->bfs.max_states)
+        fprintf(out, "%" PRIu64, o->bfs.max_states);
+    else
+        fputs("null", out);
+    fputs(",\"max_memory\":", out);
+    if (o->bfs.max_memory)
+        fprintf(out, "%zu", o->bfs.max_memory);
+    else
+        fputs("null", out);
+    fputs(",\"timeout\":", out);
+    if (o->bfs.timeout_s > 0)
+        fprintf(out, "%g", o->bfs.timeout_s);
+    else
+        fputs("null", out);
+    fputc('}', out);
+}
+
+static void print_json(FILE *out, const verdict *v, const verify_opts *o, const char *proto_name, const cat_model *m)
 {
     fputs("{\"test\":", out);
     report_json_string(out, v->t->name);
@@ -426,8 +623,18 @@ static void print_json(FILE *out, const verdict *v, const verify_opts *o, const 
     report_json_string(out, proto_name);
     fputs(",\"model\":", out);
     report_json_string(out, o->model);
-    fprintf(out, ",\"sound\":%s,\"complete\":%s", !v->model_outcomes ? "null" : v->unsound ? "false" : "true",
-            v->search.complete ? "true" : "false");
+    fprintf(out, ",\"result\":\"%s\",\"sound\":%s,\"complete\":%s", result_word(v),
+            !v->model_outcomes ? "null" : v->unsound ? "false" : v->undefined || v->cut == SC_CUT_NONE ? "true" : "null",
+            v->cut == SC_CUT_NONE ? "true" : "false");
+    if (v->cut != SC_CUT_NONE)
+        fprintf(out, ",\"incomplete\":\"%s\"", sc_cut_name(v->cut));
+    fprintf(out, ",\"undefined\":%s,\"value_overflow\":%s,\"value_wrapped\":%s", v->undefined ? "true" : "false",
+            v->overflow ? "true" : "false", proto_value_wrapped(v->inst) ? "true" : "false");
+    if (m)
+        report_flags_json(out, v->t, &v->model, m, v->undefined);
+    else
+        fputs(",\"flags\":[]", out);
+    json_options(out, v, o);
     fputs(",\"protocol_outcomes\":", out);
     json_outcomes(out, v->t, v->protocol_outcomes);
     fputs(",\"model_outcomes\":", out);
@@ -446,6 +653,10 @@ static void print_json(FILE *out, const verdict *v, const verify_opts *o, const 
     verify_live_json(out, &v->live, v->bfs);
     if (v->mca)
         verify_mca_json(out, v->mca, v->t, v->protocol_outcomes, v->model_outcomes, v->witness, v->bfs);
+    if (v->cut == SC_CUT_NONE && !v->undefined && v->model_outcomes)
+        fprintf(out, ",\"unobserved\":%d", v->unobserved);
+    else
+        fputs(",\"unobserved\":null", out);
     const bfs_result *s = &v->search;
     fprintf(out,
             ",\"stats\":{\"stop\":\"%s\",\"states\":%" PRIu64 ",\"transitions\":%" PRIu64
@@ -464,17 +675,22 @@ static lit_value wrap_value(lit_value x, long lo, long hi)
     return (lit_value)(lo + (r < 0 ? r + span : r));
 }
 
-/* The model may allow values the protocol cannot hold (x = 2 after two
- * increments, with values 0..1).  A protocol whose arithmetic wraps (the
- * Rumur baseline) is compared modulo its range, with a warning; one that
- * does not wrap cannot run the test: an error, since every comparison
- * would be meaningless. */
+/* With a range set by --const, the model may allow values the protocol
+ * cannot hold (x = 2 after two increments, with values 0..1).  A protocol
+ * whose arithmetic wraps (the Rumur baseline) is compared modulo its
+ * range, with a warning; one that does not wrap cannot run the test: an
+ * error, since every comparison would be meaningless.  The derived range
+ * (cli/value_range.h) holds every value a run can compute, so a model value
+ * outside it (a thin-air value some models allow) is simply one the
+ * protocol cannot produce. */
 static bool fit_model_outcomes(verdict *v, const char *path, const char *proto_name, FILE *err)
 {
-    if (!v->model_outcomes)
+    if (!v->model_outcomes)       /* --model none */
         return true;
     long lo, hi;
     bool wraps = proto_value_range(v->inst, &lo, &hi);
+    if (proto_values_derived(v->inst))
+        return true;      /* the range holds every value a run computes: other model values are thin air */
     int width = v->t->nobserved, n = outcome_count(v->model_outcomes);
     const lit_value *all = outcome_values(v->model_outcomes);
     int bad = -1;
@@ -505,31 +721,43 @@ static bool model_outcomes(verdict *v, const verify_opts *o, const cat_model *m,
         v->model_outcomes = NULL;
         return true;
     }
-    enum_options eo = {.unroll = o->unroll, .max_traces = 100000};
-    check_result r;
-    if (!enumerate_check(v->t, m, ws, &eo, &r, err))
+    bool undefined_on_flags = cat_model_flags_undefined(m);
+    enum_options eo = {.unroll = o->unroll, .max_traces = 100000, .races = undefined_on_flags,
+                       .stop = o->bfs.stop};
+    if (!enumerate_check(v->t, m, ws, &eo, &v->model, err))
         return false;
-    v->model_outcomes = r.states;
+    v->model_outcomes = v->model.states;
+    v->undefined = undefined_on_flags && v->model.flags;
     return true;
 }
 
-/* 0 pass, 1 violation, 2 unusable. */
+/* The status of one file: 0 pass, 1 violation, 2 unusable, 3 incomplete.
+ * Errors go to `err`; the file's report (or, for an unusable file in a
+ * JSON run, nothing: the caller writes the error object) to `out`. */
 static int verify_file(const char *path, const verify_opts *o, const protocol *p, const cat_model *m,
                        cat_workspace *ws, FILE *out, FILE *err)
 {
     litmus_test *t = litmus_read_file(path, err);
     if (!t)
         return 2;
-    proto_instance *inst = proto_instantiate(p, t, &o->proto, err);
+    proto_options po = o->proto;
+    if (!test_value_range(t, o->unroll, &po, err))
+        return 2;
+    proto_instance *inst = proto_instantiate(p, t, &po, err);
     if (!inst)
         return 2;
     verdict *v = GC_MALLOC(sizeof *v);
     v->t = t;
     v->inst = inst;
+    v->trace = o->trace;
     v->scratch = GC_MALLOC_ATOMIC(sizeof(lit_value) * (size_t)(t->nobserved ? t->nobserved : 1));
     v->protocol_outcomes = outcome_set_new(t->nobserved);
     if (!model_outcomes(v, o, m, ws, err) || !fit_model_outcomes(v, path, protocol_name(p), err))
         return 2;
+    if (v->model.interrupted) {
+        fprintf(err, "%s: interrupted while the model's outcomes were computed; not checked\n", path);
+        return SC_STATUS_INCOMPLETE;
+    }
     v->mca = o->mca;
     if (v->mca) {
         long lo, hi;
@@ -540,6 +768,12 @@ static int verify_file(const char *path, const verify_opts *o, const protocol *p
     bfs_options bo = o->bfs;
     bo.on_final = on_final;
     bo.final_ctx = v;
+    progress_sink sink = {err, t->name};
+    if (progress_wanted(o->progress, err)) {
+        bo.progress = progress_print;
+        bo.progress_ctx = &sink;
+        bo.progress_every_s = o->progress_every_s;
+    }
     const nsi_model *model = verify_live_prepare(&v->live, &o->sched, proto_nsi(inst), protocol_name(p), &bo, err);
     if (!model)
         return 2;
@@ -549,19 +783,40 @@ static int verify_file(const char *path, const verify_opts *o, const protocol *p
         fprintf(err, "%s: error: the search could not start (%s)\n", path, bfs_stop_name(v->search.stop));
         return 2;
     }
+    v->cut = cut_of(v->search.stop);
+    v->overflow = proto_value_overflow(inst, &v->overflow_value);
+    if (v->overflow && v->cut == SC_CUT_NONE)
+        v->cut = SC_CUT_VALUE_RANGE;
     compare_outcomes(v);
     if (v->mca)
         verify_mca_compare(v->mca, v->protocol_outcomes, v->model_outcomes);
-    verify_live_decide(&v->live, v->bfs, &v->search);
-    v->nunhandled = proto_unhandled(inst, v->unhandled, MAX_UNHANDLED);
-    locate_unhandled(v, p, o);
-    if (o->json)
-        print_json(out, v, o, protocol_name(p));
+    if (v->overflow)
+        verify_live_undecided(&v->live, "a step would have left the value range and was not taken");
     else
-        print_text(out, v, o, protocol_name(p));
-    int status = has_violation(v) ? 1 : verify_live_unknown(&v->live) ? 3 : 0;
+        verify_live_decide(&v->live, v->bfs, &v->search);
+    v->nunhandled = proto_unhandled(inst, v->unhandled, MAX_UNHANDLED);
+    locate_unhandled(v, p, &po);
+    if (o->json)
+        print_json(out, v, o, protocol_name(p), m);
+    else
+        print_text(out, v, o, protocol_name(p), m);
+    int status = verdict_status(v);
     bfs_free(v->bfs);
     verify_live_free(&v->live);
+    return status;
+}
+
+/* One file of a JSON run: an unusable file gets a JSON error object on
+ * `out` besides its message on `err`. */
+static int verify_file_json(const char *path, const verify_opts *o, const protocol *p, const cat_model *m,
+                            cat_workspace *ws, FILE *out, FILE *err)
+{
+    errors_capture cap;
+    FILE *errs = errors_begin(&cap, err);
+    int status = verify_file(path, o, p, m, ws, out, errs);
+    const char *messages = errors_end(&cap);
+    if (status == SC_STATUS_UNUSABLE)
+        json_error_object(out, path, messages);
     return status;
 }
 
@@ -580,7 +835,7 @@ int verify_cmd_main(int argc, char **argv, FILE *out, FILE *err)
     bool no_model = strcmp(o.model, "none") == 0;
     const char *model_path = no_model ? "" : model_path_resolve(o.model);
     if (!model_path) {
-        fprintf(err, "scopecheck verify: error: no model '%s'\n", o.model);
+        model_path_unknown(err, "verify", o.model);
         return 2;
     }
     cat_model *m = no_model ? NULL : cat_load(model_path, err);
@@ -593,11 +848,24 @@ int verify_cmd_main(int argc, char **argv, FILE *out, FILE *err)
     if (o.mca && !verify_mca_load(o.mca, err))
         return 2;
     cat_workspace *ws = m ? cat_workspace_new(m) : NULL;
-    int worst = 0;
-    for (int i = optind; i < argc; i++) {
-        int s = verify_file(argv[i], &o, p, m, ws, out, err);
-        worst = s > worst ? s : worst;
-        fflush(out);
+    file_list files = {0};
+    int worst = SC_STATUS_OK;
+    for (int i = optind; i < argc; i++)
+        if (!file_list_add_arg(&files, argv[i], err))
+            worst = SC_STATUS_UNUSABLE;
+    o.bfs.stop = interrupt_watch();
+    int done = 0;
+    for (; done < files.count && !*o.bfs.stop; done++) {
+        int s = (o.json ? verify_file_json : verify_file)(files.paths[done], &o, p, m, ws, out, err);
+        worst = sc_status_merge(worst, s);
+        if (output_broken(out))
+            break;
     }
+    if (*o.bfs.stop) {
+        fprintf(err, "scopecheck verify: interrupted; %d of %d file%s not checked\n", files.count - done,
+                files.count, files.count == 1 ? "" : "s");
+        worst = sc_status_merge(worst, SC_STATUS_INCOMPLETE);
+    }
+    interrupt_release();
     return worst;
 }

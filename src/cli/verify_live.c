@@ -60,6 +60,12 @@ void verify_live_decide(verify_live *vl, const bfs_search *s, const bfs_result *
     vl->decided = true;
 }
 
+void verify_live_undecided(verify_live *vl, const char *why)
+{
+    if (vl->graph)
+        vl->unknown = why;
+}
+
 bool verify_live_failed(const verify_live *vl)
 {
     return vl->decided && vl->result.ncycles > 0;

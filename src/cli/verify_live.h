@@ -36,6 +36,8 @@ typedef struct verify_live {
 const nsi_model *verify_live_prepare(verify_live *vl, const schedule_opts *o, const nsi_model *m,
                                      const char *protocol, bfs_options *bo, FILE *err);
 void verify_live_decide(verify_live *vl, const bfs_search *s, const bfs_result *r);
+/* No answer (why): the graph misses steps the search did not take. */
+void verify_live_undecided(verify_live *vl, const char *why);
 bool verify_live_failed(const verify_live *vl);
 bool verify_live_unknown(const verify_live *vl);
 void verify_live_text(FILE *out, const verify_live *vl, const bfs_search *s);

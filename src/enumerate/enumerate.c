@@ -64,6 +64,11 @@ typedef struct enum_ctx {
     check_result *r;
     FILE *errors;
     bool failed;
+    bool stopped;           /* the caller's stop flag was seen: unwind */
+    const volatile sig_atomic_t *stop;
+    enum_execution_fn on_execution;
+    void *execution_ctx;
+    unsigned exec_flags;    /* flags of the execution being recorded */
     tp_result paths;
     int choice[MAX_THREADS];
     /* the traces whose static relations x holds and the model has prepared */
@@ -649,14 +654,34 @@ static bool proposition_holds(enum_ctx *c, int index)
     return c->holds[index];
 }
 
+/* Hands the execution in x to the caller (drawing), with its events. */
+static void notify_execution(enum_ctx *c, bool holds)
+{
+    enum_event_info info[REL_MAX_EVENTS];
+    for (int i = 0; i < c->n; i++) {
+        const ev_info *e = &c->ev[i];
+        const tp_event *te = e->ev;
+        info[i].thread = e->thread;
+        info[i].instr = te ? te->instr : -1;
+        info[i].kind = !te ? 'W' : te->kind == EV_READ ? 'R' : te->kind == EV_WRITE ? 'W'
+                     : te->kind == EV_FENCE ? 'F' : 'B';
+        info[i].loc = te ? (te->kind == EV_READ || te->kind == EV_WRITE ? te->loc : -1) : e->vloc;
+        info[i].value = e->value;
+    }
+    c->on_execution(c->execution_ctx, &c->x, info, c->n, c->state, holds, c->exec_flags);
+}
+
 static void record_state(enum_ctx *c, int obs)
 {
     const litmus_test *t = c->t;
     if (obs == t->nobserved) {
-        if (proposition_holds(c, outcome_add(c->r->states, c->state)))
+        bool holds = proposition_holds(c, outcome_add(c->r->states, c->state));
+        if (holds)
             c->r->positive++;
         else
             c->r->negative++;
+        if (c->on_execution)
+            notify_execution(c, holds);
         return;
     }
     const lit_term *term = &t->observed[obs];
@@ -734,6 +759,7 @@ static void evaluate(enum_ctx *c)
     c->r->flags |= v.flags;
     if (c->collect_races && v.flags)
         collect_races(c, v.flags);
+    c->exec_flags = v.flags;
     record_state(c, 0);
 }
 
@@ -767,7 +793,7 @@ static void choose_barriers(enum_ctx *c, int g)
         choose_rf(c, 0);
         return;
     }
-    for (int a = 0; a < c->nalts[g]; a++) {
+    for (int a = 0; a < c->nalts[g] && !c->stopped; a++) {
         c->bar_choice[g] = a;
         choose_barriers(c, g + 1);
     }
@@ -909,6 +935,7 @@ static bool accept_co_choice(void *ctx, long k, unsigned flags)
     c->r->flags |= flags;
     if (c->collect_races && flags)
         collect_races(c, flags);
+    c->exec_flags = flags;
     record_state(c, 0);
     return false;
 }
@@ -943,9 +970,21 @@ static void evaluate_all_co(enum_ctx *c)
     cat_check_co(c->model, c->ws, &c->x, &src);
 }
 
+/* The caller's stop flag, seen once per candidate reads-from choice. */
+static bool must_stop(enum_ctx *c)
+{
+    if (!c->stopped && c->stop && *c->stop) {
+        c->stopped = true;
+        c->r->interrupted = true;
+    }
+    return c->stopped;
+}
+
 static void choose_rf(enum_ctx *c, int r)
 {
     if (r == c->nreads) {
+        if (must_stop(c))
+            return;
         relation *rf = &c->x.rel[XR_RF];
         rel_clear(rf, c->n);
         for (int i = 0; i < c->nreads; i++)
@@ -960,7 +999,7 @@ static void choose_rf(enum_ctx *c, int r)
             choose_co(c, 0);
         return;
     }
-    for (int o = 0; o < c->nopts[r]; o++) {
+    for (int o = 0; o < c->nopts[r] && !c->stopped; o++) {
         c->rf_choice[r] = c->opts[r][o];
         choose_rf(c, r + 1);
     }
@@ -1233,7 +1272,7 @@ static void choose_traces(enum_ctx *c, const trace_filter *f, int th, const chos
     }
     const trace_classes *tc = &f->classes[th];
     memset(tc->state, 0, (size_t)tc->count);
-    for (int i = 0; i < c->paths.threads[th].ntraces && !c->failed && !live_stops(c); i++) {
+    for (int i = 0; i < c->paths.threads[th].ntraces && !c->failed && !c->stopped && !live_stops(c); i++) {
         int k = tc->of[i];
         if (!tc->state[k])
             tc->state[k] = extend_choice(f, th, &f->pairs[th][i], so_far, &tc->next[k]) ? 1 : 2;
@@ -1343,7 +1382,7 @@ static void run_every_combination(enum_ctx *c)
     do
         if (!c->live || live_accept_combination(c->live, &c->paths, c->choice))
             run_combination(c);
-    while (!c->failed && !live_stops(c) && next_combination(c));
+    while (!c->failed && !must_stop(c) && !live_stops(c) && next_combination(c));
 }
 
 /* The enumeration of the combinations of c->paths: filtered by the pairs
@@ -1373,6 +1412,9 @@ static enum_ctx *new_ctx(const litmus_test *t, const cat_model *m, cat_workspace
     c->errors = errors;
     c->thread_coherent = cat_model_thread_coherent(m);
     c->collect_races = o->races;
+    c->stop = o->stop;
+    c->on_execution = o->on_execution;
+    c->execution_ctx = o->execution_ctx;
     c->co_staged = cat_model_co_staged(m);
     c->locw = GC_MALLOC_ATOMIC(sizeof(loc_writes) * (size_t)(t->nlocs ? t->nlocs : 1));
     c->loc_events = GC_MALLOC_ATOMIC(sizeof(evset) * (size_t)(t->nlocs ? t->nlocs : 1));
@@ -1508,6 +1550,23 @@ bool enumerate_check(const litmus_test *t, const cat_model *m, cat_workspace *ws
             return true;
     run_combinations(c);
     return !c->failed;
+}
+
+bool enumerate_value_range(const litmus_test *t, int unroll, lit_value *lo, lit_value *hi, bool *bounded,
+                           FILE *errors)
+{
+    tp_limits lim = {.unroll = unroll, .max_traces = 100000, .track_values = true};
+    tp_result paths;
+    if (t->nthreads > MAX_THREADS) {
+        diag_error(errors, t->file, 1, 1, "too many threads (at most %d)", MAX_THREADS);
+        return false;
+    }
+    if (!thread_paths_build(t, &lim, &paths, errors))
+        return false;
+    *lo = paths.vmin;
+    *hi = paths.vmax;
+    *bounded = !paths.values_cut;
+    return true;
 }
 
 /* ---- the condition --------------------------------------------------------- */

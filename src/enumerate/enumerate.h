@@ -16,6 +16,7 @@
 #ifndef SCOPECHECK_ENUMERATE_ENUMERATE_H
 #define SCOPECHECK_ENUMERATE_ENUMERATE_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -25,10 +26,33 @@
 #include "litmus/litmus.h"
 #include "litmus/outcome.h"
 
+/* An execution as enum_options.on_execution sees it: the model's view
+ * (exec) and, per event, where it comes from. */
+typedef struct enum_event_info {
+    int thread;          /* -1: an initial write */
+    int instr;           /* index of the instruction that made it (-1: initial write) */
+    char kind;           /* 'R', 'W', 'F' (fence), 'B' (barrier) */
+    int loc;             /* location as addressed, memory events; else -1 */
+    lit_value value;     /* value read or written */
+} enum_event_info;
+
+/* Called for each consistent execution and final state: `holds` says
+ * whether the condition's proposition holds on `state`; `flags` are the
+ * model flags it raised.  Only when set: the enumeration's inner loop
+ * does nothing more without it. */
+typedef void (*enum_execution_fn)(void *ctx, const exec *x, const enum_event_info *events, int n,
+                                  const lit_value *state, bool holds, unsigned flags);
+
 typedef struct enum_options {
     int unroll;          /* backward branches taken per branch and path */
     long max_traces;     /* per thread */
     bool races;          /* collect the pairs of relation-valued flags */
+    /* Optional: polled before each candidate; when it reads non-zero the
+     * enumeration stops and the result says so (check_result.interrupted).
+     * The caller owns it (a signal handler sets it). */
+    const volatile sig_atomic_t *stop;
+    enum_execution_fn on_execution;   /* optional: every consistent execution (drawing) */
+    void *execution_ctx;
 } enum_options;
 
 /* One pair of events that a model flag (a race kind) relates, by source
@@ -50,6 +74,7 @@ typedef struct check_result {
     bool values_cut;         /* the value fixpoint did not close */
     bool hang;               /* some combination cannot pass a barrier */
     bool too_big;            /* some combination had more events than fit */
+    bool interrupted;        /* enum_options.stop was set: the counts are partial */
     unsigned flags;          /* model flags raised by some consistent execution */
     int nraces;              /* with enum_options.races */
     race_report *races;
@@ -65,6 +90,18 @@ bool enumerate_check(const litmus_test *t, const cat_model *m, cat_workspace *ws
  * the reason.  The loop bound `o->unroll` plays no part. */
 void enumerate_liveness(const litmus_test *t, const cat_model *m, cat_workspace *ws, const enum_options *o,
                         const live_options *lo, live_result *lr);
+
+/* The values a run of the test can hold, whatever memory system runs it:
+ * the least and greatest of its initial values and immediate operands and
+ * of every value its paths read, write or compute into a register, where
+ * a read may return any value some chain of writes computes (thread_paths'
+ * fixpoint, without the thin-air seeds a model may add: a memory system
+ * moves values, it does not invent them).  *bounded is false when the
+ * fixpoint did not close (values may lie outside); paths beyond the loop
+ * bound `unroll` are not followed.  False, with a located error, when the
+ * paths cannot be built. */
+bool enumerate_value_range(const litmus_test *t, int unroll, lit_value *lo, lit_value *hi, bool *bounded,
+                           FILE *errors);
 
 /* The condition's proposition on a final state (values in t->observed order). */
 bool condition_holds(const litmus_test *t, const lit_cond *c, const lit_value *state);

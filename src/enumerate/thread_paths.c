@@ -85,7 +85,18 @@ typedef struct walker {
     head_visit *visits;      /* liveness mode: LIVE_MAX_VISITS */
     const char *live_unknown;
     bool live_cut;
+    lit_value vmin, vmax;    /* every value a path of this round handled */
 } walker;
+
+static void note_value(walker *w, lit_value v)
+{
+    if (!w->lim->track_values)
+        return;
+    if (v < w->vmin)
+        w->vmin = v;
+    if (v > w->vmax)
+        w->vmax = v;
+}
 
 static bool domain_add(domain *d, lit_value v, int depth)
 {
@@ -230,6 +241,7 @@ static void record_write(walker *w, const tp_event *e, uint64_t feeds)
     depth++;
     if (w->flow && depth > w->flow[phys].bound)
         return;
+    note_value(w, e->value);      /* a value no execution can write is not in the range */
     if (!domain_add(&w->written[phys], e->value, depth))
         w->values_cut = true;
 }
@@ -263,6 +275,7 @@ static void walk_read(walker *w, const path_state *s, int pc)
         if (!r)
             return;
         r->value = old;
+        note_value(w, old);
         w->depth[read_index] = d->depth[i];
         uint64_t read_bit = (uint64_t)1 << read_index;
         if (in->op == OP_LOAD) {
@@ -423,12 +436,14 @@ static void walk(walker *w, path_state *s, int pc)
         }
         case OP_MOV:
             s->regs[in->dst] = operand_value(s, &in->a, &deps);
+            note_value(w, s->regs[in->dst]);
             s->deps[in->dst] = deps;
             break;
         case OP_ALU: {
             lit_value a = operand_value(s, &in->a, &deps);
             lit_value b = operand_value(s, &in->b, &deps);
             s->regs[in->dst] = lit_alu_result(in->alu_op, a, b);
+            note_value(w, s->regs[in->dst]);
             s->deps[in->dst] = deps;
             break;
         }
@@ -559,6 +574,8 @@ static bool run_round(const litmus_test *t, const tp_limits *lim, const domain *
         w->next_flow = next_flow;
         w->path_writes = GC_MALLOC_ATOMIC(sizeof(int) * (size_t)(t->nlocs ? t->nlocs : 1));
         memset(w->path_writes, 0, sizeof(int) * (size_t)t->nlocs);
+        w->vmin = out->vmin;
+        w->vmax = out->vmax;
         w->out = &out->threads[i];
         w->out->ntraces = 0;
         w->out->traces = NULL;
@@ -573,6 +590,8 @@ static bool run_round(const litmus_test *t, const tp_limits *lim, const domain *
             out->live_unknown = w->live_unknown;
         out->live_cut |= w->live_cut;
         *writes += w->max_writes;
+        out->vmin = w->vmin;
+        out->vmax = w->vmax;
         for (int l = 0; l < t->nlocs; l++)
             next_flow[l].writes += w->path_writes[l];
         out->unroll_cut |= w->unroll_cut;
@@ -630,6 +649,31 @@ static bool same_bounds(const loc_flow *a, const loc_flow *b, int n)
     return true;
 }
 
+/* The values a test names: initial values of locations and registers,
+ * and every immediate operand. */
+static void static_range(const litmus_test *t, lit_value *lo, lit_value *hi)
+{
+    lit_value mn = 0, mx = 0;
+    bool any = false;
+#define NOTE(v) do { lit_value v_ = (v); if (!any || v_ < mn) mn = v_; if (!any || v_ > mx) mx = v_; any = true; } while (0)
+    for (int l = 0; l < t->nlocs; l++)
+        NOTE(t->locs[l].init);
+    for (int i = 0; i < t->nthreads; i++) {
+        const lit_thread *th = &t->threads[i];
+        for (int r = 0; r < th->nregs; r++)
+            NOTE(th->reg_init ? th->reg_init[r] : 0);
+        for (int k = 0; k < th->ninstrs; k++) {
+            if (th->instrs[k].a.kind == OPND_IMM)
+                NOTE(th->instrs[k].a.imm);
+            if (th->instrs[k].b.kind == OPND_IMM)
+                NOTE(th->instrs[k].b.imm);
+        }
+    }
+#undef NOTE
+    *lo = mn;
+    *hi = mx;
+}
+
 bool thread_paths_build(const litmus_test *t, const tp_limits *lim, tp_result *out, FILE *errors)
 {
     memset(out, 0, sizeof *out);
@@ -668,6 +712,8 @@ bool thread_paths_build(const litmus_test *t, const tp_limits *lim, tp_result *o
         memset(next_flow, 0, flow_size);
         memcpy(written, dom, dom_size);
         out->unroll_cut = false;
+        if (lim->track_values)
+            static_range(t, &out->vmin, &out->vmax);
         int writes;
         if (!run_round(t, lim, dom, written, flow, next_flow, loops, out, &writes, errors))
             return false;

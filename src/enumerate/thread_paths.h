@@ -92,6 +92,11 @@ typedef struct tp_result {
     /* liveness mode: some path was dropped without a verdict on it (why) */
     const char *live_unknown;
     bool live_cut;        /* liveness mode: some path ends TP_END_CUT */
+    /* With tp_limits.track_values: the least and greatest value that the last round's paths (the
+     * traces above, and the paths dropped at the loop bound up to the
+     * bound) read, write or compute into a register, with the initial
+     * values and every immediate operand of the program. */
+    lit_value vmin, vmax;
 } tp_result;
 
 /* Liveness mode's bounds on one path (they replace the loop bound). */
@@ -107,6 +112,7 @@ typedef struct tp_limits {
     int live_repeats;     /* liveness mode: iterations that write, per loop head and path */
     bool prefixes;        /* liveness mode: every prefix is a trace too */
     bool empty_prefix;    /* liveness mode: the empty prefix is a trace */
+    bool track_values;    /* fill tp_result.vmin and vmax (they cost a little per event) */
 } tp_limits;
 
 /* Returns false (with "file:line:col: error: ..." on `errors`) when the test

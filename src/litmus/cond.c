@@ -26,24 +26,6 @@ static bool valid_name(const lex_token *tok)
     return tok->kind == TOK_IDENT && memchr(tok->text, '.', tok->len) == NULL;
 }
 
-static void add_observed(litmus_test *t, const lit_term *term)
-{
-    if (term->kind == TERM_CONST)
-        return;
-    for (int i = 0; i < t->nobserved; i++) {
-        const lit_term *o = &t->observed[i];
-        if (o->kind == term->kind &&
-            (term->kind == TERM_LOC ? o->loc == term->loc
-                                    : o->thread == term->thread && o->reg == term->reg))
-            return;
-    }
-    lit_term *n = GC_MALLOC(sizeof *n * (size_t)(t->nobserved + 1));
-    if (t->nobserved)
-        memcpy(n, t->observed, sizeof *n * (size_t)t->nobserved);
-    n[t->nobserved++] = *term;
-    t->observed = n;
-}
-
 static bool parse_term(cparser *p, lit_term *out)
 {
     lexer *lx = p->lx;
@@ -178,8 +160,8 @@ static lit_cond *parse_unary(cparser *p)
         c = new_cond(k);
         c->lhs = lhs;
         c->rhs = rhs;
-        add_observed(p->t, &lhs);
-        add_observed(p->t, &rhs);
+        litmus_add_observed(p->t, &lhs);
+        litmus_add_observed(p->t, &rhs);
     }
     p->depth--;
     return c;
@@ -237,7 +219,7 @@ bool litmus_parse_final(lexer *lx, litmus_test *t)
                 lex_error(lx, lx->prev.line, lx->prev.col, "expected a register or location in 'locations'");
                 return false;
             }
-            add_observed(t, &term);
+            litmus_add_observed(t, &term);
             if (lex_is_punct(&lx->tok, ";"))
                 lex_advance(lx);
             else if (!lex_is_punct(&lx->tok, "]")) {

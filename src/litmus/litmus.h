@@ -120,6 +120,7 @@ typedef struct litmus_test {
     const char *arch;        /* "PTX" */
     const char *name;        /* from the header line */
     const char *doc;         /* the quoted comment, if any */
+    const char *hash;        /* herd's digest when the front end computes it (litmus/hash.h), or NULL */
     int nthreads;
     lit_thread *threads;
     int nlocs;
@@ -139,5 +140,9 @@ int litmus_loc_index(const litmus_test *t, const char *name);
 int litmus_add_loc(litmus_test *t, const char *name, lit_value init);
 int litmus_reg_index(const lit_thread *th, const char *name);
 int litmus_add_reg(lit_thread *th, const char *name, lit_value init);
+/* Observed terms: add one (once; constants are not observed), or every
+ * register and location term of a condition, left to right. */
+void litmus_add_observed(litmus_test *t, const lit_term *term);
+void litmus_observe_cond(litmus_test *t, const lit_cond *c);
 
 #endif

@@ -47,3 +47,39 @@ int litmus_add_reg(lit_thread *th, const char *name, lit_value init)
     th->reg_init = vals;
     return th->nregs++;
 }
+
+void litmus_add_observed(litmus_test *t, const lit_term *term)
+{
+    if (term->kind == TERM_CONST)
+        return;
+    for (int i = 0; i < t->nobserved; i++) {
+        const lit_term *o = &t->observed[i];
+        if (o->kind == term->kind &&
+            (term->kind == TERM_LOC ? o->loc == term->loc
+                                    : o->thread == term->thread && o->reg == term->reg))
+            return;
+    }
+    lit_term *n = GC_MALLOC(sizeof *n * (size_t)(t->nobserved + 1));
+    if (t->nobserved)
+        memcpy(n, t->observed, sizeof *n * (size_t)t->nobserved);
+    n[t->nobserved++] = *term;
+    t->observed = n;
+}
+
+void litmus_observe_cond(litmus_test *t, const lit_cond *c)
+{
+    switch (c->kind) {
+    case COND_AND:
+    case COND_OR:
+        litmus_observe_cond(t, c->left);
+        litmus_observe_cond(t, c->right);
+        break;
+    case COND_NOT: litmus_observe_cond(t, c->left); break;
+    case COND_EQ:
+    case COND_NE:
+        litmus_add_observed(t, &c->lhs);
+        litmus_add_observed(t, &c->rhs);
+        break;
+    default: break;
+    }
+}

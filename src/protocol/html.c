@@ -137,6 +137,48 @@ static int *classify(const protocol *p, const src_lines *src)
     return owner;
 }
 
+/* What a declaration line declares, for telling which ones a variant
+ * replaces: "final L1", "invariant NAME", "const NAME", "channel NAME",
+ * "home NAME", "value", "memory"; NULL for the others (controller,
+ * states, field, var add to the base rather than replace it). */
+static const char *decl_key(const protocol *p, const char *s, int ctrl)
+{
+    char *key = NULL;
+    if (first_word_is(s, "final") && ctrl >= 0)
+        key = GC_MALLOC_ATOMIC(strlen(p->ctrls[ctrl].name) + 8), sprintf(key, "final %s", p->ctrls[ctrl].name);
+    else if (first_word_is(s, "value") || first_word_is(s, "memory"))
+        key = GC_STRDUP(word(s, 0));
+    else if (first_word_is(s, "invariant") || first_word_is(s, "const") || first_word_is(s, "channel") ||
+             first_word_is(s, "home")) {
+        const char *w0 = word(s, 0), *w1 = word(s, 1);
+        key = GC_MALLOC_ATOMIC(strlen(w0) + strlen(w1) + 2);
+        sprintf(key, "%s %s", w0, w1);
+    }
+    return key;
+}
+
+/* Declarations of a base that a later file (its variant) declares again
+ * are left out (owner -2): the variant replaced them. */
+static void drop_replaced(const protocol *p, const src_lines *src, int **owner)
+{
+    for (int k = 0; k + 1 < p->nsources; k++)
+        for (int i = 0; i < src[k].n; i++) {
+            if (owner[k][i] == -2)
+                continue;
+            const char *key = decl_key(p, src[k].line[i], owner[k][i]);
+            for (int later = k + 1; key && later < p->nsources; later++)
+                for (int j = 0; j < src[later].n; j++) {
+                    const char *other = owner[later][j] == -2 ? NULL
+                                      : decl_key(p, src[later].line[j], owner[later][j]);
+                    if (other && strcmp(key, other) == 0) {
+                        owner[k][i] = -2;
+                        key = NULL;
+                        break;
+                    }
+                }
+        }
+}
+
 /* Splits a row at the '|' that are not part of '||'; up to `max` cells. */
 static int split_row(const char *s, const char **cell, size_t *len, int max)
 {
@@ -188,6 +230,12 @@ static const src_lines *row_source(const protocol *p, const src_lines *srcs, con
     return &srcs[p->nsources - 1];
 }
 
+/* Rows not written in the root base: a variant's own (changed or added). */
+static bool row_changed(const protocol *p, const prow *row)
+{
+    return p->nsources > 1 && row->path && strcmp(row->path, p->sources[0]) != 0;
+}
+
 static void write_table(FILE *out, const protocol *p, const pctrl *c, const src_lines *srcs)
 {
     static const char *const head[5] = {"state", "event", "guard", "actions", "next"};
@@ -204,7 +252,7 @@ static void write_table(FILE *out, const protocol *p, const pctrl *c, const src_
         const char *cell[5];
         size_t len[5];
         int n = split_row(text, cell, len, 5);
-        fputs("<tr>", out);
+        fputs(row_changed(p, row) ? "<tr class=\"changed\">" : "<tr>", out);
         if (n == 5) {
             for (int k = 0; k < 5; k++) {
                 fputs("<td><code>", out);
@@ -227,6 +275,100 @@ static void write_table(FILE *out, const protocol *p, const pctrl *c, const src_
     fputs("</table>\n", out);
 }
 
+/* ---- the state x event matrix ------------------------------------------------- */
+/* A row's five cells as written (a variant's '+' dropped); false when
+ * the source line does not split into five. */
+static bool row_cells(const protocol *p, const src_lines *srcs, const prow *row, const char **cell, size_t *len)
+{
+    const src_lines *src = row_source(p, srcs, row);
+    const char *text = row->line >= 1 && row->line <= src->n ? src->line[row->line - 1] : "";
+    if (text[0] == '+')
+        text++;
+    return split_row(text, cell, len, 5) == 5;
+}
+
+/* The text of a cell with runs of blanks made one (column keys). */
+static char *squeezed(const char *s, size_t n)
+{
+    char *out = GC_MALLOC_ATOMIC(n + 1), *q = out;
+    for (size_t i = 0; i < n; i++)
+        if (!isspace((unsigned char)s[i]) || (q > out && q[-1] != ' '))
+            *q++ = isspace((unsigned char)s[i]) ? ' ' : s[i];
+    *q = '\0';
+    return out;
+}
+
+/* Whether row `row` applies to state `st`. */
+static bool row_has_state(const prow *row, int st) { return row->states >> st & 1; }
+
+/* One cell: every row of (state, event) in the order they are tried,
+ * "[guard] actions -> next" ("-" for no action, "-> S" when the state
+ * changes), a variant's rows marked. */
+static void write_cell(FILE *out, const protocol *p, const pctrl *c, const src_lines *srcs, int st, const char *event)
+{
+    for (int r = 0; r < c->nrows; r++) {
+        const prow *row = &c->rows[r];
+        const char *cell[5];
+        size_t len[5];
+        if (!row_has_state(row, st) || !row_cells(p, srcs, row, cell, len) || strcmp(squeezed(cell[1], len[1]), event))
+            continue;
+        fprintf(out, "<div class=\"%s\" title=\"", row_changed(p, row) ? "rule changed" : "rule");
+        put_escaped(out, row->path ? row->path : "");
+        fprintf(out, ":%d\"><code>", row->line);
+        if (len[2]) {
+            fputs("<span class=\"guard\">[", out);
+            put_escaped_n(out, cell[2], len[2]);
+            fputs("]</span> ", out);
+        }
+        if (len[3])
+            put_escaped_n(out, cell[3], len[3]);
+        else
+            fputs("-", out);
+        if (row->next >= 0)
+            fprintf(out, " <b>&rarr; %s</b>", c->states[row->next]);
+        fputs("</code></div>", out);
+    }
+}
+
+/* The seeds' form: rows are states, columns events (as the table writes
+ * their patterns, in order of first use), cells what the rows do. */
+static void write_matrix(FILE *out, const protocol *p, const pctrl *c, const src_lines *srcs)
+{
+    const char **events = GC_MALLOC(sizeof *events * (size_t)(c->nrows ? c->nrows : 1));
+    int nev = 0;
+    for (int r = 0; r < c->nrows; r++) {
+        const char *cell[5];
+        size_t len[5];
+        if (!row_cells(p, srcs, &c->rows[r], cell, len))
+            continue;
+        const char *ev = squeezed(cell[1], len[1]);
+        int k = 0;
+        while (k < nev && strcmp(events[k], ev))
+            k++;
+        if (k == nev)
+            events[nev++] = ev;
+    }
+    fputs("<table class=\"matrix\">\n<tr><th>state \\ event</th>", out);
+    for (int k = 0; k < nev; k++) {
+        fputs("<th><code>", out);
+        put_escaped(out, events[k]);
+        fputs("</code></th>", out);
+    }
+    fputs("</tr>\n", out);
+    for (int st = 0; st < c->nstates; st++) {
+        fputs("<tr><th><code>", out);
+        put_escaped(out, c->states[st]);
+        fputs("</code></th>", out);
+        for (int k = 0; k < nev; k++) {
+            fputs("<td>", out);
+            write_cell(out, p, c, srcs, st, events[k]);
+            fputs("</td>", out);
+        }
+        fputs("</tr>\n", out);
+    }
+    fputs("</table>\n", out);
+}
+
 bool proto_html_write(const protocol *p, FILE *out, FILE *err)
 {
     src_lines *src = GC_MALLOC(sizeof *src * (size_t)p->nsources);
@@ -236,6 +378,7 @@ bool proto_html_write(const protocol *p, FILE *out, FILE *err)
             return false;
         owner[k] = classify(p, &src[k]);
     }
+    drop_replaced(p, src, owner);
     fputs("<!DOCTYPE html>\n<html>\n<head>\n<meta charset=\"utf-8\">\n<title>", out);
     put_escaped(out, p->name);
     fputs(" transition tables</title>\n<style>\n"
@@ -246,6 +389,9 @@ bool proto_html_write(const protocol *p, FILE *out, FILE *err)
           "tr:nth-child(even) td { background: #f7f7f7; }\n"
           "td.ln { color: #888; font-size: smaller; }\n"
           "pre.decls { background: #f4f4f4; padding: 0.5em; }\n"
+          "table.matrix td div.rule + div.rule { border-top: 1px dotted #999; }\n"
+          "div.changed, tr.changed td { background: #fff3b0 !important; }\n"
+          "span.guard { color: #555; }\n"
           "</style>\n</head>\n<body>\n<h1>protocol ",
           out);
     put_escaped(out, p->name);
@@ -254,7 +400,11 @@ bool proto_html_write(const protocol *p, FILE *out, FILE *err)
         put_escaped(out, p->sources[k]);
         fputs(k ? "</code>, extending <code>" : "", out);
     }
-    fputs("</code></p>\n<h2>Declarations</h2>\n", out);
+    fputs("</code></p>\n", out);
+    if (p->nsources > 1)
+        fputs("<p>Rows the variant changed or added are <span class=\"changed\">highlighted</span>; the "
+              "base's declarations it replaced are left out.</p>\n", out);
+    fputs("<h2>Declarations</h2>\n", out);
     for (int k = 0; k < p->nsources; k++)
         write_decls(out, &src[k], owner[k], -1);
     for (int c = 0; c < p->nctrls; c++) {
@@ -267,6 +417,10 @@ bool proto_html_write(const protocol *p, FILE *out, FILE *err)
         for (int k = 0; k < p->nsources; k++)
             write_decls(out, &src[k], owner[k], c);
         write_table(out, p, pc, src);
+        fputs("<h3>", out);
+        put_escaped(out, pc->name);
+        fputs(" as a state &times; event matrix</h3>\n", out);
+        write_matrix(out, p, pc, src);
     }
     fputs("</body>\n</html>\n", out);
     return !ferror(out);

@@ -11,8 +11,13 @@ static void initial_values(proto_instance *in)
 {
     const protocol *p = in->p;
     in->init = GC_MALLOC_ATOMIC(sizeof *in->init * (size_t)in->nslots);
-    for (int i = 0; i < in->nslots; i++)
-        in->init[i] = in->slots[i].lo;
+    /* A data value starts at 0 when the range has it (a negative value a
+     * test needs must not become what an empty line holds); anything else
+     * at the bottom of its range. */
+    for (int i = 0; i < in->nslots; i++) {
+        const pslot *s = &in->slots[i];
+        in->init[i] = s->is_value && s->lo <= 0 && s->hi >= 0 ? 0 : s->lo;
+    }
     for (int t = 0; t < in->nthreads; t++) {
         const lit_thread *th = in->threads[t].th;
         for (int r = 0; r < th->nregs; r++)

@@ -10,7 +10,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "base/textbuf.h"
 #include "protocol/protocol.h"
+#include "protocol/step.h"
 
 /* ---- tokens ---------------------------------------------------------- */
 enum ptok_kind { PT_EOF, PT_NL, PT_IDENT, PT_NUM, PT_STRING, PT_PUNCT };
@@ -232,11 +234,23 @@ typedef struct pctrl_info {
     int *field_len, *var_len; /* elements of an aggregate (1: scalar) */
 } pctrl_info;
 
+/* What happened to values during a search: written through a pointer so
+ * that the callbacks, which see a const instance, can record it (like the
+ * unhandled pairs, the only mutable part of an instance). */
+typedef struct pvalue_record {
+    bool overflow;          /* a value left vlo..vhi and the step was not taken */
+    long overflow_value;    /* the first such value */
+    bool wrapped;           /* a value was wrapped into the range (`value ... wrap`) */
+} pvalue_record;
+
 struct proto_instance {
     const protocol *p;
     const litmus_test *t;
     long *consts;           /* resolved configuration */
     long vlo, vhi;
+    bool values_derived;    /* vlo..vhi is the range the test needs, not the declared one */
+    bool wraps;             /* out-of-range values wrap (declared `wrap`, declared range) */
+    pvalue_record *vrec;
     int ncu, ngpu, naddr, nthreads, max_tid_per_cu;
     int *cu_gpu;            /* cu -> its GPU */
     pfield_range *msg_range; /* [message * PROTO_MAX_FIELDS + field] */
@@ -275,6 +289,23 @@ int32_t proto_slot(const proto_instance *in, const uint8_t *s, int i);
 void proto_unpack_range(const proto_instance *in, const uint8_t *s, int32_t *v, int first, int last);
 /* Rewrites in `out` (a copy of the packed `old`) the slots where v differs from old. */
 void proto_repack(const proto_instance *in, const int32_t *old, const int32_t *v, uint8_t *out);
+
+/* names.c: what traces, state listings and charts call things. */
+const char *proto_loc_name(const proto_instance *in, long a);
+void proto_thread_agent(const proto_instance *in, int t, proto_agent *out);
+void proto_ctrl_agent(const proto_instance *in, int ctrl, int inst, proto_agent *out);
+int proto_chan_receiver(const proto_instance *in, int ch, int inst);
+void proto_chan_name(const proto_instance *in, int ch, int inst, textbuf *b);
+void proto_msg_text(const proto_instance *in, int msg, const int32_t *fields, textbuf *b);
+void proto_msg_ref_of(const proto_instance *in, int ch, int inst, const int32_t *m, proto_msg_ref *out);
+/* An aggregate's elements as state listings print them: "{0, 2}" (the
+ * set bits of a bits), "[1, 0]" (an array; a fifo's queued elements). */
+void proto_aggregate_text(enum ptype_kind kind, const int32_t *first, int len, textbuf *b);
+
+/* expr_text.c: an expression as it would be written in the table file,
+ * names resolved back (controller `ctrl`'s variables, fields and states;
+ * message `msg`'s fields, or -1). */
+void proto_expr_text(const protocol *p, int ctrl, int msg, const pexpr *e, textbuf *b);
 
 /* interp.c */
 void proto_init_model(proto_instance *in);

@@ -3,7 +3,10 @@
  * event (each thread's next instruction, each channel's deliverable
  * messages, each controller's internal events on each line), fires the
  * first matching row whose guard holds, and packs the result.  No heap
- * allocation, no name lookups. */
+ * allocation, no name lookups (the trace describers, which run once per
+ * printed step, allocate). */
+#include <gc.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "litmus/ops.h"
@@ -76,15 +79,33 @@ static long wrap(const proto_instance *in, long x)
     return in->vlo + (r < 0 ? r + span : r);
 }
 
+/* A data value outside the range: wrapped when the instance wraps (and
+ * recorded), else recorded as an overflow; false when the step must not
+ * be taken.  Never silent: verify reports both. */
+static bool fit_value(const proto_instance *in, long *x)
+{
+    if (*x >= in->vlo && *x <= in->vhi)
+        return true;
+    if (in->wraps) {
+        in->vrec->wrapped = true;
+        *x = wrap(in, *x);
+        return true;
+    }
+    if (!in->vrec->overflow) {
+        in->vrec->overflow = true;
+        in->vrec->overflow_value = *x;
+    }
+    return false;
+}
+
 static void set_slot(ctx *c, int slot, long x)
 {
     const pslot *s = &c->in->slots[slot];
     if (x < s->lo || x > s->hi) {
-        if (!s->is_value || !c->in->p->value_wrap) {
+        if (!s->is_value || !fit_value(c->in, &x)) {
             c->ok = false;
             return;
         }
-        x = wrap(c->in, x);
     }
     c->v[slot] = (int32_t)x;
 }
@@ -100,6 +121,20 @@ static bool is_fifo(const ctx *c, bool on_line, int idx) { return storage_kind(c
 /* The elements an aggregate holds now: all of a bits or an array, the
  * queued ones of a fifo (after its count slot). */
 static bool live_elements(const ctx *c, bool on_line, int idx, int *first, int *len)
+{
+    if (!storage_at(c, on_line, idx, first, len))
+        return false;
+    if (is_fifo(c, on_line, idx)) {
+        *len = c->v[*first];
+        (*first)++;
+    }
+    return true;
+}
+
+/* live_elements for describing and explaining (a copy, not a call: one more
+ * caller makes the compiler stop inlining live_elements into eval, which
+ * costs the search 0.7 % of its instructions). */
+static __attribute__((cold)) bool aggregate_now(const ctx *c, bool on_line, int idx, int *first, int *len)
 {
     if (!storage_at(c, on_line, idx, first, len))
         return false;
@@ -129,12 +164,14 @@ static int local_step(const proto_instance *in, int32_t *v, int thread, const li
 {
     int base = in->threads[thread].base;
     long a = proto_eval_operand(in, v, thread, ins->a), b = proto_eval_operand(in, v, thread, ins->b);
+    long x;
     switch (ins->op) {
     case OP_MOV:
-        v[base + 2 + ins->dst] = (int32_t)wrap(in, a);
-        return v[base] + 1;
     case OP_ALU:
-        v[base + 2 + ins->dst] = (int32_t)wrap(in, lit_alu_result(ins->alu_op, a, b));
+        x = ins->op == OP_MOV ? a : (long)lit_alu_result(ins->alu_op, a, b);
+        if (!fit_value(in, &x))
+            return -1;
+        v[base + 2 + ins->dst] = (int32_t)x;
         return v[base] + 1;
     case OP_BRANCH:
         return (ins->cmp == CMP_EQ) == (a == b) ? ins->target : v[base] + 1;
@@ -462,9 +499,10 @@ static bool build_msg(ctx *c, const pact *a, int32_t *m)
         long x = eval(c, a->args[j]);
         const pfield_range *r = &in->msg_range[a->msg * PROTO_MAX_FIELDS + j];
         if (x < r->lo || x > r->hi) {
-            if (!r->is_value || !in->p->value_wrap)
+            if (!r->is_value || !fit_value(in, &x))
                 ok = false;
-            x = wrap(in, x);
+            if (x < r->lo || x > r->hi)
+                x = r->lo;          /* not sent: any canonical value */
         }
         m[2 + j] = (int32_t)x;
     }
@@ -981,47 +1019,20 @@ static bool rule_source(proto_instance *in, const int32_t *v, int rule, int32_t 
     return false;
 }
 
-static const char *loc_name(const proto_instance *in, long a)
-{
-    return a >= 0 && a < in->naddr ? in->t->locs[a].name : "?";
-}
-
-/* "Name(x, 1, 0)": a message, its address by location name. */
-static void print_msg(const proto_instance *in, int msg, const int32_t *fields, FILE *out)
-{
-    const pmsg *pm = msg >= 0 && msg < in->p->nmsgs ? &in->p->msgs[msg] : NULL;
-    fprintf(out, "%s(", pm ? pm->name : "?");
-    for (int j = 0; pm && j < pm->nfields; j++)
-        if (j == 0)
-            fputs(loc_name(in, fields[0]), out);
-        else
-            fprintf(out, ", %d", fields[j]);
-    fputc(')', out);
-}
-
 static const char *storage_name(const pctrl *pc, const pact *a)
 {
     return a->on_line ? pc->fields[a->idx] : pc->vars[a->idx];
 }
 
-/* Channel ch's instance inst as traces name it: "req" (the system's one),
- * "req[1]" (an inbox), "hresp[0->1]" (a sender-destination pair), or
- * "req[1]" for a pair with a single destination (the sender names it). */
-static void print_chan(const proto_instance *in, int ch, int inst, FILE *out)
-{
-    const pchan *pc = &in->p->chans[ch];
-    int nd = in->chans[ch].ndest;
-    if (pc->per_source && nd > 1)
-        fprintf(out, "%s[%d->%d]", pc->name, inst / nd, inst % nd);
-    else if (pc->per_source || pc->level != LV_SYS)
-        fprintf(out, "%s[%d]", pc->name, pc->per_source ? inst / nd : inst);
-    else
-        fputs(pc->name, out);
-}
+/* The step being described and the text of its line. */
+typedef struct describer {
+    proto_step_desc *step;
+    textbuf text;
+} describer;
 
 /* "send req[1] Load(x)", one per destination ("send inv[0] Inv(x); send
- * inv[2] Inv(x)"). */
-static void describe_send(ctx *c, const pact *a, FILE *out)
+ * inv[2] Inv(x)"); each message is also listed in the step. */
+static void describe_send(ctx *c, const pact *a, describer *d)
 {
     const proto_instance *in = c->in;
     const pchan *ch = &in->p->chans[a->idx];
@@ -1031,24 +1042,118 @@ static void describe_send(ctx *c, const pact *a, FILE *out)
     int n = send_targets(&probe, a, dest);
     build_msg(&probe, a, m);
     if (n <= 0)
-        fprintf(out, "send %s (%s)", ch->name, n == 0 ? "no destination" : "not possible");
+        tb_printf(&d->text, "send %s (%s)", ch->name, n == 0 ? "no destination" : "not possible");
     for (int k = 0; k < n; k++) {
-        fputs(k ? "; send " : "send ", out);
-        print_chan(in, a->idx, chan_instance(c, a->idx, dest[k]), out);
-        fputc(' ', out);
-        print_msg(in, a->msg, m + 2, out);
+        proto_msg_ref ref;
+        proto_msg_ref_of(in, a->idx, chan_instance(c, a->idx, dest[k]), m, &ref);
+        tb_printf(&d->text, "%ssend %s %s", k ? "; " : "", ref.channel, ref.text);
+        if (d->step->nsends < PSTEP_MAX_SENDS)
+            d->step->sends[d->step->nsends] = ref;
+        d->step->nsends++;
     }
 }
 
-/* Prints one action as it runs on c->v (the successor being built). */
-static void describe_act(ctx *c, const pact *a, FILE *out)
+/* The line of address a differs from its reset form (keep fields aside):
+ * it holds something an invalidation drops. */
+static bool line_held(const ctx *c, int a)
+{
+    const pctrl *pc = &c->in->p->ctrls[c->ctrl];
+    const pctrl_info *ci = &c->in->ctrls[c->ctrl];
+    int s = line_slot(c, a);
+    if (c->v[s] != c->in->init[s])
+        return true;
+    for (int f = 0; f < pc->nfields; f++) {
+        int first = s + ci->field_off[f], len = ci->field_len[f] + (pc->field_type[f].kind == T_FIFO);
+        if (!pc->field_keep[f] && memcmp(&c->v[first], &c->in->init[first], sizeof *c->v * (size_t)len) != 0)
+            return true;
+    }
+    return false;
+}
+
+/* "V val=1": a line's state and the fields an invalidation resets. */
+static void line_text(const ctx *c, int a, textbuf *b)
+{
+    const pctrl *pc = &c->in->p->ctrls[c->ctrl];
+    const pctrl_info *ci = &c->in->ctrls[c->ctrl];
+    int s = line_slot(c, a);
+    tb_puts(b, pc->states[c->v[s]]);
+    for (int f = 0; f < pc->nfields; f++) {
+        if (pc->field_keep[f])
+            continue;
+        int first = s + ci->field_off[f];
+        tb_printf(b, " %s=", pc->fields[f]);
+        if (pc->field_type[f].kind == T_SCALAR)
+            tb_printf(b, "%d", c->v[first]);
+        else if (pc->field_type[f].kind == T_FIFO)
+            proto_aggregate_text(T_FIFO, &c->v[first + 1], c->v[first], b);
+        else
+            proto_aggregate_text(pc->field_type[f].kind, &c->v[first], ci->field_len[f], b);
+    }
+}
+
+/* invalidate_all, before it runs: "(dropped x: V val=1; y: V val=0)" or
+ * "(nothing to drop)"; each dropped line is listed in the step. */
+static void describe_drops(const ctx *c, describer *d)
+{
+    int n = 0;
+    for (int a = 0; a < c->in->naddr; a++) {
+        if (!line_held(c, a))
+            continue;
+        tb_printf(&d->text, "%s%s: ", n ? "; " : " (dropped ", proto_loc_name(c->in, a));
+        line_text(c, a, &d->text);
+        if (d->step->ndrops < PSTEP_MAX_DROPS) {
+            proto_drop *dr = &d->step->drops[d->step->ndrops];
+            dr->loc = proto_loc_name(c->in, a);
+            textbuf hb = tb_over(dr->held, sizeof dr->held);
+            line_text(c, a, &hb);
+        }
+        d->step->ndrops++;
+        n++;
+    }
+    tb_puts(&d->text, n ? ")" : " (nothing to drop)");
+}
+
+/* clear X, before it runs: " (was [1, 2])". */
+static void describe_cleared(const ctx *c, const pact *a, textbuf *b)
+{
+    int first, len;
+    if (!aggregate_now(c, a->on_line, a->idx, &first, &len))
+        return;
+    tb_puts(b, " (was ");
+    proto_aggregate_text(storage_kind(c, a->on_line, a->idx), &c->v[first], len, b);
+    tb_puts(b, ")");
+}
+
+static void describe_read(ctx *c, describer *d)
 {
     const proto_instance *in = c->in;
-    const pctrl *pc = &in->p->ctrls[c->ctrl];
+    if (c->thread < 0 || !c->ins || c->ins->dst < 0) {
+        tb_puts(&d->text, "read (no register)");
+        return;
+    }
+    const lit_thread *th = in->threads[c->thread].th;
+    int32_t value = c->v[in->threads[c->thread].base + 2 + c->ins->dst];
+    tb_printf(&d->text, "%s %s = %d", th->name, th->reg_names[c->ins->dst], value);
+    if (d->step->nreads < PSTEP_MAX_READS)
+        d->step->reads[d->step->nreads++] = (proto_read){c->thread, th->name, th->reg_names[c->ins->dst], value};
+}
+
+/* Describes one action as it runs on c->v (the successor being built). */
+static void describe_act(ctx *c, const pact *a, describer *d)
+{
+    const pctrl *pc = &c->in->p->ctrls[c->ctrl];
+    textbuf *b = &d->text;
     if (a->kind == A_SEND) {
-        describe_send(c, a, out);
+        describe_send(c, a, d);
         act(c, a);
         return;
+    }
+    if (a->kind == A_INV_ALL) {
+        tb_puts(b, "invalidate_all");
+        describe_drops(c, d);
+    } else if (a->kind == A_CLEAR) {
+        tb_printf(b, "clear %s", storage_name(pc, a));
+        describe_cleared(c, a, b);
     }
     long operand = a->e && a->kind != A_REG && a->kind != A_LINEF ? eval(c, a->e) : 0;
     long index = a->index ? eval(c, a->index) : 0;
@@ -1058,115 +1163,102 @@ static void describe_act(ctx *c, const pact *a, FILE *out)
     switch (a->kind) {
     case A_LINEF:
     case A_VAR_SET:
-        fprintf(out, "%s", a->on_line ? pc->fields[a->idx] : pc->vars[a->idx]);
+        tb_puts(b, storage_name(pc, a));
         if (a->index)
-            fprintf(out, "[%ld]", index);
-        fprintf(out, " := %d", slot >= 0 ? c->v[slot] : 0);
+            tb_printf(b, "[%ld]", index);
+        tb_printf(b, " := %d", slot >= 0 ? c->v[slot] : 0);
         break;
     case A_VAR_ADD:
     case A_VAR_SUB:
-        fprintf(out, "%s", pc->vars[a->idx]);
+        tb_puts(b, pc->vars[a->idx]);
         if (a->index)
-            fprintf(out, "[%ld]", index);
-        fprintf(out, " %s %ld (now %d)", a->kind == A_VAR_ADD ? "+=" : "-=", operand, slot >= 0 ? c->v[slot] : 0);
+            tb_printf(b, "[%ld]", index);
+        tb_printf(b, " %s %ld (now %d)", a->kind == A_VAR_ADD ? "+=" : "-=", operand, slot >= 0 ? c->v[slot] : 0);
         break;
-    case A_PUSH: fprintf(out, "push %s %ld", storage_name(pc, a), operand); break;
-    case A_POP: fprintf(out, "pop %s", storage_name(pc, a)); break;
-    case A_CLEAR: fprintf(out, "clear %s", storage_name(pc, a)); break;
-    case A_REG:
-        if (c->thread >= 0 && c->ins && c->ins->dst >= 0) {
-            const lit_thread *th = in->threads[c->thread].th;
-            fprintf(out, "%s %s = %d", th->name, th->reg_names[c->ins->dst],
-                    c->v[in->threads[c->thread].base + 2 + c->ins->dst]);
-        } else {
-            fputs("read (no register)", out);
-        }
-        break;
-    case A_DONE: fputs("done", out); break;
-    case A_WAIT: fputs("wait", out); break;
-    case A_STALL: fputs("stall", out); break;
-    case A_INV: fputs("invalidate", out); break;
-    case A_INV_ALL: fputs("invalidate_all", out); break;
-    case A_SET: fprintf(out, "set %s", pc->states[a->idx]); break;
+    case A_PUSH: tb_printf(b, "push %s %ld", storage_name(pc, a), operand); break;
+    case A_POP: tb_printf(b, "pop %s", storage_name(pc, a)); break;
+    case A_REG: describe_read(c, d); break;
+    case A_DONE: tb_puts(b, "done"); break;
+    case A_WAIT: tb_puts(b, "wait"); break;
+    case A_STALL: tb_puts(b, "stall"); break;
+    case A_INV: tb_puts(b, "invalidate"); break;
+    case A_SET: tb_printf(b, "set %s", pc->states[a->idx]); break;
+    case A_CLEAR:
+    case A_INV_ALL:
     case A_SEND: break;
     }
 }
 
-/* One line: who took which event in which state, then what the row did
- * ("P1 (CU 1) L1[y] in I: load.acquire.gpu -> invalidate_all; send req[1]
- * Load(y); wait; next I").  The row is chosen again on `state` exactly as
- * successors() chose it and its actions are replayed on a stack copy, so
- * sent messages, written fields and read values are shown as they were;
- * the next line state is read from `nextst`. */
 /* A barrier arrival: "P1 (CU 0) barrier 0: bar.cta.sync 0 -> arrive (1 of
  * 2); wait", or "... -> arrive (2 of 2); release P0" (the threads that
  * were waiting), or "...; continue" for an arrive that does not release. */
-static void describe_barrier(const proto_instance *in, const int32_t *v, int t, const lit_instr *ins, FILE *out)
+static void describe_barrier(const proto_instance *in, const int32_t *v, int t, const lit_instr *ins, describer *d)
 {
     int32_t w[PROTO_MAX_SLOTS];
     int slot, cu = in->threads[t].cu;
     long expect;
-    fprintf(out, "%s (CU %d) barrier %ld: %s ->", in->threads[t].th->name, cu,
-            proto_eval_operand(in, v, t, ins->a), ins->text ? ins->text : "bar");
+    textbuf *b = &d->text;
+    textbuf eb = tb_over(d->step->event, sizeof d->step->event);
+    tb_puts(&eb, ins->text ? ins->text : "bar");
+    tb_printf(b, "%s (CU %d) barrier %ld: %s ->", in->threads[t].th->name, cu,
+              proto_eval_operand(in, v, t, ins->a), d->step->event);
     memcpy(w, v, sizeof *w * (size_t)in->nslots);
     if (!barrier_arrive(in, w, t, ins, &slot, &expect)) {
-        fputs(" not enabled\n", out);
+        tb_puts(b, " not enabled");
         return;
     }
-    fprintf(out, " arrive (%d of %ld); ", v[slot] + 1, expect);
+    d->step->fired = true;
+    tb_printf(b, " arrive (%d of %ld); ", v[slot] + 1, expect);
     if (w[slot] != 0) {
-        fputs(ins->barrier_waits ? "wait\n" : "continue\n", out);
+        tb_puts(b, ins->barrier_waits ? "wait" : "continue");
         return;
     }
-    fputs("release", out);
+    tb_puts(b, "release");
     for (int k = 0; k < in->cu_size[cu]; k++) {
         int u = in->cu_threads[cu][k];
         if (u != t && barrier_waiting(in, v, u) == slot)
-            fprintf(out, " %s", in->threads[u].th->name);
+            tb_printf(b, " %s", in->threads[u].th->name);
     }
-    fputc('\n', out);
 }
 
 /* "P1 (CU 1) L1[y] in I: " or "(slice 1) L2[x] in V: ": who takes the
  * event, on which line, in which state. */
-static void describe_where(const ctx *c, const pevent *e, int st, FILE *out)
+static void describe_where(const ctx *c, const pevent *e, int st, textbuf *b)
 {
     const proto_instance *in = c->in;
     const pctrl *pc = &in->p->ctrls[c->ctrl];
     if (e->kind != EV_RECV && e->kind != EV_INTERNAL)
-        fprintf(out, "%s (CU %d) ", in->threads[c->thread].th->name, c->cu);
+        tb_printf(b, "%s (CU %d) ", in->threads[c->thread].th->name, c->cu);
     else if (pc->level == LV_CU || pc->level == LV_GPU)
-        fprintf(out, "(%s %d) ", pc->level == LV_CU ? "CU" : "GPU", c->inst);
+        tb_printf(b, "(%s %d) ", pc->level == LV_CU ? "CU" : "GPU", c->inst);
     else if (pc->level == LV_SLICE && in->ctrls[c->ctrl].ninst > 1)   /* a lone slice is not named */
-        fprintf(out, "(slice %d) ", c->inst);
-    fputs(pc->name, out);
+        tb_printf(b, "(slice %d) ", c->inst);
+    tb_puts(b, pc->name);
     if (c->addr >= 0)
-        fprintf(out, "[%s] in %s", loc_name(in, c->addr), pc->states[st]);
-    fputs(": ", out);
+        tb_printf(b, "[%s] in %s", proto_loc_name(in, c->addr), pc->states[st]);
+    tb_puts(b, ": ");
 }
 
-/* "recv req[0->1].Load(x)", "evict", "load.acquire.gpu": the event. */
-static void describe_event(const ctx *c, const pevent *e, taken tk, const int32_t *m, FILE *out)
+/* "recv req[0->1].Load(x)", "evict", "load.acquire.gpu": the event; a
+ * received message is listed in the step. */
+static void describe_event(const ctx *c, const pevent *e, taken tk, const int32_t *m, proto_step_desc *step)
 {
     const proto_instance *in = c->in;
+    textbuf b = tb_over(step->event, sizeof step->event);
     if (e->kind == EV_INTERNAL) {
-        fputs(in->p->ctrls[c->ctrl].internal[e->internal], out);
-        return;
+        tb_puts(&b, in->p->ctrls[c->ctrl].internal[e->internal]);
+    } else if (e->kind != EV_RECV) {
+        tb_printf(&b, "%s.%s%s", ev_kind_names[e->kind], ord_names[e->order], scope_sfx[e->scope]);
+    } else {
+        proto_msg_ref_of(in, tk.ch, tk.inst, m, &step->received);
+        tb_printf(&b, "recv %s.%s", step->received.channel, step->received.text);
     }
-    if (e->kind != EV_RECV) {
-        fprintf(out, "%s.%s%s", ev_kind_names[e->kind], ord_names[e->order], scope_sfx[e->scope]);
-        return;
-    }
-    fputs("recv ", out);
-    print_chan(in, e->chan, tk.inst, out);
-    fputc('.', out);
-    print_msg(in, e->msg, m + 2, out);
 }
 
 /* " -> ACTION; ACTION; next S": the row's actions replayed on a copy of v
  * (c->v), with the values they used, and the next line state read from
- * `nextst`. */
-static void describe_row(ctx *c, const prow *row, taken tk, int line, const uint8_t *nextst, FILE *out)
+ * `after` (the successor's slots). */
+static void describe_row(ctx *c, const prow *row, taken tk, int line, const int32_t *after, describer *d)
 {
     const proto_instance *in = c->in;
     int32_t w[PROTO_MAX_SLOTS];
@@ -1174,7 +1266,7 @@ static void describe_row(ctx *c, const prow *row, taken tk, int line, const uint
     c->v = w;
     if (tk.ch >= 0)
         chan_remove(in, w, tk.ch, tk.inst, tk.k);
-    fputs(" ->", out);
+    tb_puts(&d->text, " ->");
     bool read = false;
     const char *sep = " ";
     for (int k = 0; k < row->nacts && c->ok; k++) {
@@ -1183,53 +1275,469 @@ static void describe_row(ctx *c, const prow *row, taken tk, int line, const uint
             act(c, a);
             continue;
         }
-        fputs(sep, out);
-        describe_act(c, a, out);
+        tb_puts(&d->text, sep);
+        describe_act(c, a, d);
         read |= a->kind == A_REG;
         sep = "; ";
     }
+    d->step->fired = c->ok;
     if (!c->ok)
-        fputs(" (not enabled)", out);
-    if (row->next >= 0 && line >= 0) {
-        int32_t after[PROTO_MAX_SLOTS];
-        proto_unpack(in, nextst, after);
-        fprintf(out, "%snext %s", sep, in->p->ctrls[c->ctrl].states[after[line]]);
-    } else if (row->nacts == 0) {
-        fputs(" nothing", out);
-    }
-    fputc('\n', out);
+        tb_puts(&d->text, " (not enabled)");
+    if (row->next >= 0 && line >= 0)
+        tb_printf(&d->text, "%snext %s", sep, in->p->ctrls[c->ctrl].states[after[line]]);
+    else if (row->nacts == 0)
+        tb_puts(&d->text, " nothing");
 }
 
-static void describe(void *vctx, const uint8_t *state, int rule, const uint8_t *nextst, FILE *out)
+/* Who the step is about: kind, actor, thread and instruction, line and
+ * its states before and after. */
+static void step_who(const ctx *c, const pevent *e, int line, const int32_t *v, const int32_t *after,
+                     proto_step_desc *s)
 {
-    proto_instance *in = vctx;
-    int32_t v[PROTO_MAX_SLOTS], m[2 + PROTO_MAX_FIELDS];
+    const proto_instance *in = c->in;
+    const pctrl *pc = &in->p->ctrls[c->ctrl];
+    s->kind = e->kind == EV_RECV ? PSTEP_RECEIVE : e->kind == EV_INTERNAL ? PSTEP_INTERNAL : PSTEP_PROCESSOR;
+    proto_ctrl_agent(in, c->ctrl, c->inst, &s->actor);
+    if (c->thread >= 0) {
+        s->thread = c->thread;
+        s->thread_name = in->threads[c->thread].th->name;
+        s->instr = c->ins ? c->ins->text : NULL;
+    }
+    if (line >= 0) {
+        s->loc = proto_loc_name(in, c->addr);
+        s->state = pc->states[v[line]];
+        s->next_state = pc->states[after[line]];
+    }
+}
+
+void proto_describe_step(const proto_instance *cin, const uint8_t *state, int rule, const uint8_t *nextst,
+                         proto_step_desc *out)
+{
+    proto_instance *in = (proto_instance *)cin;     /* describing writes nothing in the instance */
+    int32_t v[PROTO_MAX_SLOTS], after[PROTO_MAX_SLOTS], m[2 + PROTO_MAX_FIELDS];
     ctx c;
     pevent e;
     taken tk;
+    memset(out, 0, sizeof *out);
+    out->kind = PSTEP_NONE;
+    out->thread = -1;
+    out->actor = (proto_agent){-1, -1, -1, -1, "?"};
+    describer d = {out, tb_over(out->text, sizeof out->text)};
     proto_unpack(in, state, v);
-    if (rule >= 0 && rule < in->nthreads) {
-        const lit_instr *ins = current_instr(in, v, rule);
-        if (ins && ins->op == OP_BARRIER && !v[in->threads[rule].base + 1]) {
-            describe_barrier(in, v, rule, ins, out);
+    proto_unpack(in, nextst, after);
+    int t = rule >= 0 && rule < in->nthreads ? rule : -1;
+    const lit_instr *ins = t >= 0 ? current_instr(in, v, t) : NULL;
+    if (t >= 0) {
+        out->completes = after[in->threads[t].base] != v[in->threads[t].base];
+        if (ins && ins->op == OP_BARRIER && !v[in->threads[t].base + 1]) {
+            out->kind = PSTEP_BARRIER;
+            proto_thread_agent(in, t, &out->actor);
+            out->thread = t;
+            out->thread_name = in->threads[t].th->name;
+            out->instr = ins->text;
+            describe_barrier(in, v, t, ins, &d);
             return;
         }
     }
     if (!rule_source(in, v, rule, m, &c, &e, &tk)) {
-        fprintf(out, "rule %d\n", rule);
+        tb_printf(&d.text, "rule %d", rule);
         return;
     }
     int line = c.addr >= 0 ? line_slot(&c, c.addr) : -1;
     int st = line >= 0 ? v[line] : 0;
-    describe_where(&c, &e, st, out);
+    step_who(&c, &e, line, v, after, out);
+    if (c.thread >= 0)
+        out->completes = after[in->threads[c.thread].base] != v[in->threads[c.thread].base];
+    describe_where(&c, &e, st, &d.text);
     describe_event(&c, &e, tk, m, out);
+    tb_puts(&d.text, out->event);
     bool matched;
     const prow *row = select_row(&c, &e, st, &matched);
     if (!row) {
-        fputs(matched ? " -> no guard holds\n" : " -> no row\n", out);
+        tb_puts(&d.text, matched ? " -> no guard holds" : " -> no row");
         return;
     }
-    describe_row(&c, row, tk, line, nextst, out);
+    out->row_file = row->path;
+    out->row_line = row->line;
+    describe_row(&c, row, tk, line, after, &d);
+}
+
+static void describe(void *vctx, const uint8_t *state, int rule, const uint8_t *nextst, FILE *out)
+{
+    proto_step_desc s;
+    proto_describe_step(vctx, state, rule, nextst, &s);
+    fprintf(out, "%s\n", s.text);
+}
+
+/* ---- why a state is stuck ---------------------------------------------------------------------- */
+typedef struct reasons {
+    proto_reason *out;
+    int max, n;
+    proto_reason spare;     /* written, then dropped, past max */
+} reasons;
+
+static textbuf add_reason(reasons *r, const char *who)
+{
+    proto_reason *x = r->n < r->max ? &r->out[r->n] : &r->spare;
+    r->n++;
+    textbuf w = tb_over(x->who, sizeof x->who);
+    tb_puts(&w, who);
+    return tb_over(x->why, sizeof x->why);
+}
+
+/* The names an expression reads (variables, line and message fields,
+ * aggregates, state, order), each once, at most 8. */
+typedef struct leaves { const pexpr *e[8]; int n; } leaves;
+
+static void collect_leaves(const pexpr *e, leaves *l, int depth)
+{
+    if (!e || depth > 64)
+        return;
+    bool leaf = e->kind == EX_VAR || e->kind == EX_LINEF || e->kind == EX_MSGF || e->kind == EX_STATE ||
+                e->kind == EX_ORDER || e->kind == EX_VALUE;
+    if (leaf) {
+        for (int i = 0; i < l->n; i++)
+            if (l->e[i]->kind == e->kind && l->e[i]->idx == e->idx)
+                return;
+        if (l->n < 8)
+            l->e[l->n++] = e;
+        return;
+    }
+    if (e->kind == EX_LEN || e->kind == EX_HAS || e->kind == EX_INDEX) {
+        collect_leaves(e->l, l, depth + 1);     /* the whole aggregate, not an element */
+        collect_leaves(e->r, l, depth + 1);
+        return;
+    }
+    collect_leaves(e->l, l, depth + 1);
+    collect_leaves(e->r, l, depth + 1);
+    collect_leaves(e->r2, l, depth + 1);
+}
+
+/* One name's value on c: a number, a state or order name, an aggregate. */
+static void leaf_value(ctx *c, const pexpr *e, textbuf *b)
+{
+    const pctrl *pc = &c->in->p->ctrls[c->ctrl];
+    int first, len;
+    bool on_line = e->kind == EX_LINEF;
+    if ((e->kind == EX_VAR || on_line) && storage_kind(c, on_line, e->idx) != T_SCALAR) {
+        if (aggregate_now(c, on_line, e->idx, &first, &len))
+            proto_aggregate_text(storage_kind(c, on_line, e->idx), &c->v[first], len, b);
+        return;
+    }
+    long x = eval(c, e);
+    if (e->kind == EX_STATE && x >= 0 && x < pc->nstates)
+        tb_puts(b, pc->states[x]);
+    else if (e->kind == EX_ORDER && x >= 0 && x < 6)
+        tb_puts(b, ord_names[x]);
+    else
+        tb_printf(b, "%ld", x);
+}
+
+/* "acks == 0 is false (acks = 1)": an expression that does not hold on c,
+ * and the values it read. */
+static void false_expr(ctx *c, const pexpr *e, int msg, textbuf *b)
+{
+    leaves l = {{0}, 0};
+    proto_expr_text(c->in->p, c->ctrl, msg, e, b);
+    tb_puts(b, c->ok ? " is false" : " cannot be evaluated (an index out of range or a division by 0)");
+    collect_leaves(e, &l, 0);
+    for (int i = 0; i < l.n; i++) {
+        tb_puts(b, i ? ", " : " (");
+        proto_expr_text(c->in->p, c->ctrl, msg, l.e[i], b);
+        tb_puts(b, " = ");
+        leaf_value(c, l.e[i], b);
+    }
+    if (l.n)
+        tb_puts(b, ")");
+}
+
+/* Why action a failed on c (after act() cleared c->ok). */
+static void action_failure(ctx *c, const pact *a, textbuf *b)
+{
+    const proto_instance *in = c->in;
+    int dest[PROTO_MAX_DESTS];
+    ctx probe = *c;
+    probe.ok = true;
+    switch (a->kind) {
+    case A_STALL: tb_puts(b, "it stalls"); return;
+    case A_SEND: {
+        int n = send_targets(&probe, a, dest);
+        if (n < 0) {
+            tb_printf(b, "send %s has no destination here", in->p->chans[a->idx].name);
+            return;
+        }
+        for (int k = 0; k < n; k++) {
+            int inst = chan_instance(c, a->idx, dest[k]);
+            if (c->v[chan_slot(in, a->idx, inst)] >= in->chans[a->idx].cap) {
+                tb_puts(b, "channel ");
+                proto_chan_name(in, a->idx, inst, b);
+                tb_printf(b, " is full (capacity %d)", in->chans[a->idx].cap);
+                return;
+            }
+        }
+        tb_printf(b, "a field of the message sent on %s is out of its range", in->p->chans[a->idx].name);
+        return;
+    }
+    case A_PUSH: tb_printf(b, "push %s: it is full", storage_name(&in->p->ctrls[c->ctrl], a)); return;
+    case A_POP: tb_printf(b, "pop %s: it is empty", storage_name(&in->p->ctrls[c->ctrl], a)); return;
+    default: tb_puts(b, "an action writes a value out of its range or has no thread or line to act on"); return;
+    }
+}
+
+/* Whether (and why not) controller c->ctrl takes event e on line state
+ * st: every row that matches, with the guard that is false or the action
+ * that cannot run.  True when some row fires. */
+static bool explain_refusal(ctx *c, const pevent *e, int st, taken tk, textbuf *b)
+{
+    const pctrl *pc = &c->in->p->ctrls[c->ctrl];
+    int32_t w[PROTO_MAX_SLOTS];
+    const int32_t *v = c->v;
+    int matched = 0, msg = e->kind == EV_RECV ? e->msg : -1;
+    for (int r = 0; r < pc->nrows; r++) {
+        const prow *row = &pc->rows[r];
+        if (!(row->states >> st & 1) || !event_matches(&row->ev, e))
+            continue;
+        tb_printf(b, "%srow %s:%d: ", matched++ ? "; " : "", row->path, row->line);
+        c->ok = true;
+        c->v = (int32_t *)v;
+        if (row->guard && !(eval(c, row->guard) && c->ok)) {
+            false_expr(c, row->guard, msg, b);
+            continue;
+        }
+        memcpy(w, v, sizeof *w * (size_t)c->in->nslots);
+        c->v = w;
+        if (tk.ch >= 0)
+            chan_remove(c->in, w, tk.ch, tk.inst, tk.k);
+        int k = 0;
+        for (; k < row->nacts && c->ok; k++)
+            act(c, &row->acts[k]);
+        bool fires = c->ok;
+        if (fires)
+            tb_puts(b, "fires");
+        else
+            action_failure(c, &row->acts[k - 1], b);    /* on w, as the action saw it */
+        c->v = (int32_t *)v;
+        if (fires)
+            return true;
+    }
+    if (!matched)
+        tb_printf(b, "no row of %s takes it in state %s", pc->name, pc->states[st]);
+    return false;
+}
+
+/* "L1 (CU 1) [y] in I": the controller instance and line an event goes to. */
+static void event_place(const ctx *c, int st, textbuf *b)
+{
+    proto_agent a;
+    proto_ctrl_agent(c->in, c->ctrl, c->inst, &a);
+    tb_puts(b, a.name);
+    if (c->addr >= 0)
+        tb_printf(b, " [%s] in %s", proto_loc_name(c->in, c->addr), c->in->p->ctrls[c->ctrl].states[st]);
+}
+
+/* The messages in flight that belong to thread t (requests it sent,
+ * responses for it), as " (in flight for it: resp[1] LoadResp(x, 0))". */
+static void thread_in_flight(proto_instance *in, const int32_t *v, int t, textbuf *b)
+{
+    int32_t m[2 + PROTO_MAX_FIELDS];
+    int n = 0;
+    for (int ch = 0; ch < in->p->nchans; ch++)
+        for (int i = 0; i < in->chans[ch].ninst; i++)
+            for (int k = 0; k < v[chan_slot(in, ch, i)]; k++) {
+                ctx c;
+                pevent e;
+                delivery_source(in, v, ch, i, k, m, &c, &e);
+                if (c.thread != t)
+                    continue;
+                proto_msg_ref ref;
+                proto_msg_ref_of(in, ch, i, m, &ref);
+                tb_printf(b, "%s%s %s", n++ ? ", " : "; in flight for it: ", ref.channel, ref.text);
+            }
+    if (!n)
+        tb_puts(b, "; nothing for it is in flight");
+}
+
+static void explain_thread(proto_instance *in, const int32_t *v, int t, reasons *r)
+{
+    const pthread_info *ti = &in->threads[t];
+    const lit_instr *ins = current_instr(in, v, t);
+    if (!ins)
+        return;
+    const char *text = ins->text ? ins->text : "?";
+    if (ins->op == OP_BARRIER) {
+        int slot;
+        long expect;
+        bool known = barrier_of(in, v, t, ins, &slot, &expect);
+        textbuf b = add_reason(r, ti->th->name);
+        if (!known)
+            tb_printf(&b, "cannot arrive at %s: its id or thread count names no barrier of CU %d", text, ti->cu);
+        else if (v[ti->base + 1])
+            tb_printf(&b, "waits at %s: %d of %ld threads arrived", text, v[slot], expect);
+        return;
+    }
+    if (v[ti->base + 1]) {
+        textbuf b = add_reason(r, ti->th->name);
+        tb_printf(&b, "waits for its %s to complete", text);
+        thread_in_flight(in, v, t, &b);
+        return;
+    }
+    ctx c;
+    pevent e;
+    if (!thread_source(in, v, t, &c, &e))
+        return;
+    char why[PROTO_TEXT_MAX * 3];
+    textbuf wb = tb_over(why, sizeof why);
+    int st = c.addr >= 0 ? v[line_slot(&c, c.addr)] : 0;
+    if (explain_refusal(&c, &e, st, (taken){-1, 0, 0}, &wb))
+        return;
+    textbuf b = add_reason(r, ti->th->name);
+    tb_printf(&b, "offers %s (%s.%s%s) to ", text, ev_kind_names[e.kind], ord_names[e.order], scope_sfx[e.scope]);
+    event_place(&c, st, &b);
+    tb_printf(&b, ": %s", why);
+}
+
+static void explain_message(proto_instance *in, const int32_t *v, int ch, int inst, int k, reasons *r)
+{
+    int32_t m[2 + PROTO_MAX_FIELDS];
+    ctx c;
+    pevent e;
+    delivery_source(in, v, ch, inst, k, m, &c, &e);
+    char why[PROTO_TEXT_MAX * 3];
+    textbuf wb = tb_over(why, sizeof why);
+    int st = c.addr >= 0 && c.addr < in->naddr ? v[line_slot(&c, c.addr)] : 0;
+    if (explain_refusal(&c, &e, st, (taken){ch, inst, k}, &wb))
+        return;
+    proto_msg_ref ref;
+    proto_msg_ref_of(in, ch, inst, m, &ref);
+    textbuf b = add_reason(r, ref.channel);
+    tb_printf(&b, "%s to ", ref.text);
+    event_place(&c, st, &b);
+    tb_printf(&b, ": %s", why);
+    int behind = v[chan_slot(in, ch, inst)] - 1;
+    if (!in->chans[ch].unordered && behind > 0)
+        tb_printf(&b, " (%d more behind it)", behind);
+}
+
+static void explain_finals(proto_instance *in, int32_t *v, reasons *r)
+{
+    for (int c = 0; c < in->p->nctrls; c++)
+        for (int i = 0; i < in->ctrls[c].ninst && in->p->ctrls[c].final; i++) {
+            ctx cx = ctx_at(in, v, c, i);
+            if (eval(&cx, in->p->ctrls[c].final) && cx.ok)
+                continue;
+            proto_agent a;
+            proto_ctrl_agent(in, c, i, &a);
+            textbuf b = add_reason(r, a.name);
+            tb_puts(&b, "final ");
+            false_expr(&cx, in->p->ctrls[c].final, -1, &b);
+        }
+}
+
+int proto_stuck_reasons(const proto_instance *cin, const uint8_t *state, proto_reason *out, int max)
+{
+    proto_instance *in = (proto_instance *)cin;     /* explaining writes nothing in the instance */
+    int32_t v[PROTO_MAX_SLOTS];
+    reasons r = {out, max, 0, {"", ""}};
+    proto_unpack(in, state, v);
+    for (int t = 0; t < in->nthreads; t++)
+        explain_thread(in, v, t, &r);
+    for (int ch = 0; ch < in->p->nchans; ch++) {
+        const pchan_info *ci = &in->chans[ch];
+        for (int i = 0; i < ci->ninst; i++)
+            for (int k = 0; k < v[chan_slot(in, ch, i)] && (ci->unordered || k == 0); k++)
+                explain_message(in, v, ch, i, k, &r);
+    }
+    explain_finals(in, v, &r);
+    return r.n;
+}
+
+/* ---- a step as data (nsi_step) ------------------------------------------------------------------ */
+/* The search's view of a step, converted from proto_describe_step so that
+ * the JSON traces and the text traces come from one replay. */
+static void step_add(const char **items, int *n, const char *s)
+{
+    if (*n < NSI_STEP_MAX_ITEMS)
+        items[(*n)++] = s;
+}
+
+/* The actions of the step's line: after " -> ", separated by "; ", up to
+ * the final "next S". */
+static void step_actions(const char *text, nsi_step *out)
+{
+    const char *p = strstr(text, " -> ");
+    if (!p)
+        return;
+    p += 4;
+    while (*p) {
+        const char *end = strstr(p, "; ");
+        size_t n = end ? (size_t)(end - p) : strlen(p);
+        if (!(strncmp(p, "next ", 5) == 0 && !end))
+            step_add(out->actions, &out->nactions, GC_STRNDUP(p, n));
+        p += n;
+        if (end)
+            p += 2;
+    }
+}
+
+static const char *instance_kind(const proto_instance *in, const proto_agent *a)
+{
+    if (a->ctrl < 0)
+        return NULL;
+    const pctrl *pc = &in->p->ctrls[a->ctrl];
+    if (pc->level == LV_CU)
+        return "CU";
+    if (pc->level == LV_GPU)
+        return "GPU";
+    if (pc->level == LV_SLICE && in->ctrls[a->ctrl].ninst > 1)
+        return "slice";
+    return NULL;
+}
+
+static bool step(void *vctx, const uint8_t *state, int rule, const uint8_t *nextst, nsi_step *out)
+{
+    const proto_instance *in = vctx;
+    proto_step_desc s;
+    proto_describe_step(in, state, rule, nextst, &s);
+    memset(out, 0, sizeof *out);
+    out->instance = -1;
+    if (s.kind == PSTEP_NONE && !s.fired && s.thread < 0 && s.actor.ctrl < 0)
+        return false;
+    out->thread = s.thread_name;
+    if (s.thread >= 0 && s.instr) {
+        int32_t v[PROTO_MAX_SLOTS];
+        proto_unpack(in, state, v);
+        const lit_instr *ins = current_instr(in, v, s.thread);
+        out->litmus_line = ins ? ins->line : 0;
+        out->instruction = s.instr;
+    }
+    if (s.actor.ctrl >= 0) {
+        out->controller = in->p->ctrls[s.actor.ctrl].name;
+        out->instance_kind = instance_kind(in, &s.actor);
+        if (out->instance_kind)
+            out->instance = s.actor.index;
+    }
+    out->address = s.loc;
+    out->state = s.state;
+    out->next_state = s.next_state;
+    out->event = s.kind == PSTEP_BARRIER ? "barrier" : GC_STRDUP(s.event);
+    out->row_file = s.row_file;
+    out->row_line = s.row_line;
+    step_actions(s.text, out);
+    for (int k = 0; k < s.nsends; k++) {
+        char buf[PROTO_NAME_MAX * 4];
+        snprintf(buf, sizeof buf, "%s %s", s.sends[k].channel, s.sends[k].text);
+        step_add(out->sent, &out->nsent, GC_STRDUP(buf));
+    }
+    for (int k = 0; k < s.nreads; k++) {
+        char buf[96];
+        snprintf(buf, sizeof buf, "%s:%s=%ld", s.reads[k].thread_name, s.reads[k].reg, s.reads[k].value);
+        step_add(out->read, &out->nread, GC_STRDUP(buf));
+    }
+    if (s.kind == PSTEP_BARRIER)
+        out->note = GC_STRDUP(s.text);
+    else if (!s.row_file)
+        out->note = strstr(s.text, "no guard holds") ? "no guard holds" : "no row";
+    return true;
 }
 
 /* ---- units, threads and CTAs (nsi_sched) ------------------------------------------------------ */
@@ -1260,7 +1768,10 @@ static void unit_name(void *vctx, int unit, FILE *out)
     for (int ch = 0; ch < in->p->nchans; ch++) {
         int i = unit - in->chans[ch].unit_base;
         if (i >= 0 && i < in->chans[ch].ninst) {
-            print_chan(in, ch, i, out);
+            char name[64];
+            textbuf b = tb_over(name, sizeof name);
+            proto_chan_name(in, ch, i, &b);
+            fputs(name, out);
             return;
         }
     }
@@ -1322,7 +1833,7 @@ void proto_init_model(proto_instance *in)
     in->nrules = r;
     init_sched(in);
     in->model = (nsi_model){in, (size_t)(in->state_bits + 7) / 8, r, initial, successors,
-                            is_final, violated, describe, &in->sched};
+                            is_final, violated, describe, step, &in->sched};
 }
 
 const nsi_model *proto_nsi(proto_instance *in) { return &in->model; }

@@ -3,6 +3,7 @@
  * unpacked vector of int32 slots; states are stored bit-packed, each slot
  * taking just enough bits for its range, LSB first. */
 #include <gc.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "protocol/internal.h"
@@ -600,12 +601,31 @@ static bool layout(proto_instance *in, FILE *errors)
     return true;
 }
 
-static bool value_range(proto_instance *in, FILE *errors)
+/* Whether a --const override names the constant of bound b. */
+static bool overridden(const proto_instance *in, const proto_options *o, pbound b)
 {
-    in->vlo = pbound_value(in, in->p->value.lo);
-    in->vhi = pbound_value(in, in->p->value.hi);
-    if (in->vhi < in->vlo || in->vhi - in->vlo > 1L << 20) {
-        fprintf(errors, "%s: error: bad value range %ld..%ld\n", in->p->path, in->vlo, in->vhi);
+    for (int i = 0; o && b.cst >= 0 && i < o->noverrides; i++)
+        if (!strcmp(in->p->const_names[b.cst], o->override_name[i]))
+            return true;
+    return false;
+}
+
+/* The range the test needs (the caller's), unless the user overrode the
+ * declared range's constant: then the declared one, wrapping if declared. */
+static bool value_range(proto_instance *in, const proto_options *o, FILE *errors)
+{
+    const protocol *p = in->p;
+    bool derived = o && o->has_values && !overridden(in, o, p->value.lo) && !overridden(in, o, p->value.hi);
+    in->values_derived = derived;
+    in->wraps = !derived && p->value_wrap;
+    in->vrec = GC_MALLOC_ATOMIC(sizeof *in->vrec);
+    memset(in->vrec, 0, sizeof *in->vrec);
+    in->vlo = derived ? o->value_lo : pbound_value(in, p->value.lo);
+    in->vhi = derived ? o->value_hi : pbound_value(in, p->value.hi);
+    if (in->vhi < in->vlo || in->vhi - in->vlo > 1L << 20 || in->vlo < INT32_MIN / 2 || in->vhi > INT32_MAX / 2) {
+        fprintf(errors, "%s: error: %s value range %ld..%ld is beyond what a protocol state holds "
+                "(at most 2^20 values, within -2^30..2^30)\n", derived ? in->t->file : p->path,
+                derived ? "the test's" : "bad", in->vlo, in->vhi);
         return false;
     }
     return true;
@@ -617,7 +637,7 @@ bool proto_layout(proto_instance *in, const proto_options *o, FILE *errors)
     if (!set_consts(in, o, errors))
         return false;
     place_threads(in);
-    if (!value_range(in, errors) || !check_program(in, errors) || !layout(in, errors))
+    if (!value_range(in, o, errors) || !check_program(in, errors) || !layout(in, errors))
         return false;
     for (int c = 0; c < p->nchans; c++) {
         in->chans[c].unordered = o && o->net != PROTO_NET_AS_DECLARED ? o->net == PROTO_NET_UNORDERED
@@ -632,5 +652,16 @@ bool proto_value_range(const proto_instance *in, long *lo, long *hi)
 {
     *lo = in->vlo;
     *hi = in->vhi;
-    return in->p->value_wrap;
+    return in->wraps;
 }
+
+bool proto_values_derived(const proto_instance *in) { return in->values_derived; }
+
+bool proto_value_overflow(const proto_instance *in, long *value)
+{
+    if (value)
+        *value = in->vrec->overflow_value;
+    return in->vrec->overflow;
+}
+
+bool proto_value_wrapped(const proto_instance *in) { return in->vrec->wrapped; }

@@ -57,6 +57,12 @@ typedef struct proto_options {
     int noverrides;                           /* "const NAME = value" overrides */
     const char *override_name[PROTO_MAX_OVERRIDES];
     long override_value[PROTO_MAX_OVERRIDES];
+    /* The range of values the litmus test needs (the caller derives it,
+     * e.g. enumerate_value_range).  When given, it replaces the protocol's
+     * declared `value` range unless a --const override names one of that
+     * range's constants; a range given this way never wraps. */
+    bool has_values;
+    long value_lo, value_hi;
 } proto_options;
 
 /* One reachable (controller state, event) pair that no row handles. */
@@ -86,6 +92,15 @@ int proto_unhandled(const proto_instance *in, proto_unhandled_pair *out, int max
 /* The protocol's data value range in this instance; true when its
  * arithmetic wraps (values are then taken modulo hi - lo + 1). */
 bool proto_value_range(const proto_instance *in, long *lo, long *hi);
+/* Whether that range is the one the test needs (proto_options.has_values)
+ * rather than the protocol's declared one. */
+bool proto_values_derived(const proto_instance *in);
+/* After a search: whether some step would have made a value outside the
+ * range and was therefore not taken (*value: the first such value); and
+ * whether some value was wrapped into it.  Neither is ever silent: the
+ * caller reports them. */
+bool proto_value_overflow(const proto_instance *in, long *value);
+bool proto_value_wrapped(const proto_instance *in);
 
 /* Bits and bytes of the packed state; fields of the layout. */
 int proto_state_bits(const proto_instance *in);

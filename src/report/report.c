@@ -3,8 +3,12 @@
 
 #include <inttypes.h>
 
+#include "litmus/hash.h"
+
 const char *report_verdict(const litmus_test *t, const check_result *r, const cat_model *m)
 {
+    if (r->interrupted)       /* partial counts establish nothing */
+        return "Unknown";
     if (m && cat_model_flags_undefined(m) && r->flags)
         return "Undef";
     return report_condition_ok(t, r) ? "Ok" : "No";
@@ -41,7 +45,12 @@ static void print_term(FILE *out, const litmus_test *t, const lit_term *term, bo
             fprintf(out, "%d:%s", term->thread, t->threads[term->thread].reg_names[term->reg]);
         break;
     case TERM_LOC:
+        /* herd7 writes a memory location as [x] in states and conditions */
+        if (!json_key)
+            fputc('[', out);
         fputs(t->locs[term->loc].name, out);
+        if (!json_key)
+            fputc(']', out);
         break;
     case TERM_CONST:
         fprintf(out, "%" PRId64, term->value);
@@ -49,30 +58,67 @@ static void print_term(FILE *out, const litmus_test *t, const lit_term *term, bo
     }
 }
 
-static void print_cond(FILE *out, const litmus_test *t, const lit_cond *c)
+/* herd7's printer for propositions (ConstrGen.pp_prop): a conjunction or
+ * disjunction nested in one of the same kind needs no parentheses, a
+ * disjunction inside a conjunction does, negation is "not (...)" and
+ * a != b is not (a=b).  The whole is parenthesised by the caller. */
+enum herd_op { HERD_TOP, HERD_AND, HERD_OR };
+
+static bool herd_paren(enum herd_op above, enum herd_op here)
+{
+    return above == HERD_AND && here == HERD_OR;
+}
+
+static void print_atom(FILE *out, const litmus_test *t, const lit_cond *c)
+{
+    print_term(out, t, &c->lhs, false);
+    fputc('=', out);
+    print_term(out, t, &c->rhs, false);
+}
+
+static void print_prop(FILE *out, const litmus_test *t, const lit_cond *c, enum herd_op above)
 {
     switch (c->kind) {
     case COND_TRUE: fputs("true", out); break;
     case COND_FALSE: fputs("false", out); break;
     case COND_AND:
-    case COND_OR:
-        fputc('(', out);
-        print_cond(out, t, c->left);
-        fputs(c->kind == COND_AND ? " /\\ " : " \\/ ", out);
-        print_cond(out, t, c->right);
-        fputc(')', out);
-        break;
-    case COND_NOT:
-        fputs("~", out);
-        print_cond(out, t, c->left);
-        break;
-    case COND_EQ:
-    case COND_NE:
-        print_term(out, t, &c->lhs, false);
-        fputs(c->kind == COND_EQ ? "=" : "!=", out);
-        print_term(out, t, &c->rhs, false);
+    case COND_OR: {
+        enum herd_op here = c->kind == COND_AND ? HERD_AND : HERD_OR;
+        bool paren = herd_paren(above, here);
+        if (paren)
+            fputc('(', out);
+        print_prop(out, t, c->left, here);
+        fputs(here == HERD_AND ? " /\\ " : " \\/ ", out);
+        print_prop(out, t, c->right, here);
+        if (paren)
+            fputc(')', out);
         break;
     }
+    case COND_NOT:
+        fputs("not (", out);
+        print_prop(out, t, c->left, HERD_TOP);
+        fputc(')', out);
+        break;
+    case COND_EQ:
+        print_atom(out, t, c);
+        break;
+    case COND_NE:
+        fputs("not (", out);
+        print_atom(out, t, c);
+        fputc(')', out);
+        break;
+    }
+}
+
+/* "exists (1:r0=1 /\ [x]=0)", as herd7 prints it. */
+static void print_cond(FILE *out, const litmus_test *t)
+{
+    fprintf(out, "%s (", quantifier_word(t->quant));
+    if (t->cond)
+        print_prop(out, t, t->cond, HERD_TOP);
+    else
+        fputs("true", out);
+    fputc(')', out);
 }
 
 static void print_instr_ref(FILE *out, const litmus_test *t, int thread, int instr)
@@ -81,11 +127,8 @@ static void print_instr_ref(FILE *out, const litmus_test *t, int thread, int ins
     fprintf(out, "%s line %d `%s`", t->threads[thread].name, in->line, in->text ? in->text : "?");
 }
 
-static void herd_flags_and_races(FILE *out, const litmus_test *t, const check_result *r, const report_info *info)
+static void herd_races(FILE *out, const litmus_test *t, const check_result *r, const report_info *info)
 {
-    for (int f = 0; f < cat_model_flag_count(info->cat); f++)
-        if (r->flags & (1u << f))
-            fprintf(out, "Flag %s\n", cat_model_flag_name(info->cat, f));
     for (int i = 0; info->races && i < r->nraces; i++) {
         const race_report *rr = &r->races[i];
         fprintf(out, "Race %s: ", cat_model_flag_name(info->cat, rr->flag));
@@ -113,10 +156,26 @@ static const char *observation_word(const check_result *r)
     return r->negative == 0 ? "Always" : "Sometimes";
 }
 
+/* herd7's kind of a test: exists is Allowed, ~exists Forbidden, forall
+ * Required. */
+static const char *kind_word(enum lit_quantifier q)
+{
+    return q == QUANT_EXISTS ? "Allowed" : q == QUANT_NOT_EXISTS ? "Forbidden" : "Required";
+}
+
+static void herd_flags(FILE *out, const check_result *r, const report_info *info)
+{
+    for (int f = 0; f < cat_model_flag_count(info->cat); f++)
+        if (r->flags & (1u << f))
+            fprintf(out, "Flag %s\n", cat_model_flag_name(info->cat, f));
+}
+
+/* The block in herd7's order: Test, States, verdict, Witnesses, Flag
+ * lines, Condition, Observation, then our own lines (Race, Warning), Time
+ * and Hash. */
 void report_herd(FILE *out, const litmus_test *t, check_result *r, const report_info *info)
 {
-    bool requires = t->quant != QUANT_EXISTS;
-    fprintf(out, "Test %s %s\n", t->name, requires ? "Required" : "Allowed");
+    fprintf(out, "Test %s %s\n", t->name, kind_word(t->quant));
     int count = outcome_count(r->states), width = t->nobserved;
     const lit_value *states = outcome_sorted(r->states);
     fprintf(out, "States %d\n", count);
@@ -126,13 +185,13 @@ void report_herd(FILE *out, const litmus_test *t, check_result *r, const report_
     }
     fprintf(out, "%s\n", report_verdict(t, r, info->cat));
     fprintf(out, "Witnesses\nPositive: %" PRIu64 " Negative: %" PRIu64 "\n", r->positive, r->negative);
-    fprintf(out, "Condition %s ", quantifier_word(t->quant));
-    if (t->cond)
-        print_cond(out, t, t->cond);
+    herd_flags(out, r, info);
+    fputs("Condition ", out);
+    print_cond(out, t);
     fputc('\n', out);
     fprintf(out, "Observation %s %s %" PRIu64 " %" PRIu64 "\n", t->name, observation_word(r), r->positive,
             r->negative);
-    herd_flags_and_races(out, t, r, info);
+    herd_races(out, t, r, info);
     if (r->unroll_cut)
         fprintf(out, "Warning %s: loop bound %d cut some executions (raise --unroll)\n", t->name, info->unroll);
     if (r->values_cut)
@@ -143,7 +202,11 @@ void report_herd(FILE *out, const litmus_test *t, check_result *r, const report_
         fprintf(out, "Warning %s: some executions wait forever at a counted barrier\n", t->name);
     if (info->extra_herd)
         info->extra_herd(out, t, info->extra);
-    fprintf(out, "Time %s %.4f\n\n", t->name, info->seconds);
+    if (r->interrupted)
+        fprintf(out, "Warning %s: interrupted by a signal; the counts are partial and the verdict unknown\n",
+                t->name);
+    fprintf(out, "Time %s %.2f\n", t->name, info->seconds);
+    fprintf(out, "Hash=%s\n\n", litmus_herd_hash(t));
 }
 
 void report_json_string(FILE *out, const char *s)
@@ -238,8 +301,10 @@ void report_json(FILE *out, const litmus_test *t, check_result *r, const report_
     report_json_string(out, t->file);
     fputs(",\"model\":", out);
     report_json_string(out, info->model);
-    fprintf(out, ",\"condition\":\"%s\",\"verdict\":\"%s\"", quantifier_word(t->quant),
-            report_verdict(t, r, info->cat));
+    fprintf(out, ",\"condition\":\"%s\",\"kind\":\"%s\",\"verdict\":\"%s\"", quantifier_word(t->quant),
+            kind_word(t->quant), report_verdict(t, r, info->cat));
+    fputs(",\"hash\":", out);
+    report_json_string(out, litmus_herd_hash(t));
     fprintf(out, ",\"positive\":%" PRIu64 ",\"negative\":%" PRIu64, r->positive, r->negative);
     fputs(",\"states\":", out);
     json_states(out, t, r);
@@ -247,7 +312,25 @@ void report_json(FILE *out, const litmus_test *t, check_result *r, const report_
     json_flags_and_races(out, t, r, info);
     if (info->extra_json)
         info->extra_json(out, t, info->extra);
+    if (r->interrupted || r->too_big)
+        fprintf(out, ",\"complete\":false,\"incomplete\":\"%s\"",
+                r->interrupted ? "interrupted" : "too-many-events");
+    else
+        fputs(",\"complete\":true", out);
     fprintf(out, ",\"unroll\":%d,\"unroll_cut\":%s,\"values_cut\":%s,\"hang\":%s,\"time_us\":%.0f}\n",
             info->unroll, r->unroll_cut ? "true" : "false", r->values_cut ? "true" : "false",
             r->hang ? "true" : "false", info->seconds * 1e6);
+}
+
+void report_flags_text(FILE *out, const litmus_test *t, const check_result *r, const cat_model *m, bool races)
+{
+    report_info info = {.cat = m, .races = races};
+    herd_flags(out, r, &info);
+    herd_races(out, t, r, &info);
+}
+
+void report_flags_json(FILE *out, const litmus_test *t, const check_result *r, const cat_model *m, bool races)
+{
+    report_info info = {.cat = m, .races = races};
+    json_flags_and_races(out, t, r, &info);
 }

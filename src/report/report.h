@@ -48,4 +48,11 @@ void report_json_state(FILE *out, const litmus_test *t, const lit_value *state);
 void report_json_string(FILE *out, const char *s);
 void report_json(FILE *out, const litmus_test *t, check_result *r, const report_info *info);
 
+/* The model flags raised ("Flag NAME" lines) and, with `races`, the pairs
+ * each relation-valued flag relates ("Race NAME: P0 line 5 `...` and ...
+ * on x"), as in herd's block; for other reports (verify) to share. */
+void report_flags_text(FILE *out, const litmus_test *t, const check_result *r, const cat_model *m, bool races);
+/* The same as JSON members: ,"flags":[...] and, with races, ,"races":[...]. */
+void report_flags_json(FILE *out, const litmus_test *t, const check_result *r, const cat_model *m, bool races);
+
 #endif

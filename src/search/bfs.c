@@ -7,6 +7,7 @@
 #include <time.h>
 
 #define TIMEOUT_CHECK_MASK 4095u   /* look at the clock every 4096 states */
+#define PROGRESS_CHECK_MASK 255u   /* and every 256 when reporting progress */
 #define BATCH 16                   /* successors hashed and prefetched together */
 
 static void print_step(const bfs_search *s, uint32_t from, const bfs_step *st, FILE *out);
@@ -177,13 +178,42 @@ static bool store_initial(bfs_search *s)
     return st == SS_NEW;
 }
 
+/* Calls the progress callback when its time has come; `i` is the index
+ * of the state about to be expanded. */
+static void report_progress(bfs_search *s, const bfs_options *opt, uint32_t i, double t0, double *next)
+{
+    double t = now_s();
+    if (t < *next)
+        return;
+    *next = t + opt->progress_every_s;
+    bfs_progress p = {
+        .states = ss_count(s->store),
+        .expanded = s->res->expanded,
+        .queue = ss_count(s->store) - i,
+        .transitions = s->res->transitions,
+        .depth = s->cur_level,
+        .seconds = t - t0,
+        .store_bytes = ss_bytes(s->store),
+    };
+    p.states_per_s = p.seconds > 0 ? (double)p.states / p.seconds : 0.0;
+    opt->progress(opt->progress_ctx, &p);
+}
+
 static void explore(bfs_search *s, const bfs_options *opt, double t0)
 {
     uint32_t level_end = 1;
+    bool reporting = opt->progress && opt->progress_every_s > 0;
+    double next_report = t0 + (reporting ? opt->progress_every_s : 0);
     for (uint32_t i = 0; i < ss_count(s->store) && !s->stopping; i++) {
         if (i == level_end) {
             s->cur_level++;
             level_end = ss_count(s->store);
+        }
+        if (reporting && (i & PROGRESS_CHECK_MASK) == 0)
+            report_progress(s, opt, i, t0, &next_report);
+        if (opt->stop && *opt->stop) {
+            stop_with(s, BFS_INTERRUPTED);
+            break;
         }
         if ((i & TIMEOUT_CHECK_MASK) == 0 && opt->timeout_s > 0 &&
             now_s() - t0 >= opt->timeout_s) {
@@ -333,6 +363,7 @@ const char *bfs_stop_name(bfs_stop stop)
     case BFS_MAX_MEMORY: return "max-memory";
     case BFS_TIMEOUT: return "timeout";
     case BFS_BAD_MODEL: return "bad-model";
+    case BFS_INTERRUPTED: return "interrupted";
     }
     return "unknown";
 }
@@ -344,6 +375,8 @@ static void print_stop(const bfs_result *r, FILE *out)
     else if (r->stop == BFS_VIOLATION)
         fprintf(out, "search: stopped at a violation of %s (partial statistics)\n",
                 r->violated ? r->violated : "an invariant");
+    else if (r->stop == BFS_INTERRUPTED)
+        fprintf(out, "search: interrupted (partial statistics)\n");
     else
         fprintf(out, "search: stopped by the %s limit (partial statistics)\n",
                 bfs_stop_name(r->stop));

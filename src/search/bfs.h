@@ -10,9 +10,12 @@
  * successor that `is_final` does not accept is a deadlock: the first
  * BFS_KEEP_DEADLOCKS are kept by index, all are counted, and the search
  * goes on.  Every expanded state that `is_final` accepts is passed to the
- * optional `on_final` callback.
+ * optional `on_final` callback.  The optional `progress` callback is
+ * called every `progress_every_s` seconds of wall time (the clock is read
+ * every few hundred expansions, so a report costs nothing measurable).
  *
- * Limits (max states, max memory, timeout) stop the search gracefully: the
+ * Limits (max states, max memory, timeout, the caller's stop flag) stop the
+ * search gracefully: the
  * result says which one, its statistics are those of the partial search,
  * and `complete` is false.  The search object outlives bfs_run() so that
  * traces can be read from it; bfs_free() releases it (malloc'd memory, no
@@ -21,6 +24,7 @@
 #ifndef SCOPECHECK_SEARCH_BFS_H
 #define SCOPECHECK_SEARCH_BFS_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -38,6 +42,7 @@ typedef enum bfs_stop {
     BFS_MAX_MEMORY,      /* the store refused: --max-memory (or malloc) */
     BFS_TIMEOUT,         /* --timeout reached */
     BFS_BAD_MODEL,       /* state_bytes 0 or nrules beyond SS_MAX_RULE+1 */
+    BFS_INTERRUPTED,     /* the caller's stop flag was set (a signal) */
 } bfs_stop;
 
 /* Called for each expanded state that the model's is_final accepts. */
@@ -45,6 +50,23 @@ typedef void (*bfs_final_fn)(void *ctx, const uint8_t *state, uint32_t index);
 /* Called for each transition, in expansion order (so `from` never
  * decreases): the stored indices of both ends and the rule. */
 typedef void (*bfs_edge_fn)(void *ctx, uint32_t from, uint32_t to, int rule);
+
+/* Where a running search stands, for progress reports. */
+typedef struct bfs_progress {
+    uint64_t states;         /* stored (discovered) so far */
+    uint64_t expanded;       /* states whose successors were generated */
+    uint64_t queue;          /* stored, not yet expanded */
+    uint64_t transitions;
+    uint32_t depth;          /* BFS level being expanded */
+    double seconds;          /* since bfs_run started */
+    double states_per_s;     /* stored states per second, since the start */
+    size_t store_bytes;      /* the state store's memory now */
+} bfs_progress;
+
+/* Called about every `progress_every_s` seconds while the search runs.
+ * The search knows nothing of terminals: the caller decides whether and
+ * where to print. */
+typedef void (*bfs_progress_fn)(void *ctx, const bfs_progress *p);
 
 typedef struct bfs_options {
     uint64_t max_states;     /* 0: no limit */
@@ -54,6 +76,13 @@ typedef struct bfs_options {
     void *final_ctx;
     bfs_edge_fn on_edge;     /* optional: the graph, for cycle detection (search/fair_cycle.h) */
     void *edge_ctx;
+    bfs_progress_fn progress;    /* optional */
+    void *progress_ctx;
+    double progress_every_s;     /* > 0 with `progress` */
+    /* Optional: polled before each state is expanded; when it reads
+     * non-zero the search stops as a limit would (BFS_INTERRUPTED).  The
+     * caller owns it (a signal handler sets it); the search only reads. */
+    const volatile sig_atomic_t *stop;
 } bfs_options;
 
 typedef struct bfs_result {

@@ -55,6 +55,34 @@ typedef struct nsi_sched {
     bool preempt;
 } nsi_sched;
 
+/* One step of a trace as data (for JSON and for printers that lay steps
+ * out themselves): who took which event in which state, which table row
+ * fired, and what it did.  Every field is optional (NULL, 0 or -1 when the
+ * front end has nothing to say); strings belong to the front end and live
+ * as long as the model. */
+#define NSI_STEP_MAX_ITEMS 16
+typedef struct nsi_step {
+    const char *thread;          /* litmus thread that issued the event ("P0") */
+    int litmus_line;             /* its instruction's line in the litmus file (0: none) */
+    const char *instruction;     /* the instruction as written */
+    const char *controller;      /* the controller that took the event ("L1") */
+    const char *instance_kind;   /* "CU", "GPU", "slice" (NULL: a single instance) */
+    int instance;                /* which one (-1: none) */
+    const char *address;         /* the line's location ("x") */
+    const char *state;           /* the line's state before the step */
+    const char *next_state;      /* and after it */
+    const char *event;           /* "load.acquire.gpu", "recv req[1].Load(x)" */
+    const char *row_file;        /* the table row that fired */
+    int row_line;                /* its line (0: none) */
+    int nactions;                /* every action as it ran, in order */
+    const char *actions[NSI_STEP_MAX_ITEMS];
+    int nsent;                   /* the messages sent ("req[0] Load(x)") */
+    const char *sent[NSI_STEP_MAX_ITEMS];
+    int nread;                   /* the values read into registers ("P1:r0=1") */
+    const char *read[NSI_STEP_MAX_ITEMS];
+    const char *note;            /* anything else ("no row", a barrier's arrival) */
+} nsi_step;
+
 typedef struct nsi_model {
     void *ctx;               /* the front end's own data */
     size_t state_bytes;      /* size of every packed state */
@@ -80,6 +108,10 @@ typedef struct nsi_model {
      * `next` (which controller took which event in which state, what it
      * sent, what was read), for counterexample traces. */
     void (*describe)(void *ctx, const uint8_t *state, int rule, const uint8_t *next, FILE *out);
+
+    /* Optional: the same step as data (nsi_step above); false when the
+     * rule describes nothing the front end knows. */
+    bool (*step)(void *ctx, const uint8_t *state, int rule, const uint8_t *next, nsi_step *out);
 
     /* Optional (NULL: none): units, threads and CTAs, for liveness and
      * scheduling back ends. */

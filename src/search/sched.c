@@ -245,6 +245,21 @@ static void describe(void *ctx, const uint8_t *state, int rule, const uint8_t *n
     }
 }
 
+/* The inner step as data; a preempt step says only that (the text
+ * description names the CTA). */
+static bool step(void *ctx, const uint8_t *state, int rule, const uint8_t *next, nsi_step *out)
+{
+    sched_model *s = ctx;
+    if (rule < s->in->nrules)
+        return s->in->step && s->in->step(s->in->ctx, state, rule, next, out);
+    memset(out, 0, sizeof *out);
+    out->instance = -1;
+    out->thread = "scheduler";
+    out->event = "preempt";
+    out->note = "the partial context switch swaps out a CTA whose threads all wait";
+    return true;
+}
+
 /* ---- units -------------------------------------------------------------------------- */
 
 static int rule_unit(void *ctx, int rule)
@@ -347,7 +362,7 @@ sched_model *sched_wrap(const nsi_model *inner, const sched_options *o)
                            thread_waiting, thread_progress, thread_cta, isc->preempt};
     s->model = (nsi_model){s, inner->state_bytes + (o->preempt ? (size_t)s->ncta : 0),
                            inner->nrules + (o->preempt ? s->ncta : 0), initial, successors, is_final,
-                           violated, describe, &s->sched};
+                           violated, describe, step, &s->sched};
     return s;
 }
 

@@ -38,9 +38,9 @@ check "default model is ptx6 (MP-weak Ok without --model)" test "$got" = Ok
 
 # --- herd block shape ---------------------------------------------------------
 # block_shape FILE NAME KIND OBS: the block is, in order: Test NAME KIND / States N /
-# N state lines / Ok|No / Witnesses / Positive: P Negative: N / Condition ... /
-# Observation NAME OBS P N [/ Warning NAME: ...]* [/ Time NAME SECONDS, as herd7], with P N
-# consistent, and nothing else.
+# N state lines / Ok|No / Witnesses / Positive: P Negative: N / [Flag F /]* Condition ... /
+# Observation NAME OBS P N [/ Warning NAME: ...]* / Time NAME SECONDS / Hash=H, as herd7
+# 7.58 prints them (locations as [x]), with P N consistent, and nothing else.
 block_shape() {
     "$bin" litmus "$1" 2>/dev/null | awk -v name="$2" -v kind="$3" -v obs="$4" '
         NF == 0 { next }
@@ -50,16 +50,19 @@ block_shape() {
             if (line[i++] != "Test " name " " kind) exit 1
             if (split(line[i++], s, " ") != 2 || s[1] != "States" || s[2] !~ /^[0-9]+$/ || s[2] < 1) exit 2
             for (k = 0; k < s[2]; k++)
-                if (line[i++] !~ /^([0-9]+:[A-Za-z_][A-Za-z0-9_]*|[A-Za-z_][A-Za-z0-9_]*)=-?[0-9]+;( [^ ]+=-?[0-9]+;)*$/) exit 3
+                if (line[i++] !~ /^([0-9]+:[A-Za-z_][A-Za-z0-9_]*|\[[A-Za-z_][A-Za-z0-9_]*\])=-?[0-9]+;( [^ ]+=-?[0-9]+;)*$/) exit 3
             if (line[i] != "Ok" && line[i] != "No") exit 4
             i++
             if (line[i++] != "Witnesses") exit 5
             if (split(line[i++], w, " ") != 4 || w[1] != "Positive:" || w[3] != "Negative:" || w[2] !~ /^[0-9]+$/ || w[4] !~ /^[0-9]+$/) exit 6
-            if (line[i++] !~ /^Condition (exists|~exists|forall) /) exit 7
+            while (i <= n && line[i] ~ /^Flag /) i++
+            if (line[i++] !~ /^Condition (exists|~exists|forall) \(.*\)$/) exit 7
             if (split(line[i++], o, " ") != 5 || o[1] != "Observation" || o[2] != name || o[3] != obs || o[4] != w[2] || o[5] != w[4]) exit 8
             while (i <= n && index(line[i], "Warning " name ": ") == 1) i++   # our warnings (loop bound, ...)
-            if (i <= n && line[i] ~ ("^Time " name " [0-9.]+$")) i++       # herd7 also prints Time
-            if (i != n + 1) exit 9
+            if (line[i++] !~ ("^Time " name " [0-9]+\\.[0-9][0-9]$")) exit 9
+            if (line[i] !~ /^Hash=[0-9a-f]+$/ || length(line[i]) != 37) exit 10
+            i++
+            if (i != n + 1) exit 11
         }'
 }
 check "herd block shape: MP-weak (exists, Allowed, Sometimes)" block_shape "$L/MP-weak.litmus" MP-weak Allowed Sometimes
@@ -161,7 +164,9 @@ check "syntax error: file:line:col: error: on stderr" \
 rc=$?
 check "good and bad files: exit 2" test "$rc" = 2
 check "good and bad files: the good ones are still reported" \
-    bash -c "jq -r .test '$tmp/mo' | tr '\n' ' ' | grep -qx 'MP-weak SB-weak '"
+    bash -c "jq -r 'select(has(\"test\")) | .test' '$tmp/mo' | tr '\n' ' ' | grep -qx 'MP-weak SB-weak '"
+check "good and bad files: the bad one is a JSON error object in its place" \
+    bash -c "jq -r 'if has(\"error\") then \"E:\" + (.file | split(\"/\") | last) + \":\" + (.line|tostring) else .test end' '$tmp/mo' | tr '\n' ' ' | grep -qx 'MP-weak E:broken.litmus:6 SB-weak '"
 check "good and bad files: the error names the bad file" grep -q 'broken.litmus' "$tmp/me"
 
 # --- exit 0 on a good run -------------------------------------------------------

@@ -53,7 +53,7 @@ check "JSON: the violation has a step-by-step trace" jq -e '.violations[0].kind 
 "$bin" verify --protocol gpu_vi --max-states 1000 --json litmus/protocol/IRIW-plus-4.litmus >"$tmp/l.json"
 check "--max-states stops the search and says so" jq -e '.complete == false and .stats.stop == "max-states" and .stats.states <= 1000' "$tmp/l.json"
 "$bin" verify --protocol gpu_vi --max-states 1000 litmus/protocol/IRIW-plus-4.litmus >"$tmp/l.out"
-check "text output says the search was incomplete" grep -q 'search incomplete' "$tmp/l.out"
+check "text output says the search was incomplete" grep -q '^Result Incomplete' "$tmp/l.out"
 
 # Bad input: exit 2, a located message, nothing on stdout.
 printf 'protocol broken\ntable L9\n' >"$tmp/bad.proto"

@@ -105,11 +105,19 @@ check "HMG-T9a: the IRIW outcome is allowed but never produced" \
 check "HMG-T11: no lost update (x == 2 only), x == 1 allowed by the model" \
     jq -e '.sound and .protocol_outcomes == [{"x":2}] and (.model_outcomes | length) == 2' "$tmp/a.json"
 check "HMG-T11 with MAXV=3: no value-range warning" test ! -s "$tmp/a.err"
-"$bin" verify --protocol hmg_lite litmus/protocol/HMG-T11-atom-gpu-two-gpus.litmus >/dev/null 2>"$tmp/w.err"
+# Without --const the range is the one the test needs (two increments of
+# x from 0: 0..2), so nothing wraps and nothing is refused.
+"$bin" verify --protocol hmg_lite --json litmus/protocol/HMG-T11-atom-gpu-two-gpus.litmus >"$tmp/d.json" 2>"$tmp/d.err"
+check "HMG-T11 with the derived range: x == 2, range 0..2 from the test, no warning" \
+    jq -e '.sound and .protocol_outcomes == [{"x":2}] and .options.value_range == [0,2] and .options.value_range_from == "test"' "$tmp/d.json"
+check "HMG-T11 with the derived range: nothing on stderr" test ! -s "$tmp/d.err"
+# --const MAXV=1 sets the declared range 0..1 (the Rumur baseline's).
+"$bin" verify --protocol hmg_lite --const MAXV=1 litmus/protocol/HMG-T11-atom-gpu-two-gpus.litmus >"$tmp/w.out" 2>"$tmp/w.err"
 check "values 0..1 wrapping: the model's x = 2 draws a warning naming MAXV" \
     grep -q "HMG-T11-atom-gpu-two-gpus.litmus: warning: the model allows the value 2, outside protocol hmg_lite's value range 0..1; .*MAXV" "$tmp/w.err"
+check "values 0..1 wrapping: the run says values were wrapped" grep -q '^Warning value range: values were wrapped into 0..1' "$tmp/w.out"
 sed 's/^value 0..MAXV wrap/value 0..MAXV/' models/hmg_lite.proto >"$tmp/nowrap.proto"
-"$bin" verify --protocol "$tmp/nowrap.proto" litmus/protocol/HMG-T11-atom-gpu-two-gpus.litmus >"$tmp/o" 2>"$tmp/e"
+"$bin" verify --protocol "$tmp/nowrap.proto" --const MAXV=1 litmus/protocol/HMG-T11-atom-gpu-two-gpus.litmus >"$tmp/o" 2>"$tmp/e"
 rc=$?
 check "without wrap the same test is refused (exit 2, nothing on stdout)" test "$rc" -eq 2 -a ! -s "$tmp/o"
 check "without wrap: an error naming the value" grep -q 'error: the model allows the value 2' "$tmp/e"

@@ -8,6 +8,7 @@ void register_relation_tests(void);
 void register_cat_tests(void);
 void register_litmus_ptx_tests(void);
 void register_litmus_opencl_tests(void);
+void register_litmus_hash_tests(void);
 void register_enumerate_tests(void);
 void register_liveness_tests(void);
 void register_ptx_model_tests(void);
@@ -16,5 +17,9 @@ void register_protocol_lang_tests(void);
 void register_lit_ops_tests(void);
 void register_search_tests(void);
 void register_fair_cycle_tests(void);
+void register_print_tests(void);
+void register_gen_tests(void);
+void register_describe_tests(void);
+void register_msc_tests(void);
 
 #endif

@@ -318,6 +318,41 @@ static void test_outcome_set_sorts_and_dedups(void)
     CU_ASSERT_EQUAL(sorted[3], 5);
 }
 
+/* The range of values a run can hold, derived by hand for each test:
+ * the constants and initial values, what reads can return (what some chain
+ * of writes computes), and what is computed into registers. */
+static void check_range(const char *text, int unroll, lit_value want_lo, lit_value want_hi)
+{
+    litmus_test *t = parse(text);
+    lit_value lo = 99, hi = -99;
+    bool bounded = false;
+    CU_ASSERT_TRUE_FATAL(enumerate_value_range(t, unroll, &lo, &hi, &bounded, stderr));
+    CU_ASSERT_TRUE(bounded);
+    CU_ASSERT_EQUAL(lo, want_lo);
+    CU_ASSERT_EQUAL(hi, want_hi);
+}
+
+static void test_value_range(void)
+{
+    /* SB: values 0 (initial) and 1 (stored) */
+    check_range(SB, 2, 0, 1);
+    /* two increments of x from 0: 0, 1, 2 (a third is no execution's) */
+    check_range("PTX Inc\n{ x=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n"
+                " atom.relaxed.gpu.add r0, x, 1 | atom.relaxed.gpu.add r0, x, 1 ;\n"
+                "exists (x == 2)\n", 2, 0, 2);
+    /* a sentinel register: -1 */
+    check_range("PTX Sen\n{ x=0; P0:r1=-1; }\n P0@cta 0,gpu 0 ;\n ld.weak r0, x ;\n"
+                "exists (P0:r1 == -1)\n", 2, -1, 0);
+    /* computed only in a register: x read (0 or 5) plus 10 -> 10, 15 */
+    check_range("PTX Alu\n{ x=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n"
+                " ld.weak r0, x | st.weak x, 5 ;\n add r1, r0, 10 | ;\n"
+                "exists (P0:r1 == 15)\n", 2, 0, 15);
+    /* a loop counter: within the bound, 3 iterations at most (0..3) */
+    check_range("PTX Spin\n{ x=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n"
+                " mov r0, 0 | st.weak x, 1 ;\n LOOP: add r0, r0, 1 | ;\n ld.weak r1, x | ;\n"
+                " beq r1, 0, LOOP | ;\nexists (P0:r0 == 1)\n", 2, 0, 3);
+}
+
 void register_enumerate_tests(void)
 {
     CU_pSuite s = CU_add_suite("enumerate", NULL, NULL);
@@ -336,4 +371,5 @@ void register_enumerate_tests(void)
     CU_add_test(s, "static part follows trace shape", test_static_part_follows_trace_shape);
     CU_add_test(s, "order tables", test_order_tables_count_every_order_once);
     CU_add_test(s, "outcome set", test_outcome_set_sorts_and_dedups);
+    CU_add_test(s, "value range of a run", test_value_range);
 }

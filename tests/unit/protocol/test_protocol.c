@@ -223,17 +223,17 @@ static void test_unsupported_instr(void)
  * unordered network adds states, capacity 1 removes some. */
 static void test_unordered_network(void)
 {
-    proto_options o = {PROTO_NET_UNORDERED, 0, {0}, {0}};
+    proto_options o = {.net = PROTO_NET_UNORDERED};
     proto_instance *in = instance(MODEL, "litmus/protocol/IRIW-plus-4.litmus", &o);
     proto_bfs b = {0};
     CU_ASSERT(explore(&b, in) > 295805);
     proto_bfs_free(&b);
-    proto_options cap1 = {PROTO_NET_AS_DECLARED, 1, {"CAP"}, {1}};
+    proto_options cap1 = {.net = PROTO_NET_AS_DECLARED, .noverrides = 1, .override_name = {"CAP"}, .override_value = {1}};
     in = instance(MODEL, "litmus/protocol/IRIW-plus-4.litmus", &cap1);
     proto_bfs c = {0};
     CU_ASSERT(explore(&c, in) < 295805);
     proto_bfs_free(&c);
-    proto_options bad = {PROTO_NET_AS_DECLARED, 1, {"NOPE"}, {1}};
+    proto_options bad = {.net = PROTO_NET_AS_DECLARED, .noverrides = 1, .override_name = {"NOPE"}, .override_value = {1}};
     char buf[256] = {0};
     FILE *err = fmemopen(buf, sizeof buf - 1, "w");
     litmus_test *t = litmus_read_file("litmus/protocol/MP-stale-seed.litmus", stderr);
@@ -293,7 +293,7 @@ static void test_describe(void)
     proto_step(m, st, "(CU 0) ", "(CU 0) L1[x] in I: recv resp[0].StoreAck(x) -> pend := 0; acks -= 1 (now 0)\n");
     proto_step(m, st, "P0 ", "P0 (CU 0) L1[y] in I: store.release.gpu -> send req[0] Store(y, 1); pend := 1; acks += 1 (now 1); done\n");
     proto_step(m, st, "(CU 1) L1[x] in V: evict", "(CU 1) L1[x] in V: evict -> invalidate; next I\n");
-    proto_step(m, st, "P1 ", "P1 (CU 1) L1[y] in I: load.acquire.gpu -> invalidate_all; send req[1] Load(y); loads += 1 (now 1); acq := 1; wait; next I\n");
+    proto_step(m, st, "P1 ", "P1 (CU 1) L1[y] in I: load.acquire.gpu -> invalidate_all (nothing to drop); send req[1] Load(y); loads += 1 (now 1); acq := 1; wait; next I\n");
 }
 
 /* gpu_vi_unordered: a `keep` field survives invalidation.  The store's
@@ -442,6 +442,43 @@ static void test_barrier_refused(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(buf, "a negative barrier id"));
 }
 
+/* A range given by the caller replaces the declared one (0..MAXV = 0..1):
+ * MP-sentinel's r2 = -1 then fits and stays in the final state when the
+ * flag is not seen; a --const override of MAXV brings the declared range
+ * back (and then -1 is refused). */
+static void test_derived_value_range(void)
+{
+    protocol *p = protocol_load(MODEL, stderr);
+    litmus_test *t = litmus_read_file("litmus/values/MP-sentinel.litmus", stderr);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+    proto_options o = {.has_values = true, .value_lo = -1, .value_hi = 1};
+    proto_instance *in = proto_instantiate(p, t, &o, stderr);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(in);
+    long lo, hi;
+    CU_ASSERT_FALSE(proto_value_range(in, &lo, &hi));   /* a derived range never wraps */
+    CU_ASSERT_EQUAL(lo, -1);
+    CU_ASSERT_EQUAL(hi, 1);
+    CU_ASSERT_TRUE(proto_values_derived(in));
+    proto_bfs b = {0};
+    explore(&b, in);
+    lit_value not_seen[2] = {0, -1}, seen[2] = {1, 1}, stale[2] = {1, 0};
+    CU_ASSERT_TRUE(proto_bfs_saw(&b, not_seen, 2));
+    CU_ASSERT_TRUE(proto_bfs_saw(&b, seen, 2));
+    CU_ASSERT_FALSE(proto_bfs_saw(&b, stale, 2));
+    CU_ASSERT_EQUAL(b.deadlocks, 0);
+    CU_ASSERT_FALSE(proto_value_overflow(in, NULL));
+    proto_bfs_free(&b);
+
+    proto_options declared = o;
+    declared.noverrides = 1;
+    declared.override_name[0] = "MAXV";
+    declared.override_value[0] = 1;
+    FILE *sink = tmpfile();
+    CU_ASSERT_PTR_NULL(proto_instantiate(p, t, &declared, sink));
+    fclose(sink);
+}
+
 void register_protocol_tests(void)
 {
     CU_pSuite s = CU_add_suite("protocol", NULL, NULL);
@@ -454,6 +491,7 @@ void register_protocol_tests(void)
     CU_add_test(s, "IRIW on 6 CUs: 1197664 states", test_count_iriw6);
     CU_add_test(s, "MP final values", test_mp_final_values);
     CU_add_test(s, "unhandled (state, event)", test_unhandled);
+    CU_add_test(s, "derived value range, negative values", test_derived_value_range);
     CU_add_test(s, "unsupported instruction", test_unsupported_instr);
     CU_add_test(s, "unordered network, capacity override", test_unordered_network);
     CU_add_test(s, "threads of one CTA share a CU", test_shared_cu);

@@ -1278,7 +1278,7 @@ static void test_multi_final_from_home(void)
     CU_ASSERT_PTR_NOT_NULL_FATAL(p);
     const char *test = "PTX T\n{\nx=0; y=0;\n}\n P0@cta 0,gpu 0 | P1@cta 0,gpu 1 ;\n"
                        " st.weak y, 2   | st.weak x, 3   ;\nexists (x == 3 /\\ y == 2)\n";
-    proto_options o = {PROTO_NET_AS_DECLARED, 1, {"MAXV"}, {3}};
+    proto_options o = {.net = PROTO_NET_AS_DECLARED, .noverrides = 1, .override_name = {"MAXV"}, .override_value = {3}};
     proto_bfs b = {0};
     proto_bfs_explore(&b, instance_of(p, test, &o));
     CU_ASSERT(b.finals > 0);

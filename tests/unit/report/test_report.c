@@ -9,6 +9,7 @@
 
 #include "litmus/read.h"
 #include "report/report.h"
+#include "report/status.h"
 #include "unit_suites.h"
 
 static litmus_test *parse(const char *text)
@@ -63,7 +64,7 @@ static void test_state_forms(void)
     CU_ASSERT_EQUAL_FATAL(t->nobserved, 3);
     lit_value v[3] = { 1, 0, 1 };
     char *herd = capture(report_state, t, v);
-    CU_ASSERT_STRING_EQUAL(herd, "1:r0=1; 1:r1=0; x=1;");
+    CU_ASSERT_STRING_EQUAL(herd, "1:r0=1; 1:r1=0; [x]=1;");   /* herd7 7.58 brackets locations */
     char *json = capture(report_json_state, t, v);
     CU_ASSERT_STRING_EQUAL(json, "{\"P1:r0\":1,\"P1:r1\":0,\"x\":1}");
     free(herd);
@@ -81,10 +82,29 @@ static void test_json_string(void)
     free(buf);
 }
 
+/* The team's exit statuses: unusable input hides everything, a violation
+ * stands when other work was cut, a cut hides a pass. */
+static void test_status_merge(void)
+{
+    CU_ASSERT_EQUAL(sc_status_merge(0, 0), 0);
+    CU_ASSERT_EQUAL(sc_status_merge(0, 3), 3);
+    CU_ASSERT_EQUAL(sc_status_merge(3, 0), 3);
+    CU_ASSERT_EQUAL(sc_status_merge(3, 1), 1);
+    CU_ASSERT_EQUAL(sc_status_merge(1, 3), 1);
+    CU_ASSERT_EQUAL(sc_status_merge(1, 2), 2);
+    CU_ASSERT_EQUAL(sc_status_merge(2, 3), 2);
+    CU_ASSERT_EQUAL(sc_status_merge(0, 7), 2);
+    CU_ASSERT_STRING_EQUAL(sc_cut_name(SC_CUT_MAX_STATES), "max-states");
+    CU_ASSERT_STRING_EQUAL(sc_cut_name(SC_CUT_INTERRUPTED), "interrupted");
+    CU_ASSERT_STRING_EQUAL(sc_cut_name(SC_CUT_VALUE_RANGE), "value-range");
+    CU_ASSERT_PTR_NULL(sc_cut_name(SC_CUT_NONE));
+}
+
 void register_report_tests(void)
 {
     CU_pSuite s = CU_add_suite("report", NULL, NULL);
     CU_add_test(s, "herd7's verdict rule", test_verdict_rule);
     CU_add_test(s, "a final state, herd and JSON", test_state_forms);
     CU_add_test(s, "JSON string escapes", test_json_string);
+    CU_add_test(s, "exit statuses and cut words", test_status_merge);
 }

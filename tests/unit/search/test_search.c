@@ -360,6 +360,71 @@ static void test_bfs_max_memory_and_timeout(void)
     bfs_free(s);
 }
 
+/* Progress reports: with an interval shorter than any expansion, one at
+ * every clock check (every 256 expansions, from the first); each sees the
+ * queue as the stored states not yet expanded.  With an hour's interval,
+ * none. */
+typedef struct progress_log {
+    int n;
+    bool consistent;
+    uint64_t last_states;
+} progress_log;
+
+static void log_progress(void *ctx, const bfs_progress *p)
+{
+    progress_log *l = ctx;
+    l->consistent &= p->queue == p->states - p->expanded && p->expanded % 256 == 0 &&
+                     p->states >= l->last_states && p->store_bytes > 0 && p->seconds >= 0;
+    l->last_states = p->states;
+    l->n++;
+}
+
+static void test_bfs_progress(void)
+{
+    grid g;
+    nsi_model m = grid_model(&g, 200, 3);
+    g.corner_final = true;
+    progress_log log = {0, true, 0};
+    bfs_options o = {.progress = log_progress, .progress_ctx = &log, .progress_every_s = 1e-12};
+    bfs_result r;
+    bfs_search *s = bfs_run(&m, &o, &r);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+    CU_ASSERT_EQUAL(r.states, 40000);
+    CU_ASSERT_EQUAL(log.n, (40000 + 255) / 256);
+    CU_ASSERT(log.consistent);
+    bfs_free(s);
+    progress_log quiet = {0, true, 0};
+    o.progress_ctx = &quiet;
+    o.progress_every_s = 3600;
+    s = bfs_run(&m, &o, &r);
+    CU_ASSERT_EQUAL(quiet.n, 0);
+    bfs_free(s);
+}
+
+/* The caller's stop flag, already set: the search stores the initial
+ * state and stops before expanding it, with partial statistics. */
+static void test_bfs_stop_flag(void)
+{
+    grid g;
+    nsi_model m = grid_model(&g, 100, 2);
+    volatile sig_atomic_t flag = 1;
+    bfs_options o = {.stop = &flag};
+    bfs_result r;
+    bfs_search *s = bfs_run(&m, &o, &r);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+    CU_ASSERT_EQUAL(r.stop, BFS_INTERRUPTED);
+    CU_ASSERT_FALSE(r.complete);
+    CU_ASSERT_EQUAL(r.states, 1);
+    CU_ASSERT_EQUAL(r.expanded, 0);
+    CU_ASSERT_STRING_EQUAL(bfs_stop_name(r.stop), "interrupted");
+    bfs_free(s);
+    flag = 0;
+    s = bfs_run(&m, &o, &r);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+    CU_ASSERT_EQUAL(r.stop, BFS_EXHAUSTED);
+    bfs_free(s);
+}
+
 static void test_bfs_bad_model(void)
 {
     grid g;
@@ -389,4 +454,6 @@ void register_search_tests(void)
     CU_add_test(s, "bfs max-states partial statistics", test_bfs_max_states);
     CU_add_test(s, "bfs max-memory and timeout", test_bfs_max_memory_and_timeout);
     CU_add_test(s, "bfs bad model", test_bfs_bad_model);
+    CU_add_test(s, "bfs progress callback", test_bfs_progress);
+    CU_add_test(s, "bfs stop flag", test_bfs_stop_flag);
 }

@@ -1,0 +1,24 @@
+/* cli/value_range.c: see cli/value_range.h. */
+#include "cli/value_range.h"
+
+#include "enumerate/enumerate.h"
+
+bool test_value_range(const litmus_test *t, int unroll, proto_options *po, FILE *err)
+{
+    lit_value lo, hi;
+    bool bounded;
+    if (!enumerate_value_range(t, unroll, &lo, &hi, &bounded, err))
+        return false;
+    if (lo > 0)
+        lo = 0;
+    if (hi < 0)
+        hi = 0;
+    if (!bounded)
+        fprintf(err, "%s: warning: the values this test can compute could not be bounded; the range %lld..%lld "
+                "of those found is used, and a step beyond it makes the result incomplete\n", t->file,
+                (long long)lo, (long long)hi);
+    po->has_values = true;
+    po->value_lo = (long)lo;
+    po->value_hi = (long)hi;
+    return true;
+}

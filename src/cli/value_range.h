@@ -1,0 +1,24 @@
+/*
+ * cli/value_range.h: the range of values a protocol must hold for one test.
+ *
+ * Contract.  test_value_range() fills po->has_values, value_lo and
+ * value_hi with the range of every value a run of the test can hold
+ * (enumerate_value_range, with the loop bound `unroll`), widened to
+ * include 0, which every protocol holds in an empty line.  The protocol
+ * uses it instead of its declared `value` range unless a --const override
+ * names that range's constant (protocol/protocol.h).  When the values
+ * cannot be bounded it says so on `err` and uses those found; false, with
+ * a located error, when the test's paths cannot be built.
+ */
+#ifndef SCOPECHECK_CLI_VALUE_RANGE_H
+#define SCOPECHECK_CLI_VALUE_RANGE_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "litmus/litmus.h"
+#include "protocol/protocol.h"
+
+bool test_value_range(const litmus_test *t, int unroll, proto_options *po, FILE *err);
+
+#endif
