@@ -511,7 +511,7 @@ static void print_text(FILE *out, const verdict *v, const verify_opts *o, const 
         print_trace(out, v, v->unhandled_at[i]);
     }
     print_value_notes(out, v);
-    verify_live_text(out, &v->live, v->bfs);
+    verify_live_text(out, &v->live, v->bfs, v->inst, v->trace);
     bfs_print_stats(&v->search, out);
     fprintf(out, "state bits: %d (%d bytes)\n", proto_state_bits(v->inst), (proto_state_bits(v->inst) + 7) / 8);
     print_result(out, v);

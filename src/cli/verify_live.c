@@ -8,13 +8,13 @@
 #include "report/report.h"
 
 const nsi_model *verify_live_prepare(verify_live *vl, const schedule_opts *o, const nsi_model *m,
-                                     const char *protocol, bfs_options *bo, FILE *err)
+                                     const char *proto_label, bfs_options *bo, FILE *err)
 {
     memset(vl, 0, sizeof *vl);
     vl->opts = o;
     if (o->preempt && !(m->sched && m->sched->preempt)) {
         fprintf(err, "scopecheck verify: error: --preempt: protocol %s declares no context switch "
-                     "(a `preempt` line in its tables)\n", protocol);
+                     "(a `preempt` line in its tables)\n", proto_label);
         return NULL;
     }
     if (o->occupancy > 0 || o->preempt) {
@@ -23,7 +23,7 @@ const nsi_model *verify_live_prepare(verify_live *vl, const schedule_opts *o, co
         vl->sched = sched_wrap(m, &so);
         if (!vl->sched) {
             fprintf(err, "scopecheck verify: error: cannot schedule protocol %s's CTAs "
-                         "(too many CTAs or too large a state)\n", protocol);
+                         "(too many CTAs or too large a state)\n", proto_label);
             return NULL;
         }
         m = sched_nsi(vl->sched);
@@ -31,7 +31,7 @@ const nsi_model *verify_live_prepare(verify_live *vl, const schedule_opts *o, co
     if (o->liveness) {
         if (!m->sched) {
             fprintf(err, "scopecheck verify: error: protocol %s's model has no threads to check liveness of\n",
-                    protocol);
+                    proto_label);
             return NULL;
         }
         vl->graph = fc_graph_new(m);
@@ -98,7 +98,8 @@ static void thread_name(FILE *out, const bfs_search *s, int t)
     m->sched->unit_name(m->ctx, t, out);
 }
 
-void verify_live_text(FILE *out, const verify_live *vl, const bfs_search *s)
+void verify_live_text(FILE *out, const verify_live *vl, const bfs_search *s, const proto_instance *in,
+                      trace_detail detail)
 {
     if (!vl->graph)
         return;
@@ -115,7 +116,7 @@ void verify_live_text(FILE *out, const verify_live *vl, const bfs_search *s)
         thread_name(out, s, c->thread);
         fprintf(out, " never completes (a %scycle of %zu steps)\nTrace\n",
                 vl->opts->fair_weak ? "weakly fair " : "", c->len);
-        fc_print_lasso(s, c, out);
+        trace_print_lasso(out, s, in, c, detail);
     }
     fprintf(out, "liveness: %llu cyclic components, %llu edges, %.3f s, %.1f MiB\n",
             (unsigned long long)vl->result.components, (unsigned long long)vl->result.edges,

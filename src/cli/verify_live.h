@@ -17,6 +17,7 @@
 #include <stdio.h>
 
 #include "cli/schedule_opts.h"
+#include "cli/trace_print.h"
 #include "search/bfs.h"
 #include "search/fair_cycle.h"
 #include "search/nsi.h"
@@ -34,13 +35,16 @@ typedef struct verify_live {
 /* Returns the model to explore (the protocol's, or the scheduler around
  * it), or NULL after writing an error (exit 2). */
 const nsi_model *verify_live_prepare(verify_live *vl, const schedule_opts *o, const nsi_model *m,
-                                     const char *protocol, bfs_options *bo, FILE *err);
+                                     const char *proto_label, bfs_options *bo, FILE *err);
 void verify_live_decide(verify_live *vl, const bfs_search *s, const bfs_result *r);
 /* No answer (why): the graph misses steps the search did not take. */
 void verify_live_undecided(verify_live *vl, const char *why);
 bool verify_live_failed(const verify_live *vl);
 bool verify_live_unknown(const verify_live *vl);
-void verify_live_text(FILE *out, const verify_live *vl, const bfs_search *s);
+/* The lasso traces in `detail` (cli/trace_print.h), through the protocol's
+ * step descriptions. */
+void verify_live_text(FILE *out, const verify_live *vl, const bfs_search *s, const proto_instance *in,
+                      trace_detail detail);
 void verify_live_json(FILE *out, const verify_live *vl, const bfs_search *s);
 void verify_live_free(verify_live *vl);
 

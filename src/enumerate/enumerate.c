@@ -1474,6 +1474,8 @@ static const char *live_enumeration(live_ctx *lc, const litmus_test *t, const ca
     const char *unknown = c->paths.live_unknown;
     if (!built || c->failed)
         unknown = msg && *msg ? bare_message(msg) : "the enumerator's limits";
+    else if (scratch.interrupted)
+        unknown = "interrupted";
     else if (scratch.too_big)
         unknown = "some executions have more than 64 events";
     else if (c->paths.values_cut)

@@ -22,6 +22,31 @@ check "the lasso marks where the cycle starts" grep -qx "  -- cycle: the steps b
 check "the cycle holds P1's load of f reading 0" \
     bash -c "sed -n '/-- cycle:/,/^liveness:/p' '$tmp/out' | grep -q 'P1 r0 = 0'"
 check "Result Fail" grep -qx "Result Fail" "$tmp/out"
+# --trace full: the lasso through the same step descriptions as other traces;
+# each cycle step names its row, and that row of models/gpu_vi.proto is the
+# event the step line says (checked against the table file, not our output).
+"$bin" verify --protocol gpu_vi --liveness --trace full "$L/FP-spin-unset.litmus" >"$tmp/out" 2>"$tmp/err"
+sed -n '/-- cycle:/,/^liveness:/p' "$tmp/out" >"$tmp/cycle"
+check "--trace full: the cycle's steps carry their table rows" grep -q "^      row .*gpu_vi.proto:[0-9]*$" "$tmp/cycle"
+rows_ok() {
+    local ok=1 n=0 line ev row
+    while IFS= read -r line; do
+        case $line in
+        "  "[0-9]*:*) ev=$(sed -E 's/.*: (load[^ ]*|recv [a-z]+|evict).*/\1/' <<<"$line") ;;
+        "      row "*)
+            row=$(sed -n "${line##*:}p" models/gpu_vi.proto)
+            n=$((n + 1))
+            case $ev in
+            "recv "*) grep -q "recv ${ev#recv }" <<<"$row" || ok=0 ;;
+            *) grep -q "| $ev " <<<"$row" || ok=0 ;;
+            esac ;;
+        esac
+    done <"$1"
+    [ "$ok" = 1 ] && [ "$n" -ge 2 ]
+}
+check "--trace full: each cycle row of gpu_vi.proto is the step's event" rows_ok "$tmp/cycle"
+check "--trace full: the cycle shows the fields it changes (P1 waits, then not)" \
+    bash -c "grep -q 'P1: waiting = yes' '$tmp/cycle' && grep -q 'P1: waiting = no' '$tmp/cycle'"
 "$bin" verify --protocol gpu_vi --liveness --json "$L/FP-spin-unset.litmus" >"$tmp/out" 2>"$tmp/err"
 check "JSON: liveness No, one cycle of P1 with a stem and a cycle" \
     jq -e '.liveness == "No" and .fairness == "weak" and (.cycles | length) == 1 and .cycles[0].thread == "P1"
