@@ -741,7 +741,10 @@ static int verify_file(const char *path, const verify_opts *o, const protocol *p
     if (!t)
         return 2;
     proto_options po = o->proto;
-    if (!test_value_range(t, o->unroll, &po, err))
+    /* A --const of the value constant sets the range: the test's own (which
+     * needs its paths up to --unroll, too many for some spin loops) is not
+     * derived. */
+    if (!proto_value_range_overridden(p, &po) && !test_value_range(t, o->unroll, &po, err))
         return 2;
     proto_instance *inst = proto_instantiate(p, t, &po, err);
     if (!inst)
