@@ -1,4 +1,4 @@
-# scopecheck build.  `make` builds bin/scopecheck; `make test` runs every test;
+# scopecheck build.  `make` builds bin/scopecheck and bin/scopesim; `make test` runs every test;
 # `make asan` runs the unit and end-to-end tests under AddressSanitizer and UBSan.
 #
 # Sources live in one folder per layer under src/ (docs/ARCHITECTURE.md);
@@ -10,12 +10,17 @@ CC      ?= cc
 CFLAGS  ?= -O2 -g
 WARN    := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 INC     := -Isrc
-LDLIBS  := -lgc -lnettle $(shell pkg-config --libs libgvc 2>/dev/null || echo -lgvc -lcgraph -lcdt)
+LDLIBS  := -lgc $(shell pkg-config --libs libgvc 2>/dev/null || echo -lgvc -lcgraph -lcdt) -ljansson -lnettle
+SIMLIBS := -lgc -ljansson -lnettle -lm
 TESTLIBS := -lcunit
 
 LIB_DIRS := base litmus litmus/opencl cat enumerate protocol search report gen
 LIB_SRC  := $(foreach d,$(LIB_DIRS),$(wildcard src/$(d)/*.c))
+# the simulator's modules: in scopesim and the unit tests, never in scopecheck
+SIM_LIB_SRC := $(filter-out src/sim/main.c,$(wildcard src/sim/*.c))
 CLI_SRC  := $(wildcard src/cli/*.c)
+# scopesim: its own main over sim/ and base/ only (docs/ARCHITECTURE.md)
+SIM_SRC  := src/sim/main.c $(wildcard src/base/*.c) $(filter-out src/sim/main.c,$(wildcard src/sim/*.c))
 UNIT_SRC := $(wildcard tests/unit/*.c tests/unit/*/*.c)
 
 ASAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
@@ -24,16 +29,17 @@ ASAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-s
 objs = $(patsubst tests/unit/%.c,build/$(1)/unit/%.o,$(patsubst src/%.c,build/$(1)/%.o,$(2)))
 
 OBJ           := $(call objs,obj,$(LIB_SRC) $(CLI_SRC))
-LIB_OBJ       := $(call objs,obj,$(LIB_SRC))
+SIM_OBJ       := $(call objs,obj,$(SIM_SRC))
+ASAN_SIM_OBJ  := $(call objs,asan,$(SIM_SRC))
+LIB_OBJ       := $(call objs,obj,$(LIB_SRC) $(SIM_LIB_SRC))
 UNIT_OBJ      := $(call objs,obj,$(UNIT_SRC))
 ASAN_OBJ      := $(call objs,asan,$(LIB_SRC) $(CLI_SRC))
-ASAN_LIB_OBJ  := $(call objs,asan,$(LIB_SRC))
+ASAN_LIB_OBJ  := $(call objs,asan,$(LIB_SRC) $(SIM_LIB_SRC))
 ASAN_UNIT_OBJ := $(call objs,asan,$(UNIT_SRC))
 
-.PHONY: all test unit e2e conformance asan check-layers difftest bench bench-protocol bench-search clean
-.PHONY: all test unit e2e conformance asan check-layers bench bench-protocol bench-search clean install uninstall
+.PHONY: all test unit e2e conformance asan fuzz-replay fuzz check-layers difftest bench bench-protocol bench-search bench-sim experiments clean install uninstall
 
-all: bin/scopecheck
+all: bin/scopecheck bin/scopesim
 
 # ---- one rule per kind of file ----------------------------------------------
 
@@ -59,30 +65,87 @@ bin/scopecheck: $(OBJ)
 	@mkdir -p bin
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
+bin/scopesim: $(SIM_OBJ)
+	@mkdir -p bin
+	$(CC) $(CFLAGS) -o $@ $^ $(SIMLIBS)
+
 bin/unit_tests: $(LIB_OBJ) $(UNIT_OBJ)
 	@mkdir -p bin
-	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(TESTLIBS)
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) -lm $(TESTLIBS)
 
 build/asan/scopecheck: $(ASAN_OBJ)
 	$(CC) $(ASAN_FLAGS) -o $@ $^ $(LDLIBS)
 
+build/asan/scopesim: $(ASAN_SIM_OBJ)
+	$(CC) $(ASAN_FLAGS) -o $@ $^ $(SIMLIBS)
+
 build/asan/unit_tests: $(ASAN_LIB_OBJ) $(ASAN_UNIT_OBJ)
-	$(CC) $(ASAN_FLAGS) -o $@ $^ $(LDLIBS) $(TESTLIBS)
+	$(CC) $(ASAN_FLAGS) -o $@ $^ $(LDLIBS) -lm $(TESTLIBS)
 
 # ---- tests ------------------------------------------------------------------
 
 unit: bin/unit_tests
 	bin/unit_tests
 
-e2e: bin/scopecheck
+e2e: bin/scopecheck bin/scopesim
 	bash tests/e2e/run.sh bin/scopecheck
 
 conformance: bin/scopecheck
-	bash tests/conformance_if_shared.sh bin/scopecheck
+	HERD_SUITES=$(HERD_SUITES) bash tests/conformance_if_shared.sh bin/scopecheck
 
-asan: build/asan/scopecheck build/asan/unit_tests
-	ASAN_OPTIONS=detect_leaks=0 build/asan/unit_tests
-	ASAN_OPTIONS=detect_leaks=0 bash tests/e2e/run.sh build/asan/scopecheck
+# LeakSanitizer is on: memory outside the collector (the search's store,
+# graphviz's objects we own) must be freed.  tests/lsan.supp names the
+# leaks graphviz and its libraries keep for the process's life.
+SAN_ENV := ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
+           LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0
+
+asan: build/asan/scopecheck build/asan/scopesim build/asan/unit_tests fuzz-replay
+	$(SAN_ENV) build/asan/unit_tests
+	$(SAN_ENV) bash tests/e2e/run.sh build/asan/scopecheck
+
+# ---- fuzzing (docs/fuzzing.md) ------------------------------------------------
+# Six harnesses in tests/fuzz/.  `make fuzz FUZZ_SECONDS=N` runs each under
+# libFuzzer (clang) for N seconds (not in CI); `make fuzz-replay`, part of
+# `make test`, replays the committed corpora and past crash inputs through
+# the same harnesses built with gcc, ASan and UBSan, on a 1 MiB stack so
+# that a recursion that input can deepen fails here, not only in the field.
+
+FUZZ_NAMES   := ptx opencl cat protocol enumerate search
+FUZZ_SECONDS ?= 60
+FUZZ_CC      ?= clang-14
+FUZZ_DEFS    := -DFUZZ_MODELS_DIR='"$(CURDIR)/models"' -Itests/fuzz
+FUZZ_SAN     := -g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
+# ASan cannot see overflows of collector memory unless told where objects end
+FUZZ_GC      := -include $(CURDIR)/tests/fuzz/gc_redzone.h
+FUZZ_OBJ     := $(call objs,fuzz,$(LIB_SRC))
+FUZZ_STACK_KB ?= 1024
+
+build/fuzz/%.o: src/%.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(WARN) $(FUZZ_SAN) $(FUZZ_GC) -fsanitize=fuzzer-no-link $(INC) -MMD -MP -c -o $@ $<
+
+build/fuzz/harness/%.o: tests/fuzz/%.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(WARN) $(FUZZ_SAN) $(FUZZ_GC) -fsanitize=fuzzer-no-link $(INC) $(FUZZ_DEFS) -MMD -MP -c -o $@ $<
+
+build/fuzz/fuzz_%: build/fuzz/harness/fuzz_%.o build/fuzz/harness/mutate.o $(FUZZ_OBJ)
+	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $^ $(LDLIBS)
+
+build/asan/fuzz/%.o: tests/fuzz/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(ASAN_FLAGS) $(INC) $(FUZZ_DEFS) -MMD -MP -c -o $@ $<
+
+build/asan/fuzz/replay_%: build/asan/fuzz/fuzz_%.o build/asan/fuzz/mutate.o build/asan/fuzz/replay.o $(ASAN_LIB_OBJ)
+	$(CC) $(ASAN_FLAGS) -o $@ $^ $(LDLIBS)
+
+fuzz-replay: $(foreach n,$(FUZZ_NAMES),build/asan/fuzz/replay_$(n))
+	@for n in $(FUZZ_NAMES); do \
+	    (ulimit -s $(FUZZ_STACK_KB) && $(SAN_ENV) build/asan/fuzz/replay_$$n $$(bash scripts/fuzz_seeds.sh $$n) \
+	        tests/fuzz/corpus/$$n tests/fuzz/crashes/$$n) || exit 1; \
+	done
+
+fuzz: $(foreach n,$(FUZZ_NAMES),build/fuzz/fuzz_$(n))
+	bash scripts/fuzz.sh $(FUZZ_SECONDS) $(FUZZ_NAMES)
 
 # The dependency rules of docs/ARCHITECTURE.md (folders, no circles).
 check-layers: bin/scopecheck
@@ -107,6 +170,14 @@ bench: bin/scopecheck
 bench-protocol: bin/scopecheck
 	bash scripts/bench_protocol.sh
 
+# scopesim: operations and messages per second, memory at two run lengths (docs/PERFORMANCE.md).
+bench-sim: bin/scopecheck bin/scopesim
+	bash scripts/bench_sim.sh
+
+# Every experiment of docs/EXPERIMENTS.md: tables and figures into out/experiments/.
+experiments: bin/scopecheck bin/scopesim
+	bash scripts/experiments.sh out/experiments
+
 # Search back end throughput on a synthetic model (docs/search.md).
 bench-search: bin/bench_search
 	bash scripts/bench_search.sh bin/bench_search
@@ -118,28 +189,32 @@ bin/bench_search: tests/bench/bench_search.c build/obj/search/state_store.o buil
 # ---- installation -----------------------------------------------------------
 # make install PREFIX=/usr/local [DESTDIR=...]: the program, the bundled
 # models and protocols (found from PREFIX/bin/scopecheck at run time, see
-# cli/model_path.h), scripts/compare_models.sh and the man pages.
+# cli/model_path.h), scripts/compare_models.sh and the man pages; scopesim
+# and its system and workload files (models/sim/).
 
 PREFIX  ?= /usr/local
 BINDIR  := $(DESTDIR)$(PREFIX)/bin
 DATADIR := $(DESTDIR)$(PREFIX)/share/scopecheck
 MANDIR  := $(DESTDIR)$(PREFIX)/share/man
 
-install: bin/scopecheck
-	install -d $(BINDIR) $(DATADIR)/models/mutants $(DATADIR)/scripts $(MANDIR)/man1 $(MANDIR)/man5
+install: bin/scopecheck bin/scopesim
+	install -d $(BINDIR) $(DATADIR)/models/mutants $(DATADIR)/models/sim $(DATADIR)/scripts $(MANDIR)/man1 $(MANDIR)/man5
 	install -m 755 bin/scopecheck $(BINDIR)/scopecheck
+	install -m 755 bin/scopesim $(BINDIR)/scopesim
 	install -m 644 models/*.cat models/*.proto $(DATADIR)/models/
+	install -m 644 models/sim/*.sys models/sim/*.wl $(DATADIR)/models/sim/
 	install -m 644 models/mutants/*.proto $(DATADIR)/models/mutants/
 	install -m 755 scripts/compare_models.sh $(DATADIR)/scripts/
 	install -m 644 man/scopecheck.1 $(MANDIR)/man1/
 	install -m 644 man/scopecheck-litmus.5 man/scopecheck-cat.5 man/scopecheck-proto.5 $(MANDIR)/man5/
 
 uninstall:
-	rm -f $(BINDIR)/scopecheck $(MANDIR)/man1/scopecheck.1 $(MANDIR)/man5/scopecheck-litmus.5 \
+	rm -f $(BINDIR)/scopecheck $(BINDIR)/scopesim $(MANDIR)/man1/scopecheck.1 $(MANDIR)/man5/scopecheck-litmus.5 \
 	      $(MANDIR)/man5/scopecheck-cat.5 $(MANDIR)/man5/scopecheck-proto.5
 	rm -rf $(DATADIR)
 
 clean:
 	rm -rf build bin
 
--include $(OBJ:.o=.d) $(UNIT_OBJ:.o=.d) $(ASAN_OBJ:.o=.d) $(ASAN_UNIT_OBJ:.o=.d)
+-include $(OBJ:.o=.d) $(SIM_OBJ:.o=.d) $(UNIT_OBJ:.o=.d) $(ASAN_OBJ:.o=.d) $(ASAN_SIM_OBJ:.o=.d) $(ASAN_UNIT_OBJ:.o=.d) $(FUZZ_OBJ:.o=.d)
+-include $(wildcard build/fuzz/harness/*.d build/asan/fuzz/*.d)

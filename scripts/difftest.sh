@@ -110,7 +110,7 @@ shrink() { # CHECK FILE: reduces FILE in place while the disagreement persists
 
 reproduce_cmd() { # CHECK FILE
     case $1 in
-    sc-vs-sc_memory) echo "scopecheck verify --protocol sc_memory --model sc ${maxv[*]} $2" ;;
+    sc-vs-sc_memory) echo "scopecheck verify --protocol sc_memory --model sc --complete ${maxv[*]} $2" ;;
     *-in-ptx6) echo "scopecheck verify --protocol ${1%-in-ptx6} --model ptx6 ${maxv[*]} $2" ;;
     ptx75-eq-ptx6) echo "scopecheck litmus --model ptx6 $2; scopecheck litmus --model ptx75 $2" ;;
     drf-sc) echo "scopecheck litmus --model hrf-direct $2; scopecheck litmus --model sc $2" ;;

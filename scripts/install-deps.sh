@@ -1,8 +1,13 @@
 #!/usr/bin/env bash
 # Installs the Debian packages scopecheck needs, if any is missing.
 # As root it runs apt-get itself; otherwise it prints the command to run.
+# `install-deps.sh --fuzz` adds what `make fuzz` needs (clang and its
+# libFuzzer runtime); CI does not run the fuzz target and does not ask.
 set -eu
-packages=(gcc make libc6-dev libgc-dev libcunit1-dev libgraphviz-dev graphviz jq nettle-dev)
+packages=(gcc make libc6-dev libgc-dev libcunit1-dev libgraphviz-dev graphviz jq libjansson-dev nettle-dev gnuplot-nox)
+if [ "${1:-}" = --fuzz ]; then
+    packages+=(clang-14 libclang-rt-14-dev)
+fi
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")

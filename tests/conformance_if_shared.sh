@@ -3,8 +3,14 @@
 #   - the shared reference corpus ../shared/corpus/ptx (relative to the repository
 #     root) for ptx6 and ptx75, when it is there;
 #   - ../shared/corpus/opencl for opencl and opencl-race, when it is there;
-#   - our own suites litmus/ptx, litmus/hrf, litmus/ptx-liveness and litmus/write-atomicity for every model their
-#     expected.tsv lists.
+#   - our own suites litmus/ptx, litmus/hrf, litmus/ptx-liveness,
+#     litmus/write-atomicity, litmus/opencl and litmus/opencl-herd for every
+#     model their expected.tsv lists;
+#   - with HERD_SUITES=DIR (a local copy of herd's OpenCL suites: DIR/OpenCLTests
+#     and DIR/RSPTests, which are herd's and not ours to ship), every file of
+#     them run through legacy herd and scopecheck side by side
+#     (scripts/herd_opencl.sh, models opencl and opencl-rsp respectively), when
+#     ../shared/bench/herd-legacy is there.
 # Without ../shared/corpus that part is skipped with a message: the corpus is
 # not ours to ship.  Exit 1 if any verdict disagrees.
 set -u
@@ -30,8 +36,19 @@ if [ -d "$ocl" ]; then
 else
     echo "conformance: skipped ../shared/corpus/opencl (not found)"
 fi
-for suite in litmus/ptx litmus/hrf litmus/ptx-liveness litmus/write-atomicity; do
+for suite in litmus/ptx litmus/hrf litmus/ptx-liveness litmus/write-atomicity litmus/opencl litmus/opencl-herd; do
     echo "== $suite (all models listed)"
     SCOPECHECK=$bin bash scripts/conformance.sh "$suite" || status=1
 done
+if [ -n "${HERD_SUITES:-}" ]; then
+    for pair in OpenCLTests:opencl RSPTests:opencl-rsp; do
+        d=$HERD_SUITES/${pair%%:*}
+        if [ -d "$d" ]; then
+            echo "== $d (${pair##*:}, side by side with legacy herd)"
+            SCOPECHECK=$bin bash scripts/herd_opencl.sh --model "${pair##*:}" "$d" || status=1
+        else
+            echo "conformance: no $d"
+        fi
+    done
+fi
 exit $status

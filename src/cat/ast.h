@@ -18,6 +18,23 @@
 
 #include "cat/cat.h"
 
+/* ---- Limits (docs/cat.md) ---- */
+
+/* Brackets, parentheses and call arguments nested in one another. */
+#define CAT_MAX_EXPR_DEPTH 256
+/* Files included in one another. */
+#define CAT_MAX_INCLUDE_DEPTH 16
+/* Function calls expanded inside one another (a call in a function body). */
+#define CAT_MAX_CALL_DEPTH 256
+/* Expressions nested in the compiler, function bodies expanded in place
+ * (nesting in a body called from nested calls adds up). */
+#define CAT_MAX_COMPILE_DEPTH 1024
+/* Expression nodes compiled in all, each function call expanded: bounds the
+ * time and memory a model whose calls double at each level would take. */
+#define CAT_MAX_COMPILED_NODES (1 << 22)
+/* `with` statements: each multiplies the work by its linearisations. */
+#define CAT_MAX_WITHS 16
+
 /* ---- Syntax ---- */
 
 typedef struct cat_pos {
@@ -79,13 +96,13 @@ typedef struct cat_ast {
     int nstmts;
 } cat_ast;
 
-/* Parses `text` (len bytes) named `name`; includes are looked up in `dir`
- * ("" for the current directory).  NULL after reporting errors. */
+/* Parses `text` (len bytes, at most CAT_MAX_FILE_BYTES) named `name`;
+ * includes are looked up in `dir` ("" for the current directory) and read
+ * through base/textfile.h, each at most CAT_MAX_FILE_BYTES and the model's
+ * files at most CAT_MAX_MODEL_BYTES in all.  NULL after reporting errors. */
 cat_ast *cat_parse(const char *name, const char *text, size_t len, const char *dir,
                    FILE *errors);
 
-/* Reads a whole file into GC memory; NULL if it cannot be read. */
-char *cat_read_file(const char *path, size_t *len);
 /* The directory part of a path ("" when it has none). */
 char *cat_dir_of(const char *path);
 
@@ -112,7 +129,8 @@ enum cat_op {
 
 /* dst = a op b (c: third operand of CI_R_RESTRICT: dst = [b];a;[c]).
  * CI_*_UPDATE: copy b into a, noting a change.  CI_FIX_LOOP: if something
- * changed since the loop start, jump back a instructions (at most b times).
+ * changed since the loop start, jump back a instructions (b: the number of
+ * variables; at most b * n * n + 2 times on n events).
  * CI_CHECK: a = operand slot, b = index into checks.  CI_CHECK_FUSED: the
  * check of index dst on `a op b`, op (in c) CI_R_INTER or CI_R_DIFF for an
  * empty check, CI_R_SEQ for an irreflexive one, without building it. */

@@ -29,13 +29,22 @@ typedef struct cat_workspace cat_workspace;
  * (a model statement `option co = partial`, a scopecheck extension). */
 enum cat_co_mode { CAT_CO_TOTAL, CAT_CO_PARTIAL };
 
+/* Limits on a model's text: each file (the model, each include), and all
+ * of them together. */
+#define CAT_MAX_FILE_BYTES (4u << 20)
+#define CAT_MAX_MODEL_BYTES (16u << 20)
+
 /* Parses the model in `path`; `include "f.cat"` is looked up beside it.
- * On bad input: one or more "file:line:col: error: ..." lines on `errors`
- * and NULL.  Allocation: Boehm GC. */
+ * On bad input (a file that is not a regular file or a pipe, or is too
+ * large, included files too, and every syntax, name or type error): one or
+ * more "file:line:col: error: ..." lines on `errors` and NULL.  Allocation:
+ * Boehm GC. */
 cat_model *cat_load(const char *path, FILE *errors);
 
-/* Same, from text in memory (`name` is used in diagnostics and for includes
- * relative to the current directory). */
+/* Same, from text in memory: `len` bytes (NUL bytes are errors), or a C
+ * string.  `name` is used in diagnostics and for includes relative to the
+ * current directory. */
+cat_model *cat_load_text(const char *name, const char *text, size_t len, FILE *errors);
 cat_model *cat_load_string(const char *name, const char *text, FILE *errors);
 
 const char *cat_model_title(const cat_model *m);  /* the model's first-line name */
@@ -63,7 +72,13 @@ bool cat_model_flags_undefined(const cat_model *m);
 int cat_model_flag_count(const cat_model *m);
 const char *cat_model_flag_name(const cat_model *m, int flag);
 
+/* A workspace starts with room for executions of 64 events and grows, in
+ * cat_prepare, to the largest execution it is given. */
 cat_workspace *cat_workspace_new(const cat_model *m);
+
+/* The bytes a workspace of model m takes for executions of `cap` events:
+ * for a caller that must keep within a memory limit. */
+size_t cat_workspace_bytes(const cat_model *m, int cap);
 
 /* Result of evaluating a model on one execution. */
 typedef struct cat_verdict {
@@ -104,6 +119,12 @@ bool cat_model_co_staged(const cat_model *m);
  * choice through src->accept.  Returns whether some choice passed.  For
  * co-staged models only; like cat_check, it never allocates. */
 bool cat_check_co(const cat_model *m, cat_workspace *ws, const exec *x, const cat_co_source *src);
+
+/* Whether the last cat_check_prepared or cat_check_co met a candidate it
+ * could not decide: a `with` over more than 64 events whose orders would
+ * have to be listed one by one.  Such a candidate counts as inconsistent,
+ * so a caller must not give a verdict that depends on it. */
+bool cat_undecided(const cat_workspace *ws);
 
 /* After a consistent cat_check that raised `flag`: the pairs of the flag's
  * relation in the passing choice (race reports use it).  NULL when the

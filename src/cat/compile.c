@@ -84,6 +84,9 @@ typedef struct compiler {
     int *rel_writer;          /* per relation slot: stage of the code that writes it */
     int rel_writer_cap;
     int block_cap, check_cap, with_cap;
+    long nodes;               /* expression nodes compiled, functions expanded */
+    int call_depth;           /* function calls being expanded */
+    int depth;                /* compile_expr activations open */
 } compiler;
 
 /* ---- Helpers ---- */
@@ -286,10 +289,9 @@ static value emit_op(compiler *c, int op, ctype ty, int a, int b, int stage)
 
 static value compile_expr(compiler *c, const env *e, const cat_expr *x);
 
-static value need(compiler *c, const env *e, const cat_expr *x, ctype want, cat_pos at,
-                  const char *op)
+/* v, an operand of `op` at `at` already compiled, must be of type `want`. */
+static value check_type(compiler *c, value v, ctype want, cat_pos at, const char *op)
 {
-    value v = compile_expr(c, e, x);
     if (c->failed)
         return EMPTY_ANY;
     if (v.ty != TY_ANY && v.ty != want) {
@@ -299,6 +301,12 @@ static value need(compiler *c, const env *e, const cat_expr *x, ctype want, cat_
     }
     v.ty = want;
     return v;
+}
+
+static value need(compiler *c, const env *e, const cat_expr *x, ctype want, cat_pos at,
+                  const char *op)
+{
+    return check_type(c, compile_expr(c, e, x), want, at, op);
 }
 
 static const char *op_text(enum cat_expr_kind kind)
@@ -319,10 +327,10 @@ static const char *op_text(enum cat_expr_kind kind)
     }
 }
 
-/* e | e, e & e, e \ e on two sets or two relations. */
-static value compile_boolean(compiler *c, const env *e, const cat_expr *x)
+/* e | e, e & e, e \ e on two sets or two relations; `a` is the left
+ * operand, compiled (see compile_expr). */
+static value compile_boolean(compiler *c, const env *e, const cat_expr *x, value a)
 {
-    value a = compile_expr(c, e, x->a);
     value b = compile_expr(c, e, x->b);
     if (c->failed)
         return EMPTY_ANY;
@@ -391,34 +399,38 @@ static value emit_rel_pair(compiler *c, int op, value a, value b)
     return emit_op(c, op, TY_REL, a.slot, b.slot, stage);
 }
 
-static value compile_seq(compiler *c, const env *e, const cat_expr *x)
+static const value ALL_EVENTS = {TY_SET, CAT_SLOT_UNIV, false, STATIC_STAGE};
+
+/* [S] ; r: the left operand is a set, not compiled as a relation. */
+static value compile_restricted_seq(compiler *c, const env *e, const cat_expr *x)
 {
-    const value all = {TY_SET, CAT_SLOT_UNIV, false, STATIC_STAGE};
-    if (x->a->kind == CE_BRACKET) {
-        value dom = need(c, e, x->a->a, TY_SET, x->a->pos, "[...]");
-        value v = need(c, e, x->b, TY_REL, x->pos, ";");
-        return c->failed ? EMPTY_ANY : emit_restrict(c, v, dom, all);
-    }
+    value dom = need(c, e, x->a->a, TY_SET, x->a->pos, "[...]");
+    value v = need(c, e, x->b, TY_REL, x->pos, ";");
+    return c->failed ? EMPTY_ANY : emit_restrict(c, v, dom, ALL_EVENTS);
+}
+
+/* a ; b, a ; [S], with the left operand compiled (not a bracket). */
+static value compile_seq(compiler *c, const env *e, const cat_expr *x, value left)
+{
     if (x->b->kind == CE_BRACKET) {
-        value v = need(c, e, x->a, TY_REL, x->pos, ";");
+        value v = check_type(c, left, TY_REL, x->pos, ";");
         value ran = need(c, e, x->b->a, TY_SET, x->b->pos, "[...]");
-        return c->failed ? EMPTY_ANY : emit_restrict(c, v, all, ran);
+        return c->failed ? EMPTY_ANY : emit_restrict(c, v, ALL_EVENTS, ran);
     }
-    value a = need(c, e, x->a, TY_REL, x->pos, ";");
+    value a = check_type(c, left, TY_REL, x->pos, ";");
     value b = need(c, e, x->b, TY_REL, x->pos, ";");
     return c->failed ? EMPTY_ANY : emit_rel_pair(c, CI_R_SEQ, a, b);
 }
 
-static value compile_cart(compiler *c, const env *e, const cat_expr *x)
+static value compile_cart(compiler *c, const env *e, const cat_expr *x, value left)
 {
-    value a = need(c, e, x->a, TY_SET, x->pos, "*");
+    value a = check_type(c, left, TY_SET, x->pos, "*");
     value b = need(c, e, x->b, TY_SET, x->pos, "*");
     return c->failed ? EMPTY_ANY : emit_rel_pair(c, CI_R_CART, a, b);
 }
 
-static value compile_compl(compiler *c, const env *e, const cat_expr *x)
+static value compile_compl(compiler *c, value v)
 {
-    value v = compile_expr(c, e, x->a);
     if (c->failed)
         return EMPTY_ANY;
     consume(c, v, v.stage);
@@ -431,9 +443,9 @@ static value compile_compl(compiler *c, const env *e, const cat_expr *x)
 }
 
 /* r^-1, r+, r*, r? */
-static value compile_postfix(compiler *c, const env *e, const cat_expr *x)
+static value compile_postfix(compiler *c, const cat_expr *x, value operand)
 {
-    value v = need(c, e, x->a, TY_REL, x->pos, op_text(x->kind));
+    value v = check_type(c, operand, TY_REL, x->pos, op_text(x->kind));
     if (c->failed)
         return EMPTY_ANY;
     consume(c, v, v.stage);
@@ -526,7 +538,14 @@ static value inline_call(compiler *c, const env *e, const cat_expr *x, const env
     }
     if (c->failed)
         return EMPTY_ANY;
+    if (c->call_depth >= CAT_MAX_CALL_DEPTH) {
+        error_at(c, x->pos, "function calls nested too deeply (more than %d) at '%s'",
+                 CAT_MAX_CALL_DEPTH, x->name);
+        return EMPTY_ANY;
+    }
+    c->call_depth++;
     value r = compile_expr(c, inner, fn->body);
+    c->call_depth--;
     for (int i = 0; i < x->nargs; i++) {
         if (args[i].temp && !r.temp && r.slot == args[i].slot && r.ty == args[i].ty)
             r.temp = true; /* the result is that argument: take it over */
@@ -563,28 +582,96 @@ static value compile_call(compiler *c, const env *e, const cat_expr *x)
     return emit_op(c, dom ? CI_S_DOMAIN : CI_S_RANGE, TY_SET, v.slot, 0, v.stage);
 }
 
+/* An operator whose left (or only) operand is compiled by compile_expr's
+ * loop rather than by recursion: binary operators (but `[S] ; r`, whose
+ * left operand is a set) and unary ones.  Their chains (`a | b | ...`,
+ * `r^-1^-1...`) nest to the left as deep as they are long. */
+static bool on_left_spine(const cat_expr *x)
+{
+    switch (x->kind) {
+    case CE_SEQ: return x->a->kind != CE_BRACKET;
+    case CE_UNION: case CE_INTER: case CE_DIFF: case CE_CART:
+    case CE_COMPL: case CE_INV: case CE_PLUS: case CE_STAR: case CE_OPT:
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* What is not on a left spine: names, constants, calls, brackets, `[S] ; r`. */
+static value compile_leaf(compiler *c, const env *e, const cat_expr *x)
+{
+    switch (x->kind) {
+    case CE_NAME: return compile_name(c, e, x);
+    case CE_UNIV: return ALL_EVENTS;
+    case CE_BRACKET: return compile_bracket(c, e, x);
+    case CE_CALL: return compile_call(c, e, x);
+    case CE_SEQ: return compile_restricted_seq(c, e, x);
+    default: return EMPTY_ANY; /* CE_ZERO */
+    }
+}
+
+/* Operator x of the spine, its left operand compiled into `left`. */
+static value compile_on_left(compiler *c, const env *e, const cat_expr *x, value left)
+{
+    switch (x->kind) {
+    case CE_SEQ: return compile_seq(c, e, x, left);
+    case CE_CART: return compile_cart(c, e, x, left);
+    case CE_COMPL: return compile_compl(c, left);
+    case CE_INV: case CE_PLUS: case CE_STAR: case CE_OPT: return compile_postfix(c, x, left);
+    default: return compile_boolean(c, e, x, left);
+    }
+}
+
+/* The left spine of x is compiled bottom up by a loop, so that a chain of
+ * any length takes no stack; recursion is left to right operands and
+ * brackets, which the parser bounds (CAT_MAX_EXPR_DEPTH), and to calls,
+ * bounded here.  The order of compilation, and so the code, is that of
+ * plain recursion (left operand first). */
+static value compile_spine(compiler *c, const env *e, const cat_expr *x);
+
 static value compile_expr(compiler *c, const env *e, const cat_expr *x)
 {
     if (c->failed)
         return EMPTY_ANY;
-    switch (x->kind) {
-    case CE_NAME: return compile_name(c, e, x);
-    case CE_ZERO: return EMPTY_ANY;
-    case CE_UNIV: return (value){TY_SET, CAT_SLOT_UNIV, false, STATIC_STAGE};
-    case CE_BRACKET: return compile_bracket(c, e, x);
-    case CE_CALL: return compile_call(c, e, x);
-    case CE_UNION:
-    case CE_INTER:
-    case CE_DIFF: return compile_boolean(c, e, x);
-    case CE_SEQ: return compile_seq(c, e, x);
-    case CE_CART: return compile_cart(c, e, x);
-    case CE_COMPL: return compile_compl(c, e, x);
-    case CE_INV:
-    case CE_PLUS:
-    case CE_STAR:
-    case CE_OPT: return compile_postfix(c, e, x);
+    if (++c->nodes > CAT_MAX_COMPILED_NODES) {
+        error_at(c, x->pos, "the model is too large once its functions are expanded "
+                 "(more than %d operations)", CAT_MAX_COMPILED_NODES);
+        return EMPTY_ANY;
     }
-    return EMPTY_ANY;
+    /* Nesting in one expression is bounded by the parser, calls in calls
+     * here; an expression nested in the body of a function nested in ...
+     * multiplies the two: this bounds the product. */
+    if (c->depth >= CAT_MAX_COMPILE_DEPTH) {
+        error_at(c, x->pos, "expression nested too deeply once its functions are expanded "
+                 "(more than %d levels)", CAT_MAX_COMPILE_DEPTH);
+        return EMPTY_ANY;
+    }
+    c->depth++;
+    value v = on_left_spine(x) ? compile_spine(c, e, x) : compile_leaf(c, e, x);
+    c->depth--;
+    return v;
+}
+
+static value compile_spine(compiler *c, const env *e, const cat_expr *x)
+{
+    size_t n = 0;
+    for (const cat_expr *y = x; on_left_spine(y); y = y->a)
+        n++;
+    const cat_expr *few[8];
+    const cat_expr **spine = n <= 8 ? few : GC_MALLOC(sizeof *spine * n);
+    if (!spine) {
+        error_at(c, x->pos, "out of memory");
+        return EMPTY_ANY;
+    }
+    n = 0;
+    for (const cat_expr *y = x; on_left_spine(y); y = y->a)
+        spine[n++] = y;
+    c->nodes += (long)n;
+    value v = compile_leaf(c, e, spine[n - 1]->a);
+    for (size_t i = n; i-- > 0 && !c->failed;)
+        v = compile_on_left(c, e, spine[i], v);
+    return c->failed ? EMPTY_ANY : v;
 }
 
 /* ---- Statements ---- */
@@ -710,10 +797,10 @@ static void compile_rec(compiler *c, const env **e, const cat_stmt *s)
     for (int i = 0; i < n; i++)
         if (slot[i] >= 0)
             release(c, nv[i]);
-    /* A monotone definition adds a pair per round: this bounds the rounds. */
-    int bound = nvars * REL_MAX_EVENTS * REL_MAX_EVENTS + 2;
+    /* A monotone definition adds a pair per round: the evaluator bounds
+     * the rounds by nvars times the square of the execution's size. */
     if (nvars > 0)
-        emit(c, CI_FIX_LOOP, 0, c->cur.ncode - loop_start, bound, 0, stage);
+        emit(c, CI_FIX_LOOP, 0, c->cur.ncode - loop_start, nvars, 0, stage);
     c->floor = STATIC_STAGE;
     for (int i = 0; i < n; i++)
         *e = bind(*e, s->binds[i].name, (value){ty[i], slot[i], false, stage});
@@ -809,6 +896,10 @@ static void compile_with(compiler *c, const env **e, const cat_stmt *s)
     if (c->failed)
         return;
     cat_model *m = c->m;
+    if (m->nwiths == CAT_MAX_WITHS) {
+        error_at(c, s->pos, "too many 'with' statements (at most %d)", CAT_MAX_WITHS);
+        return;
+    }
     int k = m->nblocks - 1;
     if (set.stage == CO_STAGE || rel.stage == CO_STAGE)
         c->co_conflict = true;

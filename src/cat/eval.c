@@ -7,35 +7,81 @@
 #include <gc.h>
 #include <string.h>
 
+/* The events one `with` orders, by local index 0..k-1, with their
+ * predecessors as local bits: the orders are built over at most 64 events
+ * whatever the execution's width (more would be beyond enumerating). */
+#define LINEAR_MAX 64
+typedef struct cat_linear {
+    int k;
+    int ev[LINEAR_MAX];
+    uint64_t pred[LINEAR_MAX];
+} cat_linear;
+
+/* Storage for executions of up to `cap` events; it grows (cat_prepare)
+ * when an execution needs more, which happens once per test at most. */
 struct cat_workspace {
+    const cat_model *m;
+    int cap;
     const relation **rp;   /* every relation slot, for reading */
-    relation *rel;         /* workspace relation slots (slot - XR_COUNT) */
-    evset *set;            /* every set slot */
-    relation *flag_rel;    /* per flag: its relation when last raised */
+    relation **own;        /* workspace relation slots (slot - XR_COUNT) */
+    evword *set;           /* every set slot, rel_words(n) words each */
+    relation *scratch;     /* for an operation whose output is one of its inputs */
+    relation **flag_rel;   /* per flag: its relation when last raised */
+    cat_linear *linear;    /* per with: the events being ordered */
+    bool undecided;        /* since cat_prepare: some candidate could not be decided */
     /* the static block on the execution last prepared (cat_prepare) */
     bool static_ok;
     unsigned static_flags;
     const char *static_failed;
 };
 
+static relation *new_relation(int cap)
+{
+    return GC_MALLOC_ATOMIC(rel_bytes(cap));
+}
+
+/* (Re)allocates every slot for executions of up to `cap` events. */
+static void workspace_size(cat_workspace *ws, int cap)
+{
+    const cat_model *m = ws->m;
+    int own = m->nrel_slots - XR_COUNT;
+    ws->cap = cap;
+    for (int i = 0; i < own; i++)
+        ws->rp[XR_COUNT + i] = ws->own[i] = new_relation(cap);
+    int words = rel_words(cap) ? rel_words(cap) : 1;
+    ws->set = GC_MALLOC_ATOMIC(sizeof *ws->set * (size_t)m->nset_slots * (size_t)words);
+    ws->scratch = new_relation(cap);
+    for (int f = 0; f < m->nflags; f++)
+        ws->flag_rel[f] = new_relation(cap);
+}
+
 cat_workspace *cat_workspace_new(const cat_model *m)
 {
     cat_workspace *ws = GC_MALLOC(sizeof *ws);
     int own = m->nrel_slots - XR_COUNT;
-    ws->rel = GC_MALLOC_ATOMIC(sizeof *ws->rel * (size_t)(own > 0 ? own : 1));
+    ws->m = m;
+    ws->own = GC_MALLOC(sizeof *ws->own * (size_t)(own > 0 ? own : 1));
     ws->rp = GC_MALLOC(sizeof *ws->rp * (size_t)m->nrel_slots);
-    for (int i = 0; i < own; i++)
-        ws->rp[XR_COUNT + i] = &ws->rel[i];
-    ws->set = GC_MALLOC_ATOMIC(sizeof *ws->set * (size_t)m->nset_slots);
-    ws->flag_rel = GC_MALLOC_ATOMIC(sizeof *ws->flag_rel * (size_t)(m->nflags ? m->nflags : 1));
+    ws->flag_rel = GC_MALLOC(sizeof *ws->flag_rel * (size_t)(m->nflags ? m->nflags : 1));
+    ws->linear = GC_MALLOC_ATOMIC(sizeof *ws->linear * (size_t)(m->nwiths ? m->nwiths : 1));
+    workspace_size(ws, 64);
     return ws;
 }
+
+size_t cat_workspace_bytes(const cat_model *m, int cap)
+{
+    int words = rel_words(cap) ? rel_words(cap) : 1;
+    return rel_bytes(cap) * (size_t)(m->nrel_slots - XR_COUNT + 1 + m->nflags) +
+           sizeof(evword) * (size_t)m->nset_slots * (size_t)words;
+}
+
+bool cat_undecided(const cat_workspace *ws) { return ws->undecided; }
 
 const relation *cat_flag_relation(const cat_model *m, const cat_workspace *ws, int flag)
 {
     for (int i = 0; i < m->nchecks; i++)
         if (m->checks[i].flag == flag)
-            return m->checks[i].is_set ? NULL : &ws->flag_rel[flag];
+            return m->checks[i].is_set ? NULL : ws->flag_rel[flag];
     return NULL;
 }
 
@@ -43,116 +89,153 @@ typedef struct eval_ctx {
     const cat_model *m;
     cat_workspace *ws;
     int n;
-    evset all;
+    int words;             /* rel_words(n): the size of a set */
     const char *failed;    /* first failing check */
     unsigned flags;        /* flags of the passing choice */
     const cat_co_source *co; /* cat_check_co: the coherence choices */
     bool done;             /* the co source needs nothing more */
 } eval_ctx;
 
-static relation *wr(const eval_ctx *c, int slot)
+static eval_ctx context(const cat_model *m, cat_workspace *ws, const exec *x, const cat_co_source *co)
 {
-    return &c->ws->rel[slot - XR_COUNT];
+    return (eval_ctx){m, ws, x->n, rel_words(x->n), NULL, 0, co, false};
 }
 
-static bool check_holds(const eval_ctx *c, const cat_check_info *ci, int slot)
+static relation *wr(const eval_ctx *c, int slot)
+{
+    return c->ws->own[slot - XR_COUNT];
+}
+
+static evword *set_slot(const eval_ctx *c, int slot)
+{
+    return c->ws->set + (size_t)slot * (size_t)c->words;
+}
+
+/* The operations below take the execution's size n as an argument, and
+ * are inlined into two copies of run_code: one where the compiler knows
+ * that 1 <= n <= 64, so that every rel_words(n) is 1 and every wide
+ * branch of relation.h drops out (the code nearly every test runs), and
+ * one for any n. */
+#define INLINE static inline __attribute__((always_inline))
+
+INLINE evword *set_at_n(const eval_ctx *c, int slot, int n)
+{
+    return c->ws->set + (size_t)slot * (size_t)rel_words(n);
+}
+
+INLINE bool check_holds(const eval_ctx *c, const cat_check_info *ci, int slot, int n)
 {
     bool holds;
     if (slot < 0)
         holds = true; /* empty: acyclic, irreflexive and empty */
     else if (ci->is_set)
-        holds = c->ws->set[slot] == 0;
+        holds = set_is_empty(set_at_n(c, slot, n), n);
     else if (ci->kind == CK_ACYCLIC)
-        holds = rel_is_acyclic(c->ws->rp[slot], c->n);
+        holds = rel_is_acyclic(c->ws->rp[slot], n);
     else if (ci->kind == CK_IRREFLEXIVE)
-        holds = rel_is_irreflexive(c->ws->rp[slot], c->n);
+        holds = rel_is_irreflexive(c->ws->rp[slot], n);
     else
-        holds = rel_is_empty(c->ws->rp[slot], c->n);
+        holds = rel_is_empty(c->ws->rp[slot], n);
     return holds != ci->negate;
 }
 
 /* Is `a op b` empty (op & or \) or irreflexive (op ;)?  See CI_CHECK_FUSED. */
-static bool fused_holds(const eval_ctx *c, const cat_instr *in)
+INLINE bool fused_holds(const eval_ctx *c, const cat_instr *in, int n)
 {
     const relation *a = c->ws->rp[in->a], *b = c->ws->rp[in->b];
-    int n = c->n;
-    if (in->c == CI_R_SEQ) {
-        for (int i = 0; i < n; i++)
-            for (evset mid = a->row[i]; mid; mid &= mid - 1)
-                if (evset_has(b->row[__builtin_ctzll(mid)], i))
-                    return false;
-        return true;
-    }
-    evset flip = in->c == CI_R_DIFF ? ~(evset)0 : 0;
-    row_pair flips = {flip, flip}, any = {0, 0};
-    int i = 0;
-    for (; i + 1 < n; i += 2)
-        any |= rows_at(a, i) & (rows_at(b, i) ^ flips);
-    evset last = i < n ? a->row[i] & (b->row[i] ^ flip) : 0;
-    return (any[0] | any[1] | last) == 0;
+    if (in->c == CI_R_SEQ)
+        return rel_seq_is_irreflexive(a, b, n);
+    return rel_meet_is_empty(a, b, in->c == CI_R_DIFF, n);
 }
 
-static void set_op(eval_ctx *c, const cat_instr *in)
+INLINE void set_op(eval_ctx *c, const cat_instr *in, int n)
 {
-    evset *s = c->ws->set;
+    evword *d = set_at_n(c, in->dst, n);
     switch (in->op) {
-    case CI_S_EMPTY: s[in->dst] = 0; break;
-    case CI_S_UNION: s[in->dst] = s[in->a] | s[in->b]; break;
-    case CI_S_INTER: s[in->dst] = s[in->a] & s[in->b]; break;
-    case CI_S_DIFF: s[in->dst] = s[in->a] & ~s[in->b]; break;
-    case CI_S_COMPL: s[in->dst] = c->all & ~s[in->a]; break;
-    case CI_S_DOMAIN: s[in->dst] = rel_domain(c->ws->rp[in->a], c->n); break;
-    case CI_S_RANGE: s[in->dst] = rel_range(c->ws->rp[in->a], c->n); break;
+    case CI_S_EMPTY: set_clear(d, n); break;
+    case CI_S_UNION: set_union(d, set_at_n(c, in->a, n), set_at_n(c, in->b, n), n); break;
+    case CI_S_INTER: set_inter(d, set_at_n(c, in->a, n), set_at_n(c, in->b, n), n); break;
+    case CI_S_DIFF: set_diff(d, set_at_n(c, in->a, n), set_at_n(c, in->b, n), n); break;
+    case CI_S_COMPL: set_diff(d, set_at_n(c, CAT_SLOT_UNIV, n), set_at_n(c, in->a, n), n); break;
+    case CI_S_DOMAIN: rel_domain(d, c->ws->rp[in->a], n); break;
+    case CI_S_RANGE: rel_range(d, c->ws->rp[in->a], n); break;
     default: break;
     }
 }
 
-static void rel_op(eval_ctx *c, const cat_instr *in)
+/* a;b and a^-1 cannot write over the operand they read whole: they go
+ * through the scratch relation when they would. */
+INLINE void seq_into(eval_ctx *c, relation *d, const relation *a, const relation *b, int n)
+{
+    if (d != b) {
+        rel_seq(d, a, b, n);
+        return;
+    }
+    rel_seq(c->ws->scratch, a, b, n);
+    rel_copy(d, c->ws->scratch, n);
+}
+
+INLINE void inverse_into(eval_ctx *c, relation *d, const relation *a, int n)
+{
+    if (d != a) {
+        rel_inverse(d, a, n);
+        return;
+    }
+    rel_inverse(c->ws->scratch, a, n);
+    rel_copy(d, c->ws->scratch, n);
+}
+
+INLINE void rel_op(eval_ctx *c, const cat_instr *in, int n)
 {
     const relation **rp = c->ws->rp;
-    const evset *s = c->ws->set;
     relation *d = wr(c, in->dst);
-    int n = c->n;
     switch (in->op) {
     case CI_R_EMPTY: rel_clear(d, n); break;
     case CI_R_UNION: rel_union(d, rp[in->a], rp[in->b], n); break;
     case CI_R_INTER: rel_inter(d, rp[in->a], rp[in->b], n); break;
     case CI_R_DIFF: rel_diff(d, rp[in->a], rp[in->b], n); break;
-    case CI_R_SEQ: rel_seq(d, rp[in->a], rp[in->b], n); break;
-    case CI_R_COMPL: rel_complement(d, rp[in->a], c->all, n); break;
-    case CI_R_INV: rel_inverse(d, rp[in->a], n); break;
+    case CI_R_SEQ: seq_into(c, d, rp[in->a], rp[in->b], n); break;
+    case CI_R_COMPL: rel_complement(d, rp[in->a], set_at_n(c, CAT_SLOT_UNIV, n), n); break;
+    case CI_R_INV: inverse_into(c, d, rp[in->a], n); break;
     case CI_R_PLUS: rel_plus(d, rp[in->a], n); break;
-    case CI_R_STAR: rel_star(d, rp[in->a], c->all, n); break;
-    case CI_R_OPT: rel_opt(d, rp[in->a], c->all, n); break;
-    case CI_R_IDENT: rel_identity(d, s[in->a], n); break;
-    case CI_R_CART: rel_cartesian(d, s[in->a], s[in->b], n); break;
-    case CI_R_RESTRICT: rel_restrict(d, rp[in->a], s[in->b], s[in->c], n); break;
+    case CI_R_STAR: rel_star(d, rp[in->a], set_at_n(c, CAT_SLOT_UNIV, n), n); break;
+    case CI_R_OPT: rel_opt(d, rp[in->a], set_at_n(c, CAT_SLOT_UNIV, n), n); break;
+    case CI_R_IDENT: rel_identity(d, set_at_n(c, in->a, n), n); break;
+    case CI_R_CART: rel_cartesian(d, set_at_n(c, in->a, n), set_at_n(c, in->b, n), n); break;
+    case CI_R_RESTRICT: rel_restrict(d, rp[in->a], set_at_n(c, in->b, n), set_at_n(c, in->c, n), n); break;
     default: break;
     }
 }
 
-/* Runs the straight-line code of a block; false at the first failing check. */
-static bool run_code(eval_ctx *c, const cat_block *b, unsigned *flags)
+/* A monotone definition adds a pair per round: nvars * n * n rounds bound it. */
+static long fixpoint_bound(int n, int nvars)
+{
+    return (long)nvars * (long)n * (long)n + 2;
+}
+
+/* Runs the straight-line code of a block on n events; false at the first
+ * failing check. */
+INLINE bool run_code_n(eval_ctx *c, const cat_block *b, unsigned *flags, int n)
 {
     bool changed = false;
-    int rounds = 0;
+    long rounds = 0;
     for (int pc = 0; pc < b->ncode; pc++) {
         const cat_instr *in = &b->code[pc];
         /* relation operations are most of the code: one dispatch for them */
         if (in->op >= CI_R_EMPTY && in->op < CI_R_UPDATE) {
-            rel_op(c, in);
+            rel_op(c, in, n);
             continue;
         }
         switch (in->op) {
         case CI_S_UPDATE:
-            if (c->ws->set[in->a] != c->ws->set[in->b]) {
-                c->ws->set[in->a] = c->ws->set[in->b];
+            if (!set_equal(set_at_n(c, in->a, n), set_at_n(c, in->b, n), n)) {
+                set_copy(set_at_n(c, in->a, n), set_at_n(c, in->b, n), n);
                 changed = true;
             }
             break;
         case CI_R_UPDATE:
-            if (!rel_equal(c->ws->rp[in->a], c->ws->rp[in->b], c->n)) {
-                rel_copy(wr(c, in->a), c->ws->rp[in->b], c->n);
+            if (!rel_equal(c->ws->rp[in->a], c->ws->rp[in->b], n)) {
+                rel_copy(wr(c, in->a), c->ws->rp[in->b], n);
                 changed = true;
             }
             break;
@@ -163,7 +246,7 @@ static bool run_code(eval_ctx *c, const cat_block *b, unsigned *flags)
         case CI_FIX_LOOP:
             if (changed) {
                 changed = false;
-                if (++rounds > in->b) {
+                if (++rounds > fixpoint_bound(n, in->b)) {
                     c->failed = "let rec: no fixpoint reached";
                     return false;
                 }
@@ -172,12 +255,12 @@ static bool run_code(eval_ctx *c, const cat_block *b, unsigned *flags)
             break;
         case CI_CHECK: {
             const cat_check_info *ci = &c->m->checks[in->b];
-            bool holds = check_holds(c, ci, in->a);
+            bool holds = check_holds(c, ci, in->a, n);
             if (ci->flag >= 0) {
                 if (holds) {
                     *flags |= 1u << ci->flag;
                     if (!ci->is_set && in->a >= 0)
-                        rel_copy(&c->ws->flag_rel[ci->flag], c->ws->rp[in->a], c->n);
+                        rel_copy(c->ws->flag_rel[ci->flag], c->ws->rp[in->a], n);
                 }
             } else if (!holds) {
                 if (!c->failed)
@@ -188,7 +271,7 @@ static bool run_code(eval_ctx *c, const cat_block *b, unsigned *flags)
         }
         case CI_CHECK_FUSED: {
             const cat_check_info *ci = &c->m->checks[in->dst]; /* never a flag */
-            if (fused_holds(c, in) == ci->negate) {
+            if (fused_holds(c, in, n) == ci->negate) {
                 if (!c->failed)
                     c->failed = ci->name;
                 return false;
@@ -196,40 +279,78 @@ static bool run_code(eval_ctx *c, const cat_block *b, unsigned *flags)
             break;
         }
         default:
-            set_op(c, in);
+            set_op(c, in, n);
         }
     }
     return true;
 }
 
+static bool run_code_one_word(eval_ctx *c, const cat_block *b, unsigned *flags)
+{
+    int n = c->n;
+    if (n < 1 || n > 64)
+        __builtin_unreachable();
+    return run_code_n(c, b, flags, n);
+}
+
+static bool run_code_wide(eval_ctx *c, const cat_block *b, unsigned *flags)
+{
+    return run_code_n(c, b, flags, c->n);
+}
+
+static bool run_code(eval_ctx *c, const cat_block *b, unsigned *flags)
+{
+    return c->n >= 1 && c->n <= 64 ? run_code_one_word(c, b, flags) : run_code_wide(c, b, flags);
+}
+
 static bool run_block(eval_ctx *c, int k, unsigned flags);
 
-/* Extends the partial order `ord` (on `placed`) by every minimal event of
- * `left`, depth first; true when some complete order passes. */
-static bool linearise(eval_ctx *c, const cat_with_info *w, const relation *pred,
-                      relation *ord, evset left, evset placed, unsigned flags)
+/* Adds (or removes) local event e after every placed one in the order. */
+static void order_after(eval_ctx *c, const cat_linear *lin, relation *ord, uint64_t placed, int e, bool add)
+{
+    if (c->words == 1) {
+        evword *rows = rel_w(ord), bit = evword_bit(lin->ev[e]);
+        for (uint64_t p = placed; p; p &= p - 1) {
+            evword *row = &rows[lin->ev[__builtin_ctzll(p)]];
+            *row = add ? *row | bit : *row & ~bit;
+        }
+        return;
+    }
+    for (uint64_t p = placed; p; p &= p - 1) {
+        evword *row = rel_row(ord, lin->ev[__builtin_ctzll(p)], c->n);
+        if (add)
+            set_add(row, lin->ev[e]);
+        else
+            set_remove(row, lin->ev[e]);
+    }
+}
+
+/* Extends the partial order `ord` (on the local events `placed`) by every
+ * minimal local event of `left`, depth first; true when some complete
+ * order passes. */
+static bool linearise(eval_ctx *c, const cat_with_info *w, const cat_linear *lin, relation *ord,
+                      uint64_t left, uint64_t placed, unsigned flags)
 {
     if (!left)
         return run_block(c, w->next, flags);
     bool found = false;
-    evset minimal = 0;
-    for (evset s = left; s; s &= s - 1) {
+    uint64_t minimal = 0;
+    for (uint64_t s = left; s; s &= s - 1) {
         int e = __builtin_ctzll(s);
-        if (!(pred->row[e] & left))
-            minimal |= evset_of(e);
+        if (!(lin->pred[e] & left))
+            minimal |= (uint64_t)1 << e;
     }
     for (; minimal; minimal &= minimal - 1) {
         int e = __builtin_ctzll(minimal);
-        for (evset p = placed; p; p &= p - 1)
-            ord->row[__builtin_ctzll(p)] |= evset_of(e);
-        bool passed = linearise(c, w, pred, ord, left & ~evset_of(e), placed | evset_of(e), flags);
+        uint64_t bit = (uint64_t)1 << e;
+        order_after(c, lin, ord, placed, e, true);
+        bool passed = linearise(c, w, lin, ord, left & ~bit, placed | bit, flags);
         found |= passed;
         /* one passing order is enough, unless each order may accept other
          * coherence choices */
         if (passed && (!c->co || c->done))
             return true;
-        for (evset p = placed; p; p &= p - 1)
-            ord->row[__builtin_ctzll(p)] &= ~evset_of(e);
+        order_after(c, lin, ord, placed, e, false);
     }
     return found;
 }
@@ -240,23 +361,53 @@ static bool block_is_trivial(const cat_model *m, const cat_block *b)
     return b->ncode == 0 && b->with < 0 && !co_code;
 }
 
+/* The events of `set` as local indices, each with its predecessors;
+ * false when there are more than LINEAR_MAX. */
+static bool localise(const eval_ctx *c, const evword *set, const relation *pred, cat_linear *lin)
+{
+    int n = c->n;
+    lin->k = 0;
+    for (int e = set_next(set, 0, n); e >= 0; e = set_next(set, e + 1, n)) {
+        if (lin->k == LINEAR_MAX)
+            return false;
+        lin->ev[lin->k++] = e;
+    }
+    for (int i = 0; i < lin->k; i++) {
+        const evword *row = rel_crow(pred, lin->ev[i], n);
+        lin->pred[i] = 0;
+        for (int j = 0; j < lin->k; j++)
+            if (set_has(row, lin->ev[j]))
+                lin->pred[i] |= (uint64_t)1 << j;
+    }
+    return true;
+}
+
 static bool run_with(eval_ctx *c, const cat_with_info *w, unsigned flags)
 {
     int n = c->n;
-    evset set = w->set >= 0 ? c->ws->set[w->set] : 0;
     relation *pred = wr(c, w->pred), *ord = wr(c, w->var);
-    if (w->rel >= 0) {
-        rel_restrict(pred, c->ws->rp[w->rel], set, set, n);
-        rel_inverse(pred, pred, n);
-    } else {
-        rel_clear(pred, n);
-    }
     rel_clear(ord, n);
     bool ok;
-    if (block_is_trivial(c->m, &c->m->blocks[w->next]))
-        ok = rel_is_acyclic(pred, n) && run_block(c, w->next, flags); /* any order will do */
-    else
-        ok = linearise(c, w, pred, ord, set, 0, flags);
+    if (w->set < 0 || set_is_empty(set_slot(c, w->set), n)) {
+        ok = run_block(c, w->next, flags); /* nothing to order: the empty order */
+    } else {
+        const evword *set = set_slot(c, w->set);
+        if (w->rel >= 0) {
+            rel_restrict(c->ws->scratch, c->ws->rp[w->rel], set, set, n);
+            rel_inverse(pred, c->ws->scratch, n);
+        } else {
+            rel_clear(pred, n);
+        }
+        cat_linear *lin = &c->ws->linear[w - c->m->withs];
+        if (block_is_trivial(c->m, &c->m->blocks[w->next])) {
+            ok = rel_is_acyclic(pred, n) && run_block(c, w->next, flags); /* any order will do */
+        } else if (localise(c, set, pred, lin)) {
+            ok = linearise(c, w, lin, ord, lin->k == 64 ? ~(uint64_t)0 : ((uint64_t)1 << lin->k) - 1, 0, flags);
+        } else {
+            c->ws->undecided = true; /* more orders than could ever be listed */
+            ok = false;
+        }
+    }
     if (!ok && !c->failed)
         c->failed = w->text;
     return ok;
@@ -302,15 +453,17 @@ bool cat_model_co_staged(const cat_model *m) { return m->co_block >= 0; }
 static void bind_execution(cat_workspace *ws, const exec *x)
 {
     for (int i = 0; i < XR_COUNT; i++)
-        ws->rp[i] = &x->rel[i];
+        ws->rp[i] = x->rel[i];
 }
 
 void cat_prepare(const cat_model *m, cat_workspace *ws, const exec *x)
 {
-    eval_ctx c = {m, ws, x->n, evset_universe(x->n), NULL, 0, NULL, false};
+    if (x->n > ws->cap)
+        workspace_size(ws, x->n);
+    eval_ctx c = context(m, ws, x, NULL);
     bind_execution(ws, x);
-    memcpy(ws->set, x->set, sizeof x->set);
-    ws->set[CAT_SLOT_UNIV] = c.all;
+    memcpy(ws->set, x->sets, sizeof *ws->set * (size_t)XS_COUNT * (size_t)c.words);
+    set_universe(set_slot(&c, CAT_SLOT_UNIV), x->n);
     unsigned flags = 0;
     ws->static_ok = run_code(&c, &m->blocks[m->static_block], &flags);
     ws->static_flags = ws->static_ok ? flags : 0;
@@ -321,8 +474,9 @@ bool cat_check_co(const cat_model *m, cat_workspace *ws, const exec *x, const ca
 {
     if (!ws->static_ok)
         return false;
-    eval_ctx c = {m, ws, x->n, evset_universe(x->n), NULL, 0, src, false};
+    eval_ctx c = context(m, ws, x, src);
     bind_execution(ws, x);
+    ws->undecided = false;
     return run_block(&c, 0, ws->static_flags);
 }
 
@@ -331,8 +485,9 @@ cat_verdict cat_check_prepared(const cat_model *m, cat_workspace *ws, const exec
     cat_verdict v = {false, 0, ws->static_failed ? ws->static_failed : "?"};
     if (!ws->static_ok)
         return v;
-    eval_ctx c = {m, ws, x->n, evset_universe(x->n), NULL, 0, NULL, false};
+    eval_ctx c = context(m, ws, x, NULL);
     bind_execution(ws, x);
+    ws->undecided = false;
     v.consistent = run_block(&c, 0, ws->static_flags);
     v.flags = v.consistent ? c.flags : 0;
     v.failed_check = v.consistent ? NULL : c.failed ? c.failed : "?";

@@ -1,6 +1,7 @@
 /* cat/exec.c: names of the base sets and relations that models may use. */
 #include "cat/exec.h"
 
+#include <gc.h>
 #include <string.h>
 
 static const char *const set_names[XS_COUNT] = {
@@ -13,7 +14,7 @@ static const char *const set_names[XS_COUNT] = {
     [XS_TEX] = "TEX",     [XS_CON] = "CON",   [XS_PROXY] = "PROXY",
     [XS_ALIAS] = "ALIAS", [XS_BSYNC] = "BSYNC", [XS_ATOMIC] = "A",
     [XS_NA] = "NA",       [XS_WI] = "WI",     [XS_GLOBAL] = "GLOBAL",
-    [XS_LOCAL] = "LOCAL", [XS_REMOTE] = "REMOTE",
+    [XS_LOCAL] = "LOCAL", [XS_REMOTE] = "REMOTE", [XS_NAL] = "NAL", [XS_SCF] = "SCF",
 };
 
 static const char *const rel_names[XR_COUNT] = {
@@ -44,4 +45,17 @@ const char *exec_set_name(int index)
 const char *exec_rel_name(int index)
 {
     return index >= 0 && index < XR_COUNT ? rel_names[index] : "?";
+}
+
+void exec_init(exec *x, int cap)
+{
+    memset(x, 0, sizeof *x);
+    x->cap = cap;
+    size_t set_bytes = sizeof(evword) * (size_t)XS_COUNT * (size_t)(rel_words(cap) ? rel_words(cap) : 1);
+    size_t rel = (rel_bytes(cap) + 15) & ~(size_t)15;
+    char *block = GC_MALLOC_ATOMIC(set_bytes + rel * XR_COUNT);
+    memset(block, 0, set_bytes + rel * XR_COUNT);
+    x->sets = (evword *)block;
+    for (int i = 0; i < XR_COUNT; i++)
+        x->rel[i] = (relation *)(block + set_bytes + rel * (size_t)i);
 }

@@ -44,6 +44,12 @@ enum exec_set {
     XS_GLOBAL,  /* accesses to global memory; fences/barriers with the global flag */
     XS_LOCAL,   /* accesses to local memory; fences/barriers with the local flag */
     XS_REMOTE,  /* remote-scope-promotion accesses (..._remote) */
+    XS_NAL,     /* accesses and initial writes of a location declared with no
+                 * atomic type (OpenCL `int`; every PTX location) */
+    XS_SCF,     /* the implicit fence just po-before each seq_cst access (an
+                 * OpenCL one): the fence.sc of CUDA's mapping of seq_cst
+                 * onto PTX.  In no other set (not F), with the access's
+                 * scope; models that do not name it never see it. */
     XS_COUNT
 };
 
@@ -69,11 +75,25 @@ enum exec_rel {
     XR_COUNT
 };
 
+/* The execution's storage holds up to `cap` events (exec_init); n, the
+ * events of the candidate now, may change from one candidate to the next
+ * within it.  Each base set is rel_words(n) words (exec_set), each base
+ * relation n rows of that many words (relation.h). */
 typedef struct exec {
-    int n;            /* number of events, <= REL_MAX_EVENTS */
-    evset set[XS_COUNT];
-    relation rel[XR_COUNT];
+    int n;            /* number of events, <= cap */
+    int cap;
+    evword *sets;     /* XS_COUNT sets, one after the other */
+    relation *rel[XR_COUNT];
 } exec;
+
+/* Storage for up to `cap` events (at most REL_MAX_EVENTS), from the
+ * collector; n is set to 0 and everything cleared. */
+void exec_init(exec *x, int cap);
+
+static inline evword *exec_set(const exec *x, int set)
+{
+    return x->sets + (size_t)set * (size_t)rel_words(x->n);
+}
 
 /* Name lookup for models: index, or -1 when unknown. */
 int exec_find_set(const char *name);

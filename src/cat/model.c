@@ -4,18 +4,27 @@
 #include <gc.h>
 #include <string.h>
 
+#include "base/diag.h"
+#include "base/textfile.h"
+
+cat_model *cat_load_text(const char *name, const char *text, size_t len, FILE *errors)
+{
+    cat_ast *ast = cat_parse(name, text, len, "", errors);
+    return ast ? cat_compile(ast, name, errors) : NULL;
+}
+
 cat_model *cat_load_string(const char *name, const char *text, FILE *errors)
 {
-    cat_ast *ast = cat_parse(name, text, strlen(text), "", errors);
-    return ast ? cat_compile(ast, name, errors) : NULL;
+    return cat_load_text(name, text, strlen(text), errors);
 }
 
 cat_model *cat_load(const char *path, FILE *errors)
 {
     size_t len;
-    char *text = cat_read_file(path, &len);
+    const char *why;
+    char *text = textfile_read(path, CAT_MAX_FILE_BYTES, &len, &why);
     if (!text) {
-        fprintf(errors, "%s: error: cannot read model file\n", path);
+        diag_error(errors, path, 1, 1, "%s", why);
         return NULL;
     }
     cat_ast *ast = cat_parse(path, text, len, cat_dir_of(path), errors);

@@ -6,9 +6,8 @@
 
 #include "cat/lex.h"
 #include "base/diag.h"
+#include "base/textfile.h"
 
-#define MAX_INCLUDE_DEPTH 16
-#define MAX_EXPR_DEPTH 256
 
 typedef struct include_frame {
     const char *path;
@@ -24,12 +23,14 @@ typedef struct parser {
     int depth;               /* nesting of expressions being parsed */
     const char *dir;
     const include_frame *includes;
+    size_t *bytes;           /* bytes of the model's files read so far */
     cat_ast *ast;
     int stmt_cap;
 } parser;
 
-static void parse_file(parser *outer_p, cat_ast *ast, const char *name, const char *text,
-                       size_t len, const char *dir, const include_frame *inc, FILE *errors);
+static void parse_file(parser *outer_p, size_t *bytes, cat_ast *ast, const char *name,
+                       const char *text, size_t len, const char *dir, const include_frame *inc,
+                       FILE *errors);
 
 /* ---- Tokens ---- */
 
@@ -252,10 +253,11 @@ static cat_expr *parse_level(parser *p, int level)
 
 static cat_expr *parse_expr(parser *p)
 {
-    if (p->depth >= MAX_EXPR_DEPTH) {
+    if (p->depth >= CAT_MAX_EXPR_DEPTH) {
         if (!p->failed)
             diag_error(p->lx.errors, p->lx.file, p->tok.line, p->tok.col,
-                       "expression nested too deeply");
+                       "expression nested too deeply (more than %d brackets, parentheses or calls)",
+                       CAT_MAX_EXPR_DEPTH);
         p->failed = true;
         return NULL;
     }
@@ -514,31 +516,6 @@ static char *dir_of(const char *path)
     return s;
 }
 
-/* Reads a whole file (GC); NULL if it cannot be read. */
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    size_t cap = 4096, n = 0;
-    char *buf = GC_MALLOC_ATOMIC(cap);
-    for (;;) {
-        n += fread(buf + n, 1, cap - n, f);
-        if (n < cap)
-            break;
-        char *grown = GC_MALLOC_ATOMIC(2 * cap);
-        memcpy(grown, buf, n);
-        buf = grown;
-        cap *= 2;
-    }
-    bool bad = ferror(f);
-    fclose(f);
-    if (bad)
-        return NULL;
-    *len = n;
-    return buf;
-}
-
 static bool parse_include(parser *p)
 {
     bump(p); /* include */
@@ -553,20 +530,31 @@ static bool parse_include(parser *p)
             p->failed = true;
             return false;
         }
-    if (depth >= MAX_INCLUDE_DEPTH) {
-        diag_error(p->lx.errors, p->lx.file, t.line, t.col, "includes nested too deeply");
+    if (depth >= CAT_MAX_INCLUDE_DEPTH) {
+        diag_error(p->lx.errors, p->lx.file, t.line, t.col, "includes nested too deeply (more than %d)",
+                   CAT_MAX_INCLUDE_DEPTH);
         p->failed = true;
         return false;
     }
     size_t len;
-    char *text = slurp(path, &len);
+    const char *why;
+    char *text = textfile_read(path, CAT_MAX_FILE_BYTES, &len, &why);
     if (!text) {
-        diag_error(p->lx.errors, p->lx.file, t.line, t.col, "cannot read included file '%s'", path);
+        diag_error(p->lx.errors, p->lx.file, t.line, t.col, "cannot read included file '%s': %s",
+                   path, why);
         p->failed = true;
         return false;
     }
+    if (len > CAT_MAX_MODEL_BYTES - *p->bytes) {
+        diag_error(p->lx.errors, p->lx.file, t.line, t.col,
+                   "the model and its includes are too large (more than %u bytes in all)",
+                   CAT_MAX_MODEL_BYTES);
+        p->failed = true;
+        return false;
+    }
+    *p->bytes += len;
     include_frame frame = {path, p->includes, depth + 1};
-    parse_file(p, p->ast, path, text, len, dir_of(path), &frame, p->lx.errors);
+    parse_file(p, NULL, p->ast, path, text, len, dir_of(path), &frame, p->lx.errors);
     return !p->failed;
 }
 
@@ -591,14 +579,17 @@ static bool parse_stmt(parser *p)
     return false;
 }
 
-/* Parses one file's statements into `ast`; `outer` (or NULL) receives failure. */
-static void parse_file(parser *outer, cat_ast *ast, const char *name, const char *text,
-                       size_t len, const char *dir, const include_frame *inc, FILE *errors)
+/* Parses one file's statements into `ast`; `outer` (or NULL) receives
+ * failure.  `bytes` counts the bytes of the model's files (top level). */
+static void parse_file(parser *outer, size_t *bytes, cat_ast *ast, const char *name,
+                       const char *text, size_t len, const char *dir, const include_frame *inc,
+                       FILE *errors)
 {
     parser p;
     memset(&p, 0, sizeof p);
     p.dir = dir;
     p.includes = inc;
+    p.bytes = outer ? outer->bytes : bytes;
     p.ast = ast;
     p.stmt_cap = outer ? outer->stmt_cap : 0;
     cat_lex_init(&p.lx, name, text, len, errors);
@@ -628,9 +619,13 @@ cat_ast *cat_parse(const char *name, const char *text, size_t len, const char *d
 {
     cat_ast *ast = GC_MALLOC(sizeof *ast);
     ast->co_mode = CAT_CO_TOTAL;
-    parse_file(NULL, ast, name, text, len, dir, NULL, errors);
+    if (len > CAT_MAX_FILE_BYTES) {
+        diag_error(errors, name, 1, 1, "file too large (more than %u bytes)", CAT_MAX_FILE_BYTES);
+        return NULL;
+    }
+    size_t bytes = len;
+    parse_file(NULL, &bytes, ast, name, text, len, dir, NULL, errors);
     return ast->nstmts < 0 ? NULL : ast;
 }
 
-char *cat_read_file(const char *path, size_t *len) { return slurp(path, len); }
 char *cat_dir_of(const char *path) { return dir_of(path); }

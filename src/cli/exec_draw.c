@@ -139,10 +139,10 @@ static void event_label(FILE *f, const litmus_test *t, const enum_event_info *e,
  * implied by two others (a transitive reduction, as herd draws po and co). */
 static bool immediate(const relation *r, int a, int b, int n)
 {
-    if (!rel_has(r, a, b))
+    if (!rel_has(r, a, b, n))
         return false;
     for (int c = 0; c < n; c++)
-        if (c != a && c != b && rel_has(r, a, c) && rel_has(r, c, b))
+        if (c != a && c != b && rel_has(r, a, c, n) && rel_has(r, c, b, n))
             return false;
     return true;
 }
@@ -197,18 +197,18 @@ static void write_graph(exec_drawing *d, FILE *f, const exec *x, const enum_even
             }
         fputs("  }\n", f);
     }
-    const relation *po = &x->rel[XR_PO], *rf = &x->rel[XR_RF], *co = &x->rel[XR_CO];
+    const relation *po = x->rel[XR_PO], *rf = x->rel[XR_RF], *co = x->rel[XR_CO];
     for (int a = 0; a < n; a++)
         for (int b = 0; b < n; b++) {
             if (immediate(po, a, b, n))
                 edge(f, a, b, "po", "black");
-            if (rel_has(rf, a, b))
+            if (rel_has(rf, a, b, n))
                 edge(f, a, b, "rf", "red");
             if (immediate(co, a, b, n))
                 edge(f, a, b, "co", "blue");
             /* fr to the immediate co successor of the write read from */
             for (int w = 0; w < n; w++)
-                if (rel_has(rf, w, a) && immediate(co, w, b, n))
+                if (rel_has(rf, w, a, n) && immediate(co, w, b, n))
                     edge(f, a, b, "fr", "darkorange");
         }
     fputs("}\n", f);

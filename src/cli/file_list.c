@@ -33,9 +33,46 @@ static bool has_suffix(const char *s, const char *suffix)
     return n >= m && strcmp(s + n - m, suffix) == 0;
 }
 
+/* Directories already read: a symbolic link back up the tree (or two links
+ * to one directory) must not make the walk loop or repeat. */
+struct file_list_seen {
+    int count, capacity;
+    dev_t *dev;
+    ino_t *ino;
+};
+
+/* False when the directory was met before; else notes it. */
+static bool first_visit(file_list *l, const struct stat *st)
+{
+    if (!l->seen)
+        l->seen = GC_MALLOC(sizeof *l->seen);
+    file_list_seen *seen = l->seen;
+    for (int i = 0; i < seen->count; i++)
+        if (seen->dev[i] == st->st_dev && seen->ino[i] == st->st_ino)
+            return false;
+    if (seen->count == seen->capacity) {
+        seen->capacity = seen->capacity ? 2 * seen->capacity : 16;
+        dev_t *dev = GC_MALLOC_ATOMIC(sizeof *dev * (size_t)seen->capacity);
+        ino_t *ino = GC_MALLOC_ATOMIC(sizeof *ino * (size_t)seen->capacity);
+        if (seen->count) {
+            memcpy(dev, seen->dev, sizeof *dev * (size_t)seen->count);
+            memcpy(ino, seen->ino, sizeof *ino * (size_t)seen->count);
+        }
+        seen->dev = dev;
+        seen->ino = ino;
+    }
+    seen->dev[seen->count] = st->st_dev;
+    seen->ino[seen->count++] = st->st_ino;
+    return true;
+}
+
 /* Adds every *.litmus below dir, sorted. */
 static bool collect_dir(const char *dir, file_list *l, FILE *err, int depth)
 {
+    if (depth > MAX_DEPTH) {
+        fprintf(err, "%s: error: directories nested too deeply (more than %d levels): not read\n", dir, MAX_DEPTH);
+        return false;
+    }
     DIR *d = opendir(dir);
     if (!d) {
         fprintf(err, "%s: error: cannot open directory: %s\n", dir, strerror(errno));
@@ -59,10 +96,12 @@ static bool collect_dir(const char *dir, file_list *l, FILE *err, int depth)
         struct stat st;
         if (stat(here.paths[i], &st) != 0)
             continue;
-        if (S_ISDIR(st.st_mode) && depth < MAX_DEPTH)
-            ok &= collect_dir(here.paths[i], l, err, depth + 1);
-        else if (S_ISREG(st.st_mode) && has_suffix(here.paths[i], ".litmus"))
+        if (S_ISDIR(st.st_mode)) {
+            if (first_visit(l, &st))
+                ok &= collect_dir(here.paths[i], l, err, depth + 1);
+        } else if (S_ISREG(st.st_mode) && has_suffix(here.paths[i], ".litmus")) {
             file_list_add(l, here.paths[i]);
+        }
     }
     return ok;
 }
@@ -75,7 +114,7 @@ bool file_list_add_arg(file_list *l, const char *arg, FILE *err)
         return false;
     }
     if (S_ISDIR(st.st_mode))
-        return collect_dir(arg, l, err, 0);
+        return !first_visit(l, &st) || collect_dir(arg, l, err, 0);
     file_list_add(l, GC_STRDUP(arg));
     return true;
 }

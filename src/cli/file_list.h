@@ -2,8 +2,9 @@
  * cli/file_list.h: the litmus files named on a command line.
  *
  * Contract.  file_list_add_arg() adds a file as it is, or every *.litmus
- * below a directory (recursively, 32 levels at most, hidden entries
- * skipped), in sorted order so that runs are reproducible; it returns
+ * below a directory (recursively, hidden entries skipped, a directory
+ * reached twice through symbolic links read once; deeper than 32 levels
+ * is an error), in sorted order so that runs are reproducible; it returns
  * false, with "PATH: error: REASON" on `err`, when the argument or a
  * directory cannot be read (the readable part is still added).  `litmus`
  * and `verify` take the same arguments this way.  Memory: Boehm GC.
@@ -14,9 +15,12 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+typedef struct file_list_seen file_list_seen;
+
 typedef struct file_list {
     int count, capacity;
     const char **paths;
+    file_list_seen *seen;   /* directories read so far (a symbolic link loop is read once) */
 } file_list;
 
 void file_list_add(file_list *l, const char *path);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/size.h"
 #include "cat/cat.h"
 #include "enumerate/enumerate.h"
 #include "litmus/read.h"
@@ -81,7 +82,6 @@ static const char *output_format(const char *path, bool tables)
 
 static int parse_one(int ch, graph_opts *o, FILE *err)
 {
-    char *end;
     switch (ch) {
     case 'p': o->protocol = optarg; return -1;
     case 'm': o->model = optarg; return -1;
@@ -89,19 +89,20 @@ static int parse_one(int ch, graph_opts *o, FILE *err)
     case 'T': o->tables = true; return -1;
     case 'S': o->msc = true; return -1;
     case 'F': o->full = true; return -1;
-    case 's':
-        errno = 0;
-        o->max_states = strtoull(optarg, &end, 10);
-        if (errno || end == optarg || *end || optarg[0] == '-' || o->max_states == 0)
-            return option_error(err, "--max-states takes a positive number, not", optarg);
+    case 's': {
+        uint64_t n;
+        if (!size_parse(optarg, &n) || n == 0)
+            return option_error(err, "--max-states takes a positive number below 2^64 (suffix K, M, G allowed), not", optarg);
+        o->max_states = n;
         return -1;
+    }
     case 'n':
         if (!proto_options_net(&o->proto, optarg))
             return option_error(err, "--net takes fifo or unordered, not", optarg);
         return -1;
     case 'c':
         if (!proto_options_const(&o->proto, optarg))
-            return option_error(err, "--const takes NAME=NUMBER, not", optarg);
+            return option_error(err, "--const takes NAME=NUMBER (at most 9 digits), not", optarg);
         return -1;
     default:
         fputs("scopecheck graph: error: unknown or incomplete option\n", err);

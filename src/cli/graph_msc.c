@@ -133,7 +133,8 @@ int graph_msc(const graph_input *g, FILE *out, FILE *err)
     bfs_result r;
     bfs_search *s = bfs_run(proto_nsi(g->inst), &bo, &r);
     if (!s) {
-        fprintf(err, "%s: error: the search could not start (%s)\n", g->litmus_path, bfs_stop_name(r.stop));
+        fprintf(err, "scopecheck graph: error: out of memory before the search of %s could start\n",
+                g->litmus_path);
         return 2;
     }
     uint32_t index;

@@ -15,6 +15,7 @@
 #include "cli/file_list.h"
 #include "cli/herd_args.h"
 #include "cli/interrupt.h"
+#include "cli/limit_args.h"
 #include "cli/json_error.h"
 #include "cli/model_path.h"
 #include "cli/schedule_opts.h"
@@ -44,6 +45,8 @@ typedef struct litmus_opts {
     bool json;
     bool races;
     schedule_opts sched;
+    double timeout_s;     /* per test; 0: none */
+    size_t max_memory;    /* bytes of collected heap in use; 0: none */
     bool quiet;          /* -q: no warnings on stderr (herd's -q) */
     int jobs;            /* -j N: files checked in N processes */
     enum exec_show show; /* -show prop|neg|all: executions drawn into -o DIR */
@@ -56,6 +59,7 @@ static void usage(FILE *to)
 {
     fprintf(to,
             "usage: scopecheck litmus [--model NAME|PATH.cat] [--unroll N] [--json] [--races] [-q] [-j N]\n"
+            "                         [--timeout SECONDS] [--max-memory SIZE]\n"
             "                         [--liveness] [--fairness F] [--occupancy N] FILE|DIR...\n"
             "  --model M   memory model: %s;\n"
             "              or the path of a .cat file (names are looked up in $SCOPECHECK_MODELS first)\n"
@@ -64,6 +68,8 @@ static void usage(FILE *to)
             "  --races     list every racing pair the model flags (JSON: \"races\")\n"
             "  -q          no warnings on standard error\n"
             "  -j N        check the files in N processes (output in the same order)\n"
+            "  --timeout S        stop checking a test after S seconds (per test)\n"
+            "  --max-memory SIZE  stop checking a test when the heap in use exceeds SIZE (suffix K, M, G, T)\n"
             "  -show prop|neg|all -o DIR [-nshow N]\n"
             "              draw the executions that satisfy the condition (prop), the others (neg)\n"
             "              or all: DIR/TEST.dot (one graph each) and DIR/TEST-K.svg\n",
@@ -71,8 +77,9 @@ static void usage(FILE *to)
     schedule_usage(to, false);
     fputs("herd7's spellings work: -model M, -cat M, -unroll N, -show, -o, -nshow, -q.\n"
           "Exit status: 0 every file checked and every verdict established; 2 unusable input,\n"
-          "arguments or output; 3 some verdict unknown (interrupted: the verdict is Unknown;\n"
-          "--liveness: a liveness answer Unknown).\n",
+          "arguments or output; 3 some verdict unknown (a limit, an execution too large to check, a\n"
+          "signal: the verdict is Unknown unless what was found settles it; --liveness: a liveness\n"
+          "answer Unknown).\n",
           to);
 }
 
@@ -85,6 +92,25 @@ static bool parse_unroll(const char *text, int *out)
         return false;
     *out = (int)v;
     return true;
+}
+
+/* A limit option's value into o, or the exit status of its error. */
+static int limit_option(int ch, litmus_opts *o, FILE *err)
+{
+    uint64_t size;
+    enum limit_arg r = ch == 't' ? limit_parse_seconds(optarg, &o->timeout_s) : limit_parse_size(optarg, &size);
+    const char *name = ch == 't' ? "--timeout" : "--max-memory";
+    if (r == LIMIT_OK) {
+        if (ch == 'M')
+            o->max_memory = (size_t)size;
+        return -1;
+    }
+    if (r == LIMIT_TOO_LARGE)
+        fprintf(err, "scopecheck litmus: error: %s '%s' is too large\n", name, optarg);
+    else
+        fprintf(err, "scopecheck litmus: error: %s takes %s, not '%s'\n", name,
+                ch == 't' ? "a positive number of seconds" : "a size such as 512M", optarg);
+    return 2;
 }
 
 static bool parse_jobs(const char *text, int *out)
@@ -123,6 +149,8 @@ static int parse_options(int argc, char **argv, litmus_opts *o, FILE *out, FILE 
         {"liveness", no_argument, NULL, 'L'},
         {"fairness", required_argument, NULL, 'F'},
         {"occupancy", required_argument, NULL, 'O'},
+        {"timeout", required_argument, NULL, 't'},
+        {"max-memory", required_argument, NULL, 'M'},
         {"quiet", no_argument, NULL, 'q'},
         {"jobs", required_argument, NULL, 'j'},
         {"show", required_argument, NULL, 'S'},
@@ -161,6 +189,13 @@ static int parse_options(int argc, char **argv, litmus_opts *o, FILE *out, FILE 
                 return 2;
             o->sched.liveness = true;
             break;
+        case 't':
+        case 'M': {
+            int status = limit_option(ch, o, err);
+            if (status >= 0)
+                return status;
+            break;
+        }
         case 'q': o->quiet = true; break;
         case 'j':
             if (!parse_jobs(optarg, &o->jobs)) {
@@ -227,7 +262,7 @@ typedef struct run_ctx {
 } run_ctx;
 
 /* Checks one file: 0 checked with its verdict established, 2 unusable,
- * 3 interrupted (verdict Unknown). */
+ * 3 its verdict Unknown (a limit, an execution too large, a signal). */
 static int check_file(const char *path, const litmus_opts *o, const cat_model *m, cat_workspace *ws,
                       FILE *out, FILE *err)
 {
@@ -235,7 +270,8 @@ static int check_file(const char *path, const litmus_opts *o, const cat_model *m
     if (!t)
         return SC_STATUS_UNUSABLE;
     double start = now_seconds();
-    enum_options eo = {.unroll = o->unroll, .max_traces = 100000, .races = o->races, .stop = o->stop};
+    enum_options eo = {.unroll = o->unroll, .max_traces = 100000, .races = o->races, .stop = o->stop,
+                       .timeout_s = o->timeout_s, .max_memory = o->max_memory};
     exec_drawing *drawing = NULL;
     if (o->show != SHOW_NONE) {
         drawing = exec_draw_begin(o->out_dir, t, m, o->show, o->nshow, err);
@@ -264,7 +300,7 @@ static int check_file(const char *path, const litmus_opts *o, const cat_model *m
         report_json(out, t, &r, &info);
     else
         report_herd(out, t, &r, &info);
-    return r.interrupted || live_unknown ? SC_STATUS_INCOMPLETE : SC_STATUS_OK;
+    return report_established(t, &r, m) && !live_unknown ? SC_STATUS_OK : SC_STATUS_INCOMPLETE;
 }
 
 /* parallel_work_fn: file `i` of the run.  In a JSON run an unusable file

@@ -1,20 +1,20 @@
 /* cli/main.c: scopecheck's command dispatcher.
  *
- * Folder src/cli/: the commands (litmus, verify, graph, gen...) and main, the one
+ * Folder src/cli/: the commands (litmus, verify, graph, export, gen...) and main, the one
  * place with process-wide setup.  May include every folder but sim/; a new
  * command is a module here and one branch in main below. */
 #include <gc.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "base/version.h"
+#include "cli/export_cmd.h"
 #include "cli/gen_cmd.h"
 #include "cli/compare_cmd.h"
 #include "cli/graph_cmd.h"
 #include "cli/litmus_cmd.h"
 #include "cli/output.h"
 #include "cli/verify_cmd.h"
-
-#define SCOPECHECK_VERSION "0.1.0"
 
 static void usage(FILE *to)
 {
@@ -23,6 +23,7 @@ static void usage(FILE *to)
           "  litmus   check litmus tests against a memory model (scopecheck litmus --help)\n"
           "  verify   run litmus tests on a protocol and check it against a model (scopecheck verify --help)\n"
           "  graph    draw a protocol's state graph on a litmus test, or render its tables (scopecheck graph --help)\n"
+          "  export   verify a protocol, then write its tables for scopesim (scopecheck export --help)\n"
           "  gen      write random litmus tests (scopecheck gen --help)\n"
           "  convert  write a litmus test in the other dialect (PTX, OpenCL)\n"
           "  shrink   print a one-step reduction of a litmus test (for scripts/difftest.sh)\n"
@@ -42,6 +43,8 @@ static int run_command(int argc, char **argv)
         return litmus_cmd_main(argc - 1, argv + 1, stdout, stderr);
     if (strcmp(cmd, "verify") == 0)
         return verify_cmd_main(argc - 1, argv + 1, stdout, stderr);
+    if (strcmp(cmd, "export") == 0)
+        return export_cmd_main(argc - 1, argv + 1, stdout, stderr);
     if (strcmp(cmd, "graph") == 0)
         return graph_cmd_main(argc - 1, argv + 1, stdout, stderr);
     if (strcmp(cmd, "gen") == 0)

@@ -504,10 +504,13 @@ int state_graph_draw(const graph_input *in, FILE *out, FILE *err)
     memset(&r, 0, sizeof r);
     r.in = in;
     const nsi_model *nm = proto_nsi(in->inst);
-    bfs_options bo = {.max_states = in->max_states + 1};
+    /* one state past the limit tells "more than" from "exactly"; the
+     * limit itself may be 2^64 - 1 (--max-states takes any size) */
+    bfs_options bo = {.max_states = in->max_states < UINT64_MAX ? in->max_states + 1 : in->max_states};
     r.bfs = bfs_run(nm, &bo, &r.res);
     if (!r.bfs) {
-        fprintf(err, "%s: error: the search could not start (%s)\n", in->litmus_path, bfs_stop_name(r.res.stop));
+        fprintf(err, "scopecheck graph: error: out of memory before the search of %s could start\n",
+                in->litmus_path);
         return 2;
     }
     int status = 2;

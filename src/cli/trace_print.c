@@ -34,6 +34,8 @@ static void print_step(FILE *out, const proto_instance *in, const uint8_t *from,
         fprintf(out, INDENT "row %s:%d\n", d.row_file, d.row_line);
     else if (d.kind == PSTEP_BARRIER)
         fputs(INDENT "no row (a CTA barrier is run by the threads' CU)\n", out);
+    else if (d.kind == PSTEP_LOCAL)
+        fputs(INDENT "no row (local memory is the CU's scratchpad, not cached)\n", out);
 }
 
 /* Steps k0.. of a lasso's cycle from state `from`, each with its row and

@@ -18,6 +18,7 @@
 #include "cli/value_range.h"
 #include "enumerate/enumerate.h"
 #include "litmus/read.h"
+#include "cli/limit_args.h"
 #include "cli/model_path.h"
 #include "cli/progress.h"
 #include "cli/trace_print.h"
@@ -31,6 +32,7 @@
 #include "report/status.h"
 #include "search/bfs.h"
 #include "search/state_store.h"
+#include "cli/witness.h"
 
 #define MAX_UNHANDLED 32
 
@@ -46,6 +48,10 @@ typedef struct verify_opts {
     double progress_every_s;
     schedule_opts sched;
     verify_mca *mca;             /* --write-atomicity, else NULL */
+    bool racy_undefined;         /* --racy undefined: a test the model flags allows every outcome */
+    bool complete;               /* --complete: the protocol must reach every model outcome */
+    verify_observer observe;     /* verify_cmd_run's caller, or NULL */
+    void *observe_ctx;
 } verify_opts;
 
 /* What one test's check found. */
@@ -61,7 +67,14 @@ typedef struct verdict {
     bool overflow;               /* a step would have left the value range: not taken */
     long overflow_value;
     int unsound;                 /* protocol outcomes the model forbids */
+    /* Why the model's outcomes are incomplete (enumerate_incomplete), or
+     * NULL.  Then a protocol outcome outside them is not established as
+     * unsound: it is counted in `unsure`, and the result is Incomplete. */
+    const char *model_cut;
+    int unsure;
     int unobserved;              /* model outcomes the protocol never reaches */
+    bool complete;               /* --complete: an unobserved outcome is a violation */
+    witness_set *missing_why;    /* --complete: an execution per unobserved outcome */
     int nunhandled;
     proto_unhandled_pair unhandled[MAX_UNHANDLED];
     uint32_t unhandled_at[MAX_UNHANDLED];  /* the first state (BFS order) that meets it */
@@ -80,7 +93,8 @@ static void usage(FILE *to)
             "usage: scopecheck verify --protocol NAME|FILE.proto [--model NAME|FILE.cat] [--json]\n"
             "                         [--max-states N] [--max-memory BYTES] [--timeout SECONDS]\n"
             "                         [--net fifo|unordered] [--const NAME=VALUE] [--unroll N]\n"
-            "                         [--trace short|full] [--progress[=SECONDS] | --no-progress] LITMUS|DIR...\n"
+            "                         [--trace short|full] [--progress[=SECONDS] | --no-progress] [--complete]\n"
+            "                         [--racy check|undefined] LITMUS|DIR...\n"
             "  --protocol P   protocol tables (models/P.proto), e.g. gpu_vi\n"
             "  --model M      memory model to compare outcomes with: %s;\n"
             "                 or the path of a .cat file; none: compare nothing (deadlocks,\n"
@@ -97,42 +111,42 @@ static void usage(FILE *to)
             "                 one line per step\n"
             "  --progress[=S] a progress line on stderr every S seconds (default 2) while a search\n"
             "                 runs; the default prints them only when stderr is a terminal\n"
-            "  --no-progress  never print progress lines\n",
+            "  --no-progress  never print progress lines\n"
+            "  --racy undefined  a test on which the model raises a flag (an OpenCL data or scope\n"
+            "                 race) has undefined behaviour: its outcomes are not compared (deadlocks,\n"
+            "                 invariants and unhandled events still are); check (default): compared\n"
+            "                 unless the model says option flags = undefined\n"
+            "  --complete     the protocol's outcomes must equal the model's: a model outcome the\n"
+            "                 protocol never produces is a violation, shown with an execution\n",
             model_path_bundled_names());
     schedule_usage(to, true);
     fputs("  --write-atomicity  also report the outcomes that only a non-multi-copy-atomic\n"
           "                 machine produces (reference models/" VERIFY_MCA_MODEL ".cat)\n"
           "A directory stands for every *.litmus below it.  Exit status: 0 every test passed;\n"
-            "1 a violation (it stands even if the search was cut); 2 unusable input, arguments\n"
+          "1 a violation (it stands even if the search was cut); 2 unusable input, arguments\n"
           "or output; 3 some search incomplete (a limit, a signal, the value range) or some\n"
           "liveness answer unknown.\n",
           to);
 }
 
-/* "64M", "2G", "1000": bytes; false when not a size. */
-static bool parse_size(const char *text, uint64_t *out)
-{
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(text, &end, 10);
-    if (errno || end == text || text[0] == '-')
-        return false;
-    uint64_t mult = 1;
-    if (*end == 'K' || *end == 'k')
-        mult = 1ull << 10, end++;
-    else if (*end == 'M' || *end == 'm')
-        mult = 1ull << 20, end++;
-    else if (*end == 'G' || *end == 'g')
-        mult = 1ull << 30, end++;
-    if (*end)
-        return false;
-    *out = (uint64_t)v * mult;
-    return true;
-}
-
 static int option_error(FILE *err, const char *what, const char *value)
 {
     fprintf(err, "scopecheck verify: error: %s '%s'\n", what, value);
+    return 2;
+}
+
+/* A size option's value into *out, or the exit status of its error. */
+static int size_option(FILE *err, const char *name, const char *example, uint64_t *out)
+{
+    enum limit_arg r = limit_parse_size(optarg, out);
+    if (r == LIMIT_OK)
+        return -1;
+    if (r == LIMIT_TOO_LARGE) {
+        fprintf(err, "scopecheck verify: error: %s '%s' is too large (at most %" PRIu64 ")\n", name, optarg,
+                limit_max_size());
+        return 2;
+    }
+    fprintf(err, "scopecheck verify: error: %s takes %s, not '%s'\n", name, example, optarg);
     return 2;
 }
 
@@ -153,25 +167,23 @@ static int parse_progress(verify_opts *o, FILE *err)
 static int parse_one(int ch, verify_opts *o, FILE *err)
 {
     uint64_t n;
-    char *end;
+    int status;
     switch (ch) {
     case 'p': o->protocol = optarg; return -1;
     case 'm': o->model = optarg; return -1;
     case 'j': o->json = true; return -1;
     case 's':
-        if (!parse_size(optarg, &n) || n == 0)
-            return option_error(err, "--max-states takes a positive number, not", optarg);
+        if ((status = size_option(err, "--max-states", "a positive number", &n)) >= 0)
+            return status;
         o->bfs.max_states = n;
         return -1;
     case 'M':
-        if (!parse_size(optarg, &n) || n == 0)
-            return option_error(err, "--max-memory takes a size such as 512M, not", optarg);
+        if ((status = size_option(err, "--max-memory", "a size such as 512M", &n)) >= 0)
+            return status;
         o->bfs.max_memory = (size_t)n;
         return -1;
     case 't':
-        errno = 0;
-        o->bfs.timeout_s = strtod(optarg, &end);
-        if (errno || end == optarg || *end || o->bfs.timeout_s <= 0)
+        if (limit_parse_seconds(optarg, &o->bfs.timeout_s) != LIMIT_OK)
             return option_error(err, "--timeout takes a positive number of seconds, not", optarg);
         return -1;
     case 'n':
@@ -180,7 +192,7 @@ static int parse_one(int ch, verify_opts *o, FILE *err)
         return -1;
     case 'c':
         if (!proto_options_const(&o->proto, optarg))
-            return option_error(err, "--const takes NAME=NUMBER, not", optarg);
+            return option_error(err, "--const takes NAME=NUMBER (at most 9 digits), not", optarg);
         return -1;
     case 'T':
         if (!trace_detail_parse(optarg, &o->trace))
@@ -191,7 +203,16 @@ static int parse_one(int ch, verify_opts *o, FILE *err)
     case 'Q':
         o->progress = PROGRESS_OFF;
         return -1;
+    case 'R':
+        if (strcmp(optarg, "undefined") && strcmp(optarg, "check"))
+            return option_error(err, "--racy takes check or undefined, not", optarg);
+        o->racy_undefined = !strcmp(optarg, "undefined");
+        return -1;
+    case 'C':
+        o->complete = true;
+        return -1;
     case 'u': {
+        char *end;
         errno = 0;
         long u = strtol(optarg, &end, 10);
         if (errno || end == optarg || *end || u < 0 || u > 64)
@@ -221,7 +242,8 @@ static int parse_options(int argc, char **argv, verify_opts *o, FILE *out, FILE 
         {"net", required_argument, NULL, 'n'},      {"const", required_argument, NULL, 'c'},
         {"trace", required_argument, NULL, 'T'},    {"progress", optional_argument, NULL, 'P'},
         {"no-progress", no_argument, NULL, 'Q'},    {"unroll", required_argument, NULL, 'u'},
-        {"cat", required_argument, NULL, 'm'},
+        {"cat", required_argument, NULL, 'm'},      {"complete", no_argument, NULL, 'C'},
+        {"racy", required_argument, NULL, 'R'},
         {"liveness", no_argument, NULL, 'L'},       {"fairness", required_argument, NULL, 'F'},
         {"occupancy", required_argument, NULL, 'O'}, {"preempt", no_argument, NULL, 'E'},
         {"write-atomicity", no_argument, NULL, 'W'},
@@ -244,7 +266,7 @@ static int parse_options(int argc, char **argv, verify_opts *o, FILE *out, FILE 
         if (status == 3)     /* a scheduling option's own message is out */
             return 2;
         if (status == 2 && ch != 's' && ch != 'M' && ch != 't' && ch != 'n' && ch != 'c' && ch != 'u' &&
-            ch != 'T' && ch != 'P') {
+            ch != 'T' && ch != 'P' && ch != 'R') {
             const char *advice = herd_option_advice(argv[optind - 1]);
             if (advice) {
                 fprintf(err, "scopecheck verify: error: herd7's option %s is not supported: %s\n",
@@ -299,8 +321,12 @@ static void compare_outcomes(verdict *v)
     }
     const lit_value *mine = outcome_values(v->protocol_outcomes);
     for (int i = 0; i < outcome_count(v->protocol_outcomes); i++)
-        if (outcome_find(v->model_outcomes, &mine[(size_t)i * (size_t)width]) < 0)
-            v->unsound++;
+        if (outcome_find(v->model_outcomes, &mine[(size_t)i * (size_t)width]) < 0) {
+            if (v->model_cut)
+                v->unsure++;
+            else
+                v->unsound++;
+        }
     const lit_value *allowed = outcome_values(v->model_outcomes);
     for (int i = 0; i < outcome_count(v->model_outcomes); i++)
         if (outcome_find(v->protocol_outcomes, &allowed[(size_t)i * (size_t)width]) < 0)
@@ -310,10 +336,20 @@ static void compare_outcomes(verdict *v)
 /* A deadlock in a search where a step was dropped for its value may come
  * from the dropped step: it is shown, but it is not an established
  * violation. */
+/* With --complete, a model outcome the protocol never reaches is a
+ * violation only when the whole state space was explored (and no step was
+ * dropped for its value): otherwise the protocol might reach it beyond the
+ * cut. */
+static bool missing_established(const verdict *v)
+{
+    return v->complete && v->model_outcomes && v->unobserved && !v->undefined && !v->model_cut &&
+           v->cut == SC_CUT_NONE && !v->overflow;
+}
+
 static bool has_violation(const verdict *v)
 {
-    return v->unsound || v->nunhandled || (v->search.deadlocks && !v->overflow) || v->search.stop == BFS_VIOLATION ||
-           verify_live_failed(&v->live) || (v->mca && v->mca->violations);
+    return v->unsound || missing_established(v) || v->nunhandled || (v->search.deadlocks && !v->overflow) ||
+           v->search.stop == BFS_VIOLATION || verify_live_failed(&v->live) || (v->mca && v->mca->violations);
 }
 
 static enum sc_cut cut_of(bfs_stop stop)
@@ -336,7 +372,8 @@ static int verdict_status(const verdict *v)
 {
     if (has_violation(v))
         return SC_STATUS_VIOLATION;
-    return v->cut != SC_CUT_NONE || verify_live_unknown(&v->live) ? SC_STATUS_INCOMPLETE : SC_STATUS_OK;
+    return v->cut != SC_CUT_NONE || v->model_cut || verify_live_unknown(&v->live) ? SC_STATUS_INCOMPLETE
+                                                                                 : SC_STATUS_OK;
 }
 
 static const char *result_word(const verdict *v)
@@ -409,14 +446,43 @@ static void print_unsound(FILE *out, const verdict *v)
     if (v->undefined || !v->model_outcomes)
         return;
     const lit_value *mine = outcome_values(v->protocol_outcomes);
-    for (int i = 0; i < outcome_count(v->protocol_outcomes); i++) {
+    for (int i = 0; i < outcome_count(v->protocol_outcomes) && !v->undefined; i++) {
         const lit_value *state = &mine[(size_t)i * (size_t)width];
         if (outcome_find(v->model_outcomes, state) >= 0)
             continue;
+        if (v->model_cut) {
+            fputs("Unknown outcome: ", out);
+            report_state(out, v->t, state);
+            fprintf(out, " (not among the model's outcomes found; they are incomplete: %s)\n", v->model_cut);
+            continue;
+        }
         fputs("Violation unsound outcome: ", out);
         report_state(out, v->t, state);
         fputs(" (the model forbids it)\n", out);
         print_trace(out, v, v->witness[i]);
+    }
+}
+
+/* --complete: each model outcome the protocol never reached, with an
+ * execution of the model that produces it. */
+static void print_missing(FILE *out, const verdict *v)
+{
+    if (!missing_established(v))
+        return;
+    int width = v->t->nobserved;
+    const lit_value *allowed = outcome_values(v->model_outcomes);
+    for (int i = 0; i < outcome_count(v->model_outcomes); i++) {
+        const lit_value *state = &allowed[(size_t)i * (size_t)width];
+        if (outcome_find(v->protocol_outcomes, state) >= 0)
+            continue;
+        fputs("Violation missing outcome: ", out);
+        report_state(out, v->t, state);
+        fputs(" (the model allows it; the protocol never produces it)\n", out);
+        const char *why = witness_text(v->missing_why, state);
+        if (why)
+            fprintf(out, "Execution\n%s", why);
+        else
+            fputs("Execution not kept (the values were wrapped into the protocol's range)\n", out);
     }
 }
 
@@ -431,6 +497,9 @@ static void print_sound(FILE *out, const verdict *v)
     }
     if (v->unsound)
         fputs("Sound no\n", out);
+    else if (v->model_cut && !v->undefined)
+        fprintf(out, "Sound unknown (the model's outcomes are incomplete: %s; %d protocol outcome%s outside them)\n",
+                v->model_cut, v->unsure, v->unsure == 1 ? "" : "s");
     else if (v->undefined)
         fputs("Sound yes (the model leaves the test undefined: every outcome is allowed)\n", out);
     else if (v->cut == SC_CUT_NONE)
@@ -481,6 +550,8 @@ static void print_result(FILE *out, const verdict *v)
     else if (v->cut != SC_CUT_NONE)
         fprintf(out, " (%s: no violation among the %" PRIu64 " states explored; the rest is unknown)",
                 sc_cut_phrase(v->cut), v->search.states);
+    else if (v->model_cut && !has_violation(v))
+        fprintf(out, " (the model's outcomes are incomplete: %s)", v->model_cut);
     fputs("\n\n", out);
 }
 
@@ -496,6 +567,7 @@ static void print_text(FILE *out, const verdict *v, const verify_opts *o, const 
     print_unsound(out, v);
     if (v->mca)
         verify_mca_text(out, v->mca, v->t, v->protocol_outcomes, v->model_outcomes, v->witness, v->bfs);
+    print_missing(out, v);
     if (v->search.stop == BFS_VIOLATION) {
         fprintf(out, "Violation invariant %s\n", v->search.violated);
         print_trace(out, v, v->search.violation_index);
@@ -543,7 +615,8 @@ static void json_violations(FILE *out, const verdict *v)
     int width = v->t->nobserved;
     const lit_value *mine = outcome_values(v->protocol_outcomes);
     fputs(",\"violations\":[", out);
-    for (int i = 0; !v->undefined && v->model_outcomes && i < outcome_count(v->protocol_outcomes); i++) {
+    for (int i = 0; !v->undefined && v->model_outcomes && !v->model_cut && i < outcome_count(v->protocol_outcomes);
+         i++) {
         const lit_value *state = &mine[(size_t)i * (size_t)width];
         if (outcome_find(v->model_outcomes, state) >= 0)
             continue;
@@ -551,6 +624,22 @@ static void json_violations(FILE *out, const verdict *v)
         report_json_state(out, v->t, state);
         fputc(',', out);
         json_trace(out, v, v->witness[i]);
+        fputc('}', out);
+        first = false;
+    }
+    const lit_value *allowed = v->model_outcomes ? outcome_values(v->model_outcomes) : NULL;
+    for (int i = 0; missing_established(v) && i < outcome_count(v->model_outcomes); i++) {
+        const lit_value *state = &allowed[(size_t)i * (size_t)width];
+        if (outcome_find(v->protocol_outcomes, state) >= 0)
+            continue;
+        fputs(first ? "{\"kind\":\"missing\",\"outcome\":" : ",{\"kind\":\"missing\",\"outcome\":", out);
+        report_json_state(out, v->t, state);
+        fputs(",\"execution\":", out);
+        const char *why = witness_text(v->missing_why, state);
+        if (why)
+            report_json_string(out, why);
+        else
+            fputs("null", out);
         fputc('}', out);
         first = false;
     }
@@ -595,6 +684,7 @@ static void json_options(FILE *out, const verdict *v, const verify_opts *o)
     proto_value_range(v->inst, &lo, &hi);
     fprintf(out, "},\"value_range\":[%ld,%ld],\"value_range_from\":\"%s\"", lo, hi,
             proto_values_derived(v->inst) ? "test" : "protocol");
+    fprintf(out, ",\"complete_outcomes\":%s", o->complete ? "true" : "false");
     fputs(",\"max_states\":", out);
     if (o->bfs.max_states)
         fprintf(out, "%" PRIu64, o->bfs.max_states);
@@ -624,10 +714,17 @@ static void print_json(FILE *out, const verdict *v, const verify_opts *o, const 
     fputs(",\"model\":", out);
     report_json_string(out, o->model);
     fprintf(out, ",\"result\":\"%s\",\"sound\":%s,\"complete\":%s", result_word(v),
-            !v->model_outcomes ? "null" : v->unsound ? "false" : v->undefined || v->cut == SC_CUT_NONE ? "true" : "null",
-            v->cut == SC_CUT_NONE ? "true" : "false");
+            !v->model_outcomes ? "null"
+            : v->unsound       ? "false"
+            : v->undefined || (v->cut == SC_CUT_NONE && !v->model_cut) ? "true"
+                                                                        : "null",
+            v->cut == SC_CUT_NONE && !v->model_cut ? "true" : "false");
     if (v->cut != SC_CUT_NONE)
         fprintf(out, ",\"incomplete\":\"%s\"", sc_cut_name(v->cut));
+    else if (v->model_cut)
+        fprintf(out, ",\"incomplete\":\"%s\"", v->model_cut);
+    if (v->model_cut)
+        fprintf(out, ",\"model_incomplete\":\"%s\"", v->model_cut);
     fprintf(out, ",\"undefined\":%s,\"value_overflow\":%s,\"value_wrapped\":%s", v->undefined ? "true" : "false",
             v->overflow ? "true" : "false", proto_value_wrapped(v->inst) ? "true" : "false");
     if (m)
@@ -715,20 +812,45 @@ static bool fit_model_outcomes(verdict *v, const char *path, const char *proto_n
     return true;
 }
 
+static enum_options model_enum_options(const verify_opts *o, const cat_model *m)
+{
+    /* --racy undefined treats the model as if it said option flags = undefined */
+    return (enum_options){.unroll = o->unroll, .max_traces = 100000,
+                          .races = cat_model_flags_undefined(m) || o->racy_undefined, .stop = o->bfs.stop};
+}
+
 static bool model_outcomes(verdict *v, const verify_opts *o, const cat_model *m, cat_workspace *ws, FILE *err)
 {
     if (!m) {                     /* --model none: deadlocks, invariants, liveness only */
         v->model_outcomes = NULL;
         return true;
     }
-    bool undefined_on_flags = cat_model_flags_undefined(m);
-    enum_options eo = {.unroll = o->unroll, .max_traces = 100000, .races = undefined_on_flags,
-                       .stop = o->bfs.stop};
+    bool undefined_on_flags = cat_model_flags_undefined(m) || o->racy_undefined;
+    enum_options eo = model_enum_options(o, m);
     if (!enumerate_check(v->t, m, ws, &eo, &v->model, err))
         return false;
     v->model_outcomes = v->model.states;
     v->undefined = undefined_on_flags && v->model.flags;
+    v->model_cut = enumerate_incomplete(&v->model);
+    if (v->model_cut && !v->model.interrupted)
+        fprintf(err, "%s: warning: the model's outcomes are incomplete (%s): protocol outcomes outside them are "
+                "not reported as violations\n", v->t->file, v->model_cut);
     return true;
+}
+
+/* ---- the observer of verify_cmd_run ------------------------------------------ */
+
+/* A search cut by any limit (value range included) is not complete: the
+ * record's status is verdict_status's, 3 for a cut without a violation. */
+static void observe_verdict(const verdict *v, const verify_opts *o, int status)
+{
+    verify_record r = {.test = v->t, .inst = v->inst, .model = o->model, .complete = v->cut == SC_CUT_NONE,
+                       .states = v->search.states, .transitions = v->search.transitions, .status = status};
+    r.checks[r.nchecks++] = (verify_check_result){"outcomes", v->unsound == 0};
+    r.checks[r.nchecks++] = (verify_check_result){"deadlock", v->search.deadlocks == 0};
+    r.checks[r.nchecks++] = (verify_check_result){"unhandled", v->nunhandled == 0};
+    r.checks[r.nchecks++] = (verify_check_result){"invariants", v->search.stop != BFS_VIOLATION};
+    o->observe(o->observe_ctx, &r);
 }
 
 /* The status of one file: 0 pass, 1 violation, 2 unusable, 3 incomplete.
@@ -753,6 +875,7 @@ static int verify_file(const char *path, const verify_opts *o, const protocol *p
     v->t = t;
     v->inst = inst;
     v->trace = o->trace;
+    v->complete = o->complete;
     v->scratch = GC_MALLOC_ATOMIC(sizeof(lit_value) * (size_t)(t->nobserved ? t->nobserved : 1));
     v->protocol_outcomes = outcome_set_new(t->nobserved);
     if (!model_outcomes(v, o, m, ws, err) || !fit_model_outcomes(v, path, protocol_name(p), err))
@@ -783,7 +906,13 @@ static int verify_file(const char *path, const verify_opts *o, const protocol *p
     v->bfs = bfs_run(model, &bo, &v->search);
     if (!v->bfs) {
         verify_live_free(&v->live);
-        fprintf(err, "%s: error: the search could not start (%s)\n", path, bfs_stop_name(v->search.stop));
+        if (v->search.stop == BFS_BAD_MODEL)
+            fprintf(err, "%s: error: the search could not start (%s)\n", path, bfs_stop_name(v->search.stop));
+        else if (o->bfs.max_memory)
+            fprintf(err, "scopecheck verify: error: --max-memory %zu bytes is too small for the search "
+                    "to store its first state\n", o->bfs.max_memory);
+        else
+            fprintf(err, "scopecheck verify: error: out of memory before the search of %s could start\n", path);
         return 2;
     }
     v->cut = cut_of(v->search.stop);
@@ -797,6 +926,10 @@ static int verify_file(const char *path, const verify_opts *o, const protocol *p
         verify_live_undecided(&v->live, "a step would have left the value range and was not taken");
     else
         verify_live_decide(&v->live, v->bfs, &v->search);
+    if (missing_established(v)) {
+        enum_options eo = model_enum_options(o, m);
+        v->missing_why = witness_collect(t, m, ws, &eo, v->model_outcomes, err);
+    }
     v->nunhandled = proto_unhandled(inst, v->unhandled, MAX_UNHANDLED);
     locate_unhandled(v, p, &po);
     if (o->json)
@@ -804,6 +937,8 @@ static int verify_file(const char *path, const verify_opts *o, const protocol *p
     else
         print_text(out, v, o, protocol_name(p), m);
     int status = verdict_status(v);
+    if (o->observe)
+        observe_verdict(v, o, status);
     bfs_free(v->bfs);
     verify_live_free(&v->live);
     return status;
@@ -825,10 +960,17 @@ static int verify_file_json(const char *path, const verify_opts *o, const protoc
 
 int verify_cmd_main(int argc, char **argv, FILE *out, FILE *err)
 {
+    return verify_cmd_run(argc, argv, out, err, NULL, NULL);
+}
+
+int verify_cmd_run(int argc, char **argv, FILE *out, FILE *err, verify_observer observe, void *ctx)
+{
     verify_opts o;
     int status = parse_options(argc, argv, &o, out, err);
     if (status >= 0)
         return status;
+    o.observe = observe;
+    o.observe_ctx = ctx;
     const char *proto_path = model_path_find(o.protocol, ".proto");
     if (!proto_path) {
         fprintf(err, "scopecheck verify: error: no protocol '%s' (a name in models/, or a .proto file)\n", o.protocol);

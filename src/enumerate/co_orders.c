@@ -85,3 +85,130 @@ void order_table_build(order_table *tab, int k, bool partial)
     else
         build_total(tab, k);
 }
+
+/* ---- orders that contain given pairs ---- */
+
+typedef struct builder {
+    order_table *tab;
+    int k;
+    const uint8_t *must;
+    long limit, cap;
+    bool over;
+    uint8_t rows[MAX_TOTAL_K];
+} builder;
+
+static void emit(builder *b)
+{
+    if (b->tab->count == b->limit) {
+        b->over = true;
+        return;
+    }
+    if (b->tab->count == b->cap) {
+        b->cap = b->cap ? 2 * b->cap : 64;
+        uint8_t(*grown)[MAX_TOTAL_K] = GC_MALLOC_ATOMIC(sizeof *grown * (size_t)b->cap);
+        if (b->tab->count)
+            memcpy(grown, b->tab->rows, sizeof *grown * (size_t)b->tab->count);
+        b->tab->rows = grown;
+    }
+    memcpy(b->tab->rows[b->tab->count++], b->rows, MAX_TOTAL_K);
+}
+
+/* Total orders: every sequence that places a write after those it must
+ * follow; each order is one sequence. */
+static void place_total(builder *b, unsigned placed)
+{
+    if (b->over)
+        return;
+    unsigned all = (1u << b->k) - 1;
+    if (placed == all) {
+        emit(b);
+        return;
+    }
+    for (int e = 0; e < b->k; e++) {
+        if (placed & (1u << e))
+            continue;
+        bool ready = true;
+        for (int i = 0; i < b->k && ready; i++)
+            ready = !(b->must[i] & (1u << e)) || (placed & (1u << i));
+        if (!ready)
+            continue;
+        for (unsigned p = placed; p; p &= p - 1)
+            b->rows[__builtin_ctz(p)] |= (uint8_t)(1u << e);
+        place_total(b, placed | (1u << e));
+        for (unsigned p = placed; p; p &= p - 1)
+            b->rows[__builtin_ctz(p)] &= (uint8_t)~(1u << e);
+    }
+}
+
+/* Partial orders, one write at a time: an order on writes 0..m extends
+ * one on 0..m-1 by the writes below m (a down-closed set D holding those m
+ * must follow) and above it (an up-closed set U apart from D, every write
+ * of D already below every write of U).  Each order comes from exactly
+ * one (order on 0..m-1, D, U). */
+static void place_partial(builder *b, int m)
+{
+    if (b->over)
+        return;
+    if (m == b->k) {
+        emit(b);
+        return;
+    }
+    unsigned earlier = (1u << m) - 1, need = 0, pred[MAX_TOTAL_K];
+    for (int i = 0; i < m; i++) {
+        if (b->must[i] & (1u << m))
+            need |= 1u << i;
+        pred[i] = 0;
+    }
+    for (int i = 0; i < m; i++)
+        for (unsigned s = b->rows[i] & earlier; s; s &= s - 1)
+            pred[__builtin_ctz(s)] |= 1u << i;
+    unsigned free = earlier & ~need;
+    for (unsigned sub = free;; sub = (sub - 1) & free) {
+        unsigned down = need | sub;
+        bool closed = true;
+        for (unsigned d = down; d && closed; d &= d - 1)
+            closed = (pred[__builtin_ctz(d)] & ~down) == 0;
+        if (closed) {
+            unsigned rest = earlier & ~down;
+            for (unsigned up = rest;; up = (up - 1) & rest) {
+                bool ok = true;
+                for (unsigned u = up; u && ok; u &= u - 1)
+                    ok = (b->rows[__builtin_ctz(u)] & earlier & ~up) == 0;
+                for (unsigned d = down; d && ok; d &= d - 1)
+                    ok = (b->rows[__builtin_ctz(d)] & up) == up;
+                if (ok) {
+                    for (unsigned d = down; d; d &= d - 1)
+                        b->rows[__builtin_ctz(d)] |= (uint8_t)(1u << m);
+                    b->rows[m] = (uint8_t)up;
+                    place_partial(b, m + 1);
+                    b->rows[m] = 0;
+                    for (unsigned d = down; d; d &= d - 1)
+                        b->rows[__builtin_ctz(d)] &= (uint8_t)~(1u << m);
+                }
+                if (!up)
+                    break;
+            }
+        }
+        if (!sub)
+            break;
+    }
+}
+
+bool order_table_build_containing(order_table *tab, int k, bool partial, const uint8_t *must, long limit)
+{
+    builder b;
+    memset(&b, 0, sizeof b);
+    b.tab = tab;
+    b.k = k;
+    b.must = must;
+    b.limit = limit;
+    tab->count = 0;
+    tab->rows = NULL;
+    if (partial)
+        place_partial(&b, 0);
+    else
+        place_total(&b, 0);
+    if (!tab->rows)
+        tab->rows = GC_MALLOC_ATOMIC(sizeof *tab->rows);
+    return !b.over;
+}

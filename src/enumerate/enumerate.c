@@ -2,32 +2,42 @@
  * enumerate/enumerate.c: candidate executions (see enumerate.h).
  *
  * Order of choices, outermost first: one trace per thread (values of reads
- * already guessed), then for every read a write of the same location and
- * value, then a coherence order per location, then an arrival order per
- * counted barrier.  Everything that depends only on the traces is computed
- * once per combination; the innermost loop only writes rf, co, fr and
- * syncbar and calls the model.
+ * already guessed; enumerate/trace_filter.h), then an arrival order per
+ * counted barrier (enumerate/barriers.h), then for every read a write of
+ * the same location and value, then a coherence order per location.
+ * Everything that depends only on the traces is computed once per
+ * combination; the innermost loop only writes rf, co, fr and syncbar and
+ * calls the model.
+ *
+ * Sets and relations are as wide as the test's largest combination needs
+ * (cat/relation.h): every per-event or per-location array is sized once
+ * per test, with a stride of rel_words(cap) words per set, and used with
+ * the rel_words(n) words of the combination at hand.
  */
 #include "enumerate/enumerate.h"
 
 #include <gc.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
-#include "enumerate/co_orders.h"
 #include "base/diag.h"
+#include "enumerate/barriers.h"
+#include "enumerate/co_orders.h"
 #include "enumerate/liveness.h"
 #include "enumerate/thread_paths.h"
+#include "enumerate/trace_filter.h"
+#include "litmus/cond.h"
 
 #define MAX_THREADS 32
-#define MAX_GROUPS 8
-#define MAX_GROUP_EVENTS 8
-#define MAX_ALTS 64
+#define STOP_CHECK_MASK 255u   /* look at the clock and the heap every 256 steps */
 
 typedef struct ev_info {
     int thread;            /* -1 for initial writes */
+    int last_write;        /* reads: the latest earlier write of its thread to its location, or -1 */
     int phys;              /* physical location, memory events */
     int vloc;              /* location as addressed */
+    int index;             /* position in its thread's trace */
     bool write, read;
     lit_value value;
     const tp_event *ev;    /* NULL for initial writes */
@@ -36,7 +46,8 @@ typedef struct ev_info {
 typedef struct loc_writes {
     int init;              /* event index of the initial write */
     int k;                 /* other writes */
-    int w[REL_MAX_EVENTS];
+    const order_table *orders; /* orders_for: every order of w[] to choose from */
+    int w[MAX_TOTAL_K];
     uint8_t must[MAX_TOTAL_K]; /* thread coherence: w[i] co-before these */
     uint8_t never[MAX_TOTAL_K]; /* ... and, for the current reads-from choice, not these */
 } loc_writes;
@@ -50,22 +61,17 @@ typedef struct thread_peers {
     uint32_t scope[MAX_THREADS][NSCOPES]; /* inside the instance of scope s of the thread */
 } thread_peers;
 
-/* The events of one combination by thread, and by thread and scope. */
-typedef struct combo_masks {
-    evset thread[MAX_THREADS];
-    evset threads;                        /* every event of a thread */
-    evset scoped[MAX_THREADS][NSCOPES];
-} combo_masks;
-
 typedef struct enum_ctx {
     const litmus_test *t;
     const cat_model *model;
     cat_workspace *ws;
     check_result *r;
     FILE *errors;
-    bool failed;
-    bool stopped;           /* the caller's stop flag was seen: unwind */
-    const volatile sig_atomic_t *stop;
+    bool stop;             /* a limit was reached: stop everything */
+    double deadline;       /* monotonic seconds, 0: none */
+    size_t max_memory;
+    unsigned ticks;
+    const volatile sig_atomic_t *interrupt; /* the caller's stop flag (a signal), or NULL */
     enum_execution_fn on_execution;
     void *execution_ctx;
     unsigned exec_flags;    /* flags of the execution being recorded */
@@ -74,39 +80,58 @@ typedef struct enum_ctx {
     /* the traces whose static relations x holds and the model has prepared */
     bool has_prepared;
     const tp_trace *prepared[MAX_THREADS];
+    int ninit;             /* initial writes: one per physical location */
+    int cap;               /* most events of a combination (storage size) */
+    int stride;            /* rel_words(cap): words between two sets of an array */
     int n;
-    ev_info ev[REL_MAX_EVENTS];
+    ev_info *ev;
     exec x;
+    relation *scratch[3];  /* barrier deadlock check */
     thread_peers peers;
-    evset *loc_events, *vloc_events; /* per location: its memory events (physical, as addressed) */
-    evset *loc_writes_now;           /* per physical location: the combination's writes to it */
+    /* sets, `stride` words apart: per location its memory events (physical,
+     * as addressed) and the combination's writes to it; per thread its
+     * events, the events of its CTA and GPU peers, and per scope the
+     * events that sr relates it to */
+    evword *loc_events, *vloc_events, *loc_writes_now;
+    evword *thread_events, *cta_events, *gpu_events, *scope_events, *threads_events;
+    evword *scoped;        /* per thread and scope: its events of that scope */
     /* reads-from */
     int nreads;
-    int read_ev[REL_MAX_EVENTS];
-    int nopts[REL_MAX_EVENTS];
-    uint8_t opts[REL_MAX_EVENTS][REL_MAX_EVENTS]; /* event indices: below REL_MAX_EVENTS */
-    int rf_choice[REL_MAX_EVENTS];
-    int last_write[REL_MAX_EVENTS]; /* per read: latest po-earlier write to its location in its thread, or -1 */
+    int *read_ev;
+    int *nopts, *opt_at;   /* per read: its options, at opts + opt_at */
+    int *opts;
+    int opts_cap;
+    int *rf_choice;
+    int *last_write;       /* per read: latest po-earlier write to its location in its thread, or -1 */
+    int *latest;           /* per location: see add_thread_events */
+    long *latest_at, stamp;
     bool thread_coherent;
     /* coherence */
     int nphys;
     loc_writes *locw;      /* per physical location (indexed by location) */
-    int phys_list[REL_MAX_EVENTS];
-    int co_choice[REL_MAX_EVENTS];
-    int co_applied[REL_MAX_EVENTS]; /* per location: the order x's co rows hold, or -1 */
-    int8_t write_pos[REL_MAX_EVENTS]; /* per write event: its index in its location's w[] */
+    int *phys_list;
+    int *co_choice;
+    int *co_applied;       /* per location: the order x's co rows hold, or -1 */
+    int8_t *write_pos;     /* per write event: its index in its location's w[] */
     /* per location (phys_list index), for the current reads-from choice:
-     * the orders thread coherence allows, at allowed + allowed_at[p] */
+     * the indices in its table of the orders thread coherence allows
+     * (list[p], nallowed[p]): all of them (identity), or some, at
+     * allowed + allowed_at[p] */
     int *allowed;
+    int *identity;         /* 0, 1, 2, ...: every order of a table */
     long allowed_cap;
-    long allowed_at[REL_MAX_EVENTS];
-    int nallowed[REL_MAX_EVENTS];
-    order_table tables[MAX_TOTAL_K + 1];
+    long *allowed_at;
+    const int **list;
+    int *nallowed;
+    /* coherence orders, one table per (number of writes, program-order
+     * pairs) met so far in the test */
+    struct order_cache *orders;
+    int norders, orders_cap;
     /* barriers */
-    int ngroups;
-    int nalts[MAX_GROUPS];
-    relation *alts[MAX_GROUPS]; /* per group: MAX_ALTS relations, allocated on first use */
-    int bar_choice[MAX_GROUPS];
+    barrier_set *bars;
+    int nbar_groups;       /* groups of the current combination */
+    bar_event *bar_ev;
+    int *bar_choice;
     /* final states */
     lit_value *state;
     bool collect_races;
@@ -121,16 +146,113 @@ typedef struct enum_ctx {
                          * hand over, or not staged (then choose_co) */
     uint8_t *co_tried, *co_seen;   /* bitmaps over choices, per rf choice */
     size_t co_bytes;               /* their size, grown as tests need */
-    live_ctx *live;     /* the liveness pass (enumerate_liveness), else NULL */
+    /* the liveness pass (enumerate_liveness), else NULL; its barrier
+     * groups (those with a blocked or unfinished sync) and their syncbar
+     * alternatives (LIVE_ALTS per group, live_groups of them) */
+    live_ctx *live;
+    int nlive_groups;
+    relation **live_alts;
+    int *live_nalts;
+    int *live_choice;
+    int *live_thread;      /* per event: its thread, for live_set_events */
+    lit_value *live_value;
 } enum_ctx;
 
-static const order_table *table_for(enum_ctx *c, int k)
+#define LIVE_GROUPS 16
+#define LIVE_ALTS 64
+#define LIVE_GROUP_EVENTS 64
+
+/* The most coherence orders listed for one location: every partial order
+ * of six writes from six threads fits (130,023), and two threads' chains of
+ * four (1,764); more writes are skipped, and the result says so. */
+#define MAX_CO_ORDERS 131072
+
+typedef struct order_cache {
+    int k;
+    uint8_t must[MAX_TOTAL_K];
+    bool too_many;
+    order_table tab;
+} order_cache;
+
+/* The orders on a location's writes that keep each thread's writes in
+ * program order (with thread coherence; all orders without), built once
+ * per pattern; NULL when there are more than MAX_CO_ORDERS. */
+static const order_table *orders_for(enum_ctx *c, const loc_writes *lw)
 {
-    order_table *tab = &c->tables[k];
-    if (!tab->rows) {
-        order_table_build(tab, k, cat_model_co_mode(c->model) == CAT_CO_PARTIAL);
+    for (int i = 0; i < c->norders; i++) {
+        order_cache *oc = &c->orders[i];
+        if (oc->k == lw->k && memcmp(oc->must, lw->must, sizeof oc->must) == 0)
+            return oc->too_many ? NULL : &oc->tab;
     }
-    return tab;
+    if (c->norders == c->orders_cap) {
+        c->orders_cap = c->orders_cap ? 2 * c->orders_cap : 8;
+        order_cache *grown = GC_MALLOC(sizeof *grown * (size_t)c->orders_cap);
+        if (c->norders)
+            memcpy(grown, c->orders, sizeof *grown * (size_t)c->norders);
+        c->orders = grown;
+    }
+    order_cache *oc = &c->orders[c->norders++];
+    oc->k = lw->k;
+    memcpy(oc->must, lw->must, sizeof oc->must);
+    bool partial = cat_model_co_mode(c->model) == CAT_CO_PARTIAL;
+    oc->too_many = !order_table_build_containing(&oc->tab, lw->k, partial, lw->must, MAX_CO_ORDERS);
+    return oc->too_many ? NULL : &oc->tab;
+}
+
+#define INLINE static inline __attribute__((always_inline))
+
+static evword *set_at(evword *base, const enum_ctx *c, int i) { return base + (size_t)i * (size_t)c->stride; }
+INLINE evword *at_(evword *base, int stride, int i) { return base + (size_t)i * (size_t)stride; }
+
+/* ---- limits ----------------------------------------------------------------- */
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Bytes of the collected heap in use (as of the collector's last count). */
+static size_t heap_in_use(void)
+{
+    size_t heap = GC_get_heap_size(), free_bytes = GC_get_free_bytes();
+    return heap > free_bytes ? heap - free_bytes : 0;
+}
+
+/* Whether a time or memory limit has been reached (checked every
+ * STOP_CHECK_MASK + 1 calls); once it has, everything stops. */
+static bool budget_exhausted(enum_ctx *c);
+
+static inline bool out_of_budget(enum_ctx *c)
+{
+    if (c->stop)
+        return true;
+    if ((++c->ticks & STOP_CHECK_MASK) != 0)
+        return false;
+    return budget_exhausted(c);
+}
+
+static bool budget_exhausted(enum_ctx *c)
+{
+    if (c->interrupt && *c->interrupt) {
+        c->r->interrupted = true;
+        c->stop = true;
+    } else if (c->deadline > 0 && now_seconds() >= c->deadline) {
+        c->r->timed_out = true;
+        c->stop = true;
+    } else if (c->max_memory > 0 && heap_in_use() > c->max_memory) {
+        c->r->out_of_memory = true;
+        c->stop = true;
+    }
+    return c->stop;
+}
+
+static bool paths_should_stop(void *ctx)
+{
+    enum_ctx *c = ctx;
+    c->ticks |= STOP_CHECK_MASK; /* the walk asks rarely: look now */
+    return out_of_budget(c);
 }
 
 /* ---- one combination of thread traces ---------------------------------- */
@@ -154,62 +276,86 @@ static void add_init_writes(enum_ctx *c)
     }
 }
 
-/* Appends the chosen traces' events; false when they do not fit. */
-static bool add_thread_events(enum_ctx *c, int *first)
+static const tp_trace *chosen_trace(const enum_ctx *c, int th)
 {
-    for (int th = 0; th < c->t->nthreads; th++) {
-        const tp_trace *tr = &c->paths.threads[th].traces[c->choice[th]];
-        first[th] = c->n;
-        if (c->n + tr->nevents > REL_MAX_EVENTS)
-            return false;
-        for (int i = 0; i < tr->nevents; i++) {
-            const tp_event *te = &tr->events[i];
-            ev_info *e = &c->ev[c->n++];
-            e->thread = th;
-            e->ev = te;
-            e->vloc = te->loc;
-            e->phys = (te->kind == EV_READ || te->kind == EV_WRITE) ? c->t->locs[te->loc].physical : -1;
-            e->read = te->kind == EV_READ;
-            e->write = te->kind == EV_WRITE;
-            e->value = te->value;
-        }
-    }
-    return true;
+    return &c->paths.threads[th].traces[c->choice[th]];
 }
 
-static void add_to(evset *s, int e) { *s |= evset_of(e); }
+/* Appends the chosen traces' events (the caller checked that they fit),
+ * noting for each read its thread's latest earlier write to its location
+ * (latest[l]: that write, valid when latest_at[l] is the stamp of this
+ * thread in this combination). */
+static void add_thread_events(enum_ctx *c, int *first)
+{
+    c->stamp += MAX_THREADS;
+    for (int th = 0; th < c->t->nthreads; th++) {
+        const tp_trace *tr = chosen_trace(c, th);
+        long stamp = c->stamp + th;
+        first[th] = c->n;
+        for (int i = 0; i < tr->nevents; i++) {
+            const tp_event *te = &tr->events[i];
+            ev_info *e = &c->ev[c->n];
+            e->thread = th;
+            e->ev = te;
+            e->index = i;
+            e->vloc = te->loc;
+            e->read = te->kind == EV_READ;
+            e->write = te->kind == EV_WRITE;
+            e->phys = (e->read || e->write) ? c->t->locs[te->loc].physical : -1;
+            e->value = te->value;
+            e->last_write = -1;
+            if (e->phys >= 0) {
+                if (e->read && c->latest_at[e->phys] == stamp)
+                    e->last_write = c->latest[e->phys];
+                if (e->write) {
+                    c->latest[e->phys] = c->n;
+                    c->latest_at[e->phys] = stamp;
+                }
+            }
+            c->n++;
+        }
+    }
+}
+
+static void add_to(exec *x, int set, int e) { set_add(exec_set(x, set), e); }
 
 static void tag_region(exec *x, uint8_t regions, int i)
 {
     if (regions & REGION_GLOBAL)
-        add_to(&x->set[XS_GLOBAL], i);
+        add_to(x, XS_GLOBAL, i);
     if (regions & REGION_LOCAL)
-        add_to(&x->set[XS_LOCAL], i);
+        add_to(x, XS_LOCAL, i);
 }
 
-static uint8_t location_region(const litmus_test *t, int loc)
+/* What an access (or initial write) of location loc is, by its location:
+ * its region (global unless said otherwise) and whether the location is
+ * declared non-atomic. */
+static void tag_location(exec *x, const litmus_test *t, int loc, int i)
 {
-    uint8_t r = t->locs[t->locs[loc].physical].region;
-    return r ? r : REGION_GLOBAL;
+    const lit_location *l = &t->locs[t->locs[loc].physical];
+    tag_region(x, l->region ? l->region : REGION_GLOBAL, i);
+    if (!l->atomic_type)
+        add_to(x, XS_NAL, i);
 }
 
 static void tag_access(exec *x, const tp_event *te, int i)
 {
     switch (te->order) {
-    case ORD_WEAK: add_to(&x->set[XS_WEAK], i); break;
-    case ORD_RELAXED: add_to(&x->set[XS_RLX], i); break;
-    case ORD_ACQUIRE: add_to(&x->set[XS_ACQ], i); break;
-    case ORD_RELEASE: add_to(&x->set[XS_REL], i); break;
-    case ORD_SC: add_to(&x->set[XS_SC], i); break;
+    case ORD_WEAK: add_to(x, XS_WEAK, i); break;
+    case ORD_RELAXED: add_to(x, XS_RLX, i); break;
+    case ORD_ACQUIRE: add_to(x, XS_ACQ, i); break;
+    case ORD_RELEASE: add_to(x, XS_REL, i); break;
+    case ORD_ACQ_REL: add_to(x, XS_ACQ_REL, i); break; /* herd's OpenCL: an acq_rel load or store */
+    case ORD_SC: add_to(x, XS_SC, i); break;
     default: break;
     }
-    add_to(&x->set[te->order == ORD_WEAK ? XS_NA : XS_ATOMIC], i);
+    add_to(x, te->order == ORD_WEAK ? XS_NA : XS_ATOMIC, i);
     if (te->remote)
-        add_to(&x->set[XS_REMOTE], i);
+        add_to(x, XS_REMOTE, i);
     static const int proxy_set[] = {[PROXY_GENERIC] = XS_GEN, [PROXY_SURFACE] = XS_SUR,
                                     [PROXY_TEXTURE] = XS_TEX, [PROXY_CONSTANT] = XS_CON,
                                     [PROXY_ALIAS] = XS_GEN};
-    add_to(&x->set[proxy_set[te->proxy]], i);
+    add_to(x, proxy_set[te->proxy], i);
 }
 
 static void tag_fence(exec *x, const tp_event *te, int i)
@@ -217,61 +363,67 @@ static void tag_fence(exec *x, const tp_event *te, int i)
     static const int order_set[] = {[ORD_WEAK] = -1, [ORD_RELAXED] = XS_RLX, [ORD_ACQUIRE] = XS_ACQ,
                                     [ORD_RELEASE] = XS_REL, [ORD_ACQ_REL] = XS_ACQ_REL, [ORD_SC] = XS_SC};
     if (order_set[te->order] >= 0)
-        add_to(&x->set[order_set[te->order]], i);
+        add_to(x, order_set[te->order], i);
     if (te->proxy != PROXY_GENERIC) {
-        add_to(&x->set[XS_PROXY], i);
+        add_to(x, XS_PROXY, i);
         static const int proxy_set[] = {[PROXY_GENERIC] = XS_GEN, [PROXY_SURFACE] = XS_SUR,
                                         [PROXY_TEXTURE] = XS_TEX, [PROXY_CONSTANT] = XS_CON,
                                         [PROXY_ALIAS] = XS_ALIAS};
-        add_to(&x->set[proxy_set[te->proxy]], i);
+        add_to(x, proxy_set[te->proxy], i);
     }
+}
+
+static void tag_event(exec *x, const tp_event *te, int i)
+{
+    switch (te->kind) {
+    case EV_READ:
+    case EV_WRITE:
+        add_to(x, te->kind == EV_READ ? XS_R : XS_W, i);
+        tag_access(x, te, i);
+        break;
+    case EV_FENCE:
+        if (te->implicit_sc) {
+            add_to(x, XS_SCF, i); /* only that, and its scope */
+            break;
+        }
+        add_to(x, XS_F, i);
+        tag_fence(x, te, i);
+        tag_region(x, te->regions, i);
+        break;
+    case EV_BARRIER:
+        add_to(x, XS_B, i);
+        if (te->waits)
+            add_to(x, XS_BSYNC, i);
+        tag_region(x, te->regions, i);
+        break;
+    }
+    if (te->in_rmw)
+        add_to(x, XS_RMW_EV, i);
+    static const int scope_set[] = {[SCOPE_NONE] = -1, [SCOPE_CTA] = XS_CTA, [SCOPE_GPU] = XS_GPU,
+                                    [SCOPE_SYS] = XS_SYS, [SCOPE_WI] = XS_WI};
+    if (scope_set[te->scope] >= 0)
+        add_to(x, scope_set[te->scope], i);
 }
 
 static void fill_sets(enum_ctx *c)
 {
     exec *x = &c->x;
-    memset(x->set, 0, sizeof x->set);
+    memset(x->sets, 0, sizeof *x->sets * (size_t)XS_COUNT * (size_t)rel_words(c->n));
     for (int i = 0; i < c->n; i++) {
         const ev_info *e = &c->ev[i];
         const tp_event *te = e->ev;
         if (!te) {
-            add_to(&x->set[XS_W], i);
-            add_to(&x->set[XS_IW], i);
-            add_to(&x->set[XS_GEN], i);
-            tag_region(x, location_region(c->t, e->vloc), i);
+            add_to(x, XS_W, i);
+            add_to(x, XS_IW, i);
+            add_to(x, XS_GEN, i);
+            tag_location(x, c->t, e->vloc, i);
             continue;
         }
-        switch (te->kind) {
-        case EV_READ:
-        case EV_WRITE:
-            add_to(&x->set[te->kind == EV_READ ? XS_R : XS_W], i);
-            tag_access(x, te, i);
-            tag_region(x, location_region(c->t, te->loc), i);
-            break;
-        case EV_FENCE:
-            add_to(&x->set[XS_F], i);
-            tag_fence(x, te, i);
-            tag_region(x, te->regions, i);
-            break;
-        case EV_BARRIER:
-            add_to(&x->set[XS_B], i);
-            if (te->waits)
-                add_to(&x->set[XS_BSYNC], i);
-            tag_region(x, te->regions, i);
-            break;
-        }
-        if (te->in_rmw)
-            add_to(&x->set[XS_RMW_EV], i);
-        if (te->scope == SCOPE_CTA)
-            add_to(&x->set[XS_CTA], i);
-        else if (te->scope == SCOPE_GPU)
-            add_to(&x->set[XS_GPU], i);
-        else if (te->scope == SCOPE_SYS)
-            add_to(&x->set[XS_SYS], i);
-        else if (te->scope == SCOPE_WI)
-            add_to(&x->set[XS_WI], i);
+        tag_event(x, te, i);
+        if (te->kind == EV_READ || te->kind == EV_WRITE)
+            tag_location(x, c->t, te->loc, i);
     }
-    x->set[XS_M] = x->set[XS_R] | x->set[XS_W];
+    set_union(exec_set(x, XS_M), exec_set(x, XS_R), exec_set(x, XS_W), c->n);
 }
 
 /* Is thread b inside the scope instance of an event of thread a? */
@@ -305,142 +457,228 @@ static void find_peers(const litmus_test *t, thread_peers *p)
         }
 }
 
-/* The events of the threads in `threads`. */
-static evset events_of(const combo_masks *cm, uint32_t threads)
+/* out = the events of the threads in `threads`. */
+INLINE void events_of(const enum_ctx *c, uint32_t threads, evword *out, int n, int stride)
 {
-    evset e = 0;
+    set_clear(out, n);
     for (; threads; threads &= threads - 1)
-        e |= cm->thread[__builtin_ctz(threads)];
-    return e;
+        set_union(out, out, at_(c->thread_events, stride, __builtin_ctz(threads)), n);
 }
 
-/* Events grouped by thread, location and scope, from which each row of a
- * static relation is one word: O(n) instead of a test per pair. */
-static void group_events(enum_ctx *c, combo_masks *cm)
+/* Events grouped by location, thread and scope, from which each row of a
+ * static relation is a copy: O(n) words instead of a test per pair. */
+INLINE void group_events(enum_ctx *c, int n, int stride)
 {
-    memset(cm, 0, sizeof *cm);
-    for (int l = 0; l < c->t->nlocs; l++)
-        c->loc_events[l] = c->vloc_events[l] = 0;
-    for (int i = 0; i < c->n; i++) {
+    int nthreads = c->t->nthreads;
+    for (int l = 0; l < c->t->nlocs; l++) {
+        set_clear(at_(c->loc_events, stride, l), n);
+        set_clear(at_(c->vloc_events, stride, l), n);
+    }
+    for (int th = 0; th < nthreads; th++) {
+        set_clear(at_(c->thread_events, stride, th), n);
+        for (int s = 0; s < NSCOPES; s++)
+            set_clear(at_(c->scoped, stride, th * NSCOPES + s), n);
+    }
+    for (int i = 0; i < n; i++) {
         const ev_info *e = &c->ev[i];
         if (e->phys >= 0) {
-            c->loc_events[e->phys] |= evset_of(i);
-            c->vloc_events[e->vloc] |= evset_of(i);
+            set_add(at_(c->loc_events, stride, e->phys), i);
+            set_add(at_(c->vloc_events, stride, e->vloc), i);
         }
         if (e->thread < 0)
             continue;
-        cm->thread[e->thread] |= evset_of(i);
+        set_add(at_(c->thread_events, stride, e->thread), i);
         if (e->ev->scope != SCOPE_NONE)
-            cm->scoped[e->thread][e->ev->scope] |= evset_of(i);
+            set_add(at_(c->scoped, stride, e->thread * NSCOPES + e->ev->scope), i);
     }
-    for (int th = 0; th < c->t->nthreads; th++)
-        cm->threads |= cm->thread[th];
+    set_clear(c->threads_events, n);
+    for (int th = 0; th < nthreads; th++)
+        set_union(c->threads_events, c->threads_events, at_(c->thread_events, stride, th), n);
 }
 
 /* sr from an event of thread a with scope s: the scoped events of threads
  * inside its scope instance whose own scope instance holds thread a. */
-static evset scope_partners(const enum_ctx *c, const combo_masks *cm, int a, int s)
+INLINE void scope_partners(const enum_ctx *c, int a, int s, evword *out, int n, int stride)
 {
-    evset partners = 0;
+    set_clear(out, n);
     for (uint32_t bs = c->peers.scope[a][s]; bs; bs &= bs - 1) {
         int b = __builtin_ctz(bs);
         for (int sb = SCOPE_NONE + 1; sb < NSCOPES; sb++)
             if (c->peers.scope[b][sb] & ((uint32_t)1 << a))
-                partners |= cm->scoped[b][sb];
+                set_union(out, out, at_(c->scoped, stride, b * NSCOPES + sb), n);
     }
-    return partners;
+}
+
+/* Per thread: its CTA's and GPU's events, and what sr relates each of its
+ * scopes to. */
+INLINE void group_peers(enum_ctx *c, int n, int stride)
+{
+    for (int th = 0; th < c->t->nthreads; th++) {
+        events_of(c, c->peers.cta[th], at_(c->cta_events, stride, th), n, stride);
+        events_of(c, c->peers.gpu[th], at_(c->gpu_events, stride, th), n, stride);
+        for (int s = SCOPE_NONE + 1; s < NSCOPES; s++)
+            scope_partners(c, th, s, at_(c->scope_events, stride, th * NSCOPES + s), n, stride);
+    }
 }
 
 /* loc, vloc, int, ext, po, scta, sgpu and sr, one row per event. */
-static void fill_pair_relations(enum_ctx *c)
+INLINE void fill_pair_relations(enum_ctx *c, int n, int stride)
 {
     exec *x = &c->x;
-    combo_masks cm;
-    group_events(c, &cm);
-    for (int i = 0; i < c->n; i++) {
+    group_events(c, n, stride);
+    group_peers(c, n, stride);
+    static const int thread_rels[] = {XR_INT, XR_EXT, XR_PO, XR_SCTA, XR_SGPU, XR_SR};
+    for (int i = 0; i < n; i++) {
         const ev_info *e = &c->ev[i];
-        x->rel[XR_LOC].row[i] = e->phys >= 0 ? c->loc_events[e->phys] : 0;
-        x->rel[XR_VLOC].row[i] = e->phys >= 0 ? c->vloc_events[e->vloc] : 0;
+        if (e->phys >= 0) {
+            set_copy(rel_row(x->rel[XR_LOC], i, n), at_(c->loc_events, stride, e->phys), n);
+            set_copy(rel_row(x->rel[XR_VLOC], i, n), at_(c->vloc_events, stride, e->vloc), n);
+        } else {
+            set_clear(rel_row(x->rel[XR_LOC], i, n), n);
+            set_clear(rel_row(x->rel[XR_VLOC], i, n), n);
+        }
         if (e->thread < 0) {
-            static const int thread_rels[] = {XR_INT, XR_EXT, XR_PO, XR_SCTA, XR_SGPU, XR_SR};
             for (size_t r = 0; r < sizeof thread_rels / sizeof *thread_rels; r++)
-                x->rel[thread_rels[r]].row[i] = 0;
+                set_clear(rel_row(x->rel[thread_rels[r]], i, n), n);
             continue;
         }
-        evset own = cm.thread[e->thread];
-        x->rel[XR_INT].row[i] = own;
-        x->rel[XR_EXT].row[i] = cm.threads & ~own;
-        x->rel[XR_PO].row[i] = own & ~evset_universe(i + 1);
-        x->rel[XR_SCTA].row[i] = events_of(&cm, c->peers.cta[e->thread]);
-        x->rel[XR_SGPU].row[i] = events_of(&cm, c->peers.gpu[e->thread]);
-        x->rel[XR_SR].row[i] = e->ev->scope != SCOPE_NONE ? scope_partners(c, &cm, e->thread, e->ev->scope) : 0;
+        const evword *own = at_(c->thread_events, stride, e->thread);
+        set_copy(rel_row(x->rel[XR_INT], i, n), own, n);
+        set_diff(rel_row(x->rel[XR_EXT], i, n), c->threads_events, own, n);
+        evword *po = rel_row(x->rel[XR_PO], i, n);
+        set_first(po, i + 1, n);
+        set_diff(po, own, po, n);
+        set_copy(rel_row(x->rel[XR_SCTA], i, n), at_(c->cta_events, stride, e->thread), n);
+        set_copy(rel_row(x->rel[XR_SGPU], i, n), at_(c->gpu_events, stride, e->thread), n);
+        if (e->ev->scope != SCOPE_NONE)
+            set_copy(rel_row(x->rel[XR_SR], i, n), at_(c->scope_events, stride, e->thread * NSCOPES + e->ev->scope), n);
+        else
+            set_clear(rel_row(x->rel[XR_SR], i, n), n);
     }
 }
 
-static void fill_dependencies(enum_ctx *c, const int *first)
+INLINE void add_deps(relation *r, const uint64_t *deps, int words, int base, int to, int n)
+{
+    for (int k = 0; k < words; k++)
+        for (uint64_t d = deps[k]; d; d &= d - 1)
+            rel_add(r, base + k * 64 + __builtin_ctzll(d), to, n);
+}
+
+INLINE void fill_dependencies(enum_ctx *c, const int *first, int n)
 {
     exec *x = &c->x;
-    for (int i = 0; i < c->n; i++) {
+    for (int i = 0; i < n; i++) {
         const ev_info *e = &c->ev[i];
         if (!e->ev)
             continue;
-        int base = first[e->thread];
-        for (uint64_t d = e->ev->data_deps; d; d &= d - 1)
-            rel_add(&x->rel[XR_DATA], base + __builtin_ctzll(d), i);
-        for (uint64_t d = e->ev->ctrl_deps; d; d &= d - 1)
-            rel_add(&x->rel[XR_CTRL], base + __builtin_ctzll(d), i);
-        for (uint64_t d = e->ev->addr_deps; d; d &= d - 1)
-            rel_add(&x->rel[XR_ADDR], base + __builtin_ctzll(d), i);
+        const tp_trace *tr = chosen_trace(c, e->thread);
+        int base = first[e->thread], words = tr->dep_words;
+        add_deps(x->rel[XR_DATA], tp_deps(tr, e->index, DEP_DATA), words, base, i, n);
+        add_deps(x->rel[XR_CTRL], tp_deps(tr, e->index, DEP_CTRL), words, base, i, n);
+        add_deps(x->rel[XR_ADDR], tp_deps(tr, e->index, DEP_ADDR), words, base, i, n);
         if (e->ev->rmw_write)
-            rel_add(&x->rel[XR_RMW], i - 1, i);
+            rel_add(x->rel[XR_RMW], i - 1, i, n);
     }
 }
 
-static void fill_static_relations(enum_ctx *c, const int *first)
+INLINE void fill_static_n(enum_ctx *c, const int *first, int n, int stride)
 {
     exec *x = &c->x;
-    x->n = c->n;
+    x->n = n;
     /* the relations built by adding pairs; fill_pair_relations writes
      * whole rows of the others */
     static const int added[] = {XR_RF, XR_CO, XR_FR, XR_RMW, XR_SYNCBAR, XR_ADDR, XR_DATA, XR_CTRL};
     for (size_t r = 0; r < sizeof added / sizeof *added; r++)
-        rel_clear(&x->rel[added[r]], c->n);
-    for (int p = 0; p < REL_MAX_EVENTS; p++)
+        rel_clear(x->rel[added[r]], n);
+    for (int p = 0; p < c->t->nlocs; p++)
         c->co_applied[p] = -1;
     fill_sets(c);
-    fill_pair_relations(c);
-    fill_dependencies(c, first);
-    rel_inter(&x->rel[XR_PO_LOC], &x->rel[XR_PO], &x->rel[XR_LOC], c->n);
+    fill_pair_relations(c, n, stride);
+    fill_dependencies(c, first, n);
+    rel_inter(x->rel[XR_PO_LOC], x->rel[XR_PO], x->rel[XR_LOC], n);
+}
+
+/* Two copies of the same code: one where the compiler knows every set is
+ * one word (nearly every test), one for any width. */
+static void fill_static_one_word(enum_ctx *c, const int *first)
+{
+    int n = c->n;
+    if (n < 1 || n > 64)
+        __builtin_unreachable();
+    fill_static_n(c, first, n, 1);
+}
+
+static void fill_static_relations(enum_ctx *c, const int *first)
+{
+    if (c->n >= 1 && c->n <= 64 && c->stride == 1)
+        fill_static_one_word(c, first);
+    else
+        fill_static_n(c, first, c->n, c->stride);
+}
+
+/* Adds write w as an option of read r (the r-th read, event i), unless
+ * thread coherence rules it out: a write of its own thread after it, or,
+ * when its thread wrote the location before it, any write of the thread
+ * but the latest, and the initial write (each is coherence-before that
+ * latest write, which the read follows: forbid_reading_back). */
+static inline void consider_write(enum_ctx *c, int r, int i, int w, int *used)
+{
+    const ev_info *we = &c->ev[w];
+    bool same_thread = we->thread == c->ev[i].thread;
+    if (c->thread_coherent) {
+        int last = c->last_write[r];
+        if (same_thread && w > i)
+            return;
+        if (last >= 0 && w != last && (same_thread || we->thread < 0))
+            return;
+    }
+    if (we->value != c->ev[i].value)
+        return;
+    if (*used == c->opts_cap) {
+        c->opts_cap = 2 * c->opts_cap;
+        int *grown = GC_MALLOC_ATOMIC(sizeof *grown * (size_t)c->opts_cap);
+        memcpy(grown, c->opts, sizeof *grown * (size_t)*used);
+        c->opts = grown;
+    }
+    c->opts[(*used)++] = w;
+    c->nopts[r]++;
 }
 
 /* Reads-from options: writes to the same location with the read's value. */
 static bool collect_rf_options(enum_ctx *c)
 {
-    evset *writes = c->loc_writes_now;
-    for (int l = 0; l < c->t->nlocs; l++)
-        writes[l] = 0;
-    for (int w = 0; w < c->n; w++)
-        if (c->ev[w].write)
-            writes[c->ev[w].phys] |= evset_of(w);
+    int n = c->n;
+    if (c->stride == 1) {
+        evword *writes = c->loc_writes_now;
+        for (int l = 0; l < c->t->nlocs; l++)
+            writes[l] = 0;
+        for (int w = 0; w < n; w++)
+            if (c->ev[w].write)
+                writes[c->ev[w].phys] |= evword_bit(w);
+    } else {
+        for (int l = 0; l < c->t->nlocs; l++)
+            set_clear(set_at(c->loc_writes_now, c, l), n);
+        for (int w = 0; w < n; w++)
+            if (c->ev[w].write)
+                set_add(set_at(c->loc_writes_now, c, c->ev[w].phys), w);
+    }
     c->nreads = 0;
-    for (int i = 0; i < c->n; i++) {
+    int used = 0;
+    for (int i = 0; i < n; i++) {
         if (!c->ev[i].read)
             continue;
         int r = c->nreads++;
         c->read_ev[r] = i;
         c->nopts[r] = 0;
-        c->last_write[r] = -1;
-        for (evset ws = writes[c->ev[i].phys]; ws; ws &= ws - 1) {
-            int w = __builtin_ctzll(ws);
-            const ev_info *we = &c->ev[w];
-            bool same_thread = we->thread == c->ev[i].thread;
-            if (same_thread && w < i)
-                c->last_write[r] = w;
-            if (same_thread && w > i && c->thread_coherent)
-                continue; /* reading from its own future */
-            if (we->value == c->ev[i].value)
-                c->opts[r][c->nopts[r]++] = (uint8_t)w;
-        }
+        c->opt_at[r] = used;
+        c->last_write[r] = c->ev[i].last_write;
+        const evword *writes = set_at(c->loc_writes_now, c, c->ev[i].phys);
+        if (n <= 64)
+            for (evword ws = writes[0]; ws; ws &= ws - 1)
+                consider_write(c, r, i, __builtin_ctzll(ws), &used);
+        else
+            for (int w = set_next(writes, 0, n); w >= 0; w = set_next(writes, w + 1, n))
+                consider_write(c, r, i, w, &used);
         if (c->nopts[r] == 0)
             return false;
     }
@@ -453,14 +691,20 @@ static void make_room_for_orders(enum_ctx *c)
     long need = 0;
     for (int p = 0; p < c->nphys; p++) {
         c->allowed_at[p] = need;
-        need += table_for(c, c->locw[c->phys_list[p]].k)->count;
+        need += c->locw[c->phys_list[p]].orders->count;
     }
     if (need > c->allowed_cap) {
         c->allowed_cap = 2 * need;
         c->allowed = GC_MALLOC_ATOMIC(sizeof *c->allowed * (size_t)c->allowed_cap);
+        c->identity = GC_MALLOC_ATOMIC(sizeof *c->identity * (size_t)c->allowed_cap);
+        for (long i = 0; i < c->allowed_cap; i++)
+            c->identity[i] = (int)i;
     }
 }
 
+/* Each location's writes, and their program-order constraints; false when
+ * a location has more writes than coherence orders are listed for (the
+ * combination is then skipped, and the result says so). */
 static bool collect_writes(enum_ctx *c)
 {
     c->nphys = 0;
@@ -469,86 +713,31 @@ static bool collect_writes(enum_ctx *c)
         if (!e->write || e->thread < 0)
             continue;
         loc_writes *lw = &c->locw[e->phys];
+        if (lw->k == MAX_TOTAL_K) {
+            c->r->writes_cut = true;
+            return false;
+        }
         c->write_pos[i] = (int8_t)lw->k;
         lw->w[lw->k++] = i;
     }
-    int limit = cat_model_co_mode(c->model) == CAT_CO_PARTIAL ? MAX_PARTIAL_K : MAX_TOTAL_K;
     for (int l = 0; l < c->t->nlocs; l++) {
         loc_writes *lw = &c->locw[l];
-        if (c->t->locs[l].physical != l || lw->k > limit)
+        if (c->t->locs[l].physical != l || lw->k == 0)
             continue;
-        for (int i = 0; i < lw->k; i++) {
-            lw->must[i] = 0;
+        memset(lw->must, 0, sizeof lw->must);
+        for (int i = 0; i < lw->k; i++)
             for (int j = i + 1; j < lw->k && c->thread_coherent; j++)
                 if (c->ev[lw->w[i]].thread == c->ev[lw->w[j]].thread)
                     lw->must[i] |= (uint8_t)(1u << j);
-        }
-    }
-    for (int l = 0; l < c->t->nlocs; l++) {
-        if (c->t->locs[l].physical != l || c->locw[l].k == 0)
-            continue;
-        if (c->locw[l].k > limit) {
-            diag_error(c->errors, c->t->file, 1, 1, "more than %d writes to location %s in one execution",
-                       limit, c->t->locs[l].name);
-            c->failed = true;
+        lw->orders = orders_for(c, lw);
+        if (!lw->orders) {
+            c->r->writes_cut = true;
             return false;
         }
         c->phys_list[c->nphys++] = l;
     }
     make_room_for_orders(c);
     return true;
-}
-
-/* ---- barriers ------------------------------------------------------------ */
-
-typedef struct bar_group {
-    int cta, gpu;
-    lit_value id;
-    lit_value count;
-    int m;
-    int ev[MAX_GROUP_EVENTS];
-} bar_group;
-
-static void add_alt(enum_ctx *c, int g, const relation *rel)
-{
-    for (int a = 0; a < c->nalts[g]; a++)
-        if (rel_equal(&c->alts[g][a], rel, c->n))
-            return;
-    if (c->nalts[g] < MAX_ALTS)
-        rel_copy(&c->alts[g][c->nalts[g]++], rel, c->n);
-}
-
-/* syncbar for one arrival order: a -> b when a arrives no later than b
- * departs; a sync departs at its arrival or at the release, whichever is
- * later. */
-static void arrival_relation(enum_ctx *c, const bar_group *bg, const int *order, relation *out)
-{
-    int release = bg->count > 0 ? (int)bg->count - 1 : 0;
-    rel_clear(out, c->n);
-    for (int pb = 0; pb < bg->m; pb++) {
-        int b = bg->ev[order[pb]];
-        if (!c->ev[b].ev->waits)
-            continue;
-        int depart = pb > release ? pb : release;
-        for (int pa = 0; pa <= depart && pa < bg->m; pa++)
-            if (pa != pb)
-                rel_add(out, bg->ev[order[pa]], b);
-    }
-}
-
-static void permute_arrivals(enum_ctx *c, int g, const bar_group *bg, int *order, int depth)
-{
-    if (depth == bg->m) {
-        relation rel;
-        arrival_relation(c, bg, order, &rel);
-        add_alt(c, g, &rel);
-        return;
-    }
-    for (int i = depth; i < bg->m; i++) {
-        int tmp = order[depth]; order[depth] = order[i]; order[i] = tmp;
-        permute_arrivals(c, g, bg, order, depth + 1);
-        tmp = order[depth]; order[depth] = order[i]; order[i] = tmp;
-    }
 }
 
 static int cta_size(const litmus_test *t, int cta, int gpu)
@@ -559,81 +748,104 @@ static int cta_size(const litmus_test *t, int cta, int gpu)
     return n;
 }
 
-static int find_group(bar_group *groups, int ngroups, const lit_thread *th, lit_value id)
+/* Storage for the checker's barrier alternatives: live_set_events refuses
+ * combinations of more than 64 events, so each holds a relation of 64. */
+static void make_live_alts(enum_ctx *c)
 {
-    for (int g = 0; g < ngroups; g++)
-        if (groups[g].cta == th->cta && groups[g].gpu == th->gpu && groups[g].id == id)
-            return g;
-    return -1;
+    c->live_alts = GC_MALLOC(sizeof *c->live_alts * LIVE_GROUPS * LIVE_ALTS);
+    char *block = GC_MALLOC_ATOMIC(rel_bytes(64) * LIVE_GROUPS * LIVE_ALTS);
+    for (int i = 0; i < LIVE_GROUPS * LIVE_ALTS; i++)
+        c->live_alts[i] = (relation *)(block + (size_t)i * rel_bytes(64));
+    c->live_nalts = GC_MALLOC_ATOMIC(sizeof *c->live_nalts * LIVE_GROUPS);
+    c->live_choice = GC_MALLOC_ATOMIC(sizeof *c->live_choice * LIVE_GROUPS);
 }
 
-/* Groups barrier events by (CTA, id); false when a group cannot release. */
+/* The liveness pass: the barrier groups (CTA, id) with a blocked or
+ * unfinished sync go to the checker (live_barrier_group), which lists
+ * their syncbar alternatives; their events leave c->bar_ev (*nbar shrinks)
+ * so that the usual choices cover the other groups.  False when the
+ * combination makes no stuck execution. */
+static bool live_barrier_groups(enum_ctx *c, int *nbar)
+{
+    int kept = 0;
+    for (int i = 0; i < *nbar; i++) {
+        const bar_event *b = &c->bar_ev[i];
+        bool special = false;
+        for (int j = 0; j < *nbar && !special; j++) {
+            const bar_event *o = &c->bar_ev[j];
+            special = o->cta == b->cta && o->gpu == b->gpu && o->id == b->id && live_barrier_special(c->live, o->event);
+        }
+        if (!special) {
+            c->bar_ev[kept++] = *b;
+            continue;
+        }
+        bool first = true;    /* the group is handled at its first event */
+        for (int j = 0; j < i && first; j++)
+            first = !(c->bar_ev[j].cta == b->cta && c->bar_ev[j].gpu == b->gpu && c->bar_ev[j].id == b->id);
+        if (!first)
+            continue;
+        if (c->nlive_groups == LIVE_GROUPS) {
+            live_give_up(c->live, "a combination has too many barrier groups with a blocked sync");
+            return false;
+        }
+        if (!c->live_alts)
+            make_live_alts(c);
+        int events[LIVE_GROUP_EVENTS], m = 0;
+        lit_value count = b->count;
+        for (int j = i; j < *nbar; j++) {
+            const bar_event *o = &c->bar_ev[j];
+            if (o->cta == b->cta && o->gpu == b->gpu && o->id == b->id) {
+                if (m == LIVE_GROUP_EVENTS) {
+                    live_give_up(c->live, "a barrier group with a blocked sync has too many events");
+                    return false;
+                }
+                events[m++] = o->event;
+            }
+        }
+        int g = c->nlive_groups++;
+        relation *const *alts = &c->live_alts[g * LIVE_ALTS];
+        int nalts = live_barrier_group(c->live, events, m, count, cta_size(c->t, b->cta, b->gpu), alts, LIVE_ALTS);
+        if (nalts <= 0)
+            return false;
+        c->live_nalts[g] = nalts;
+    }
+    *nbar = kept;
+    return true;
+}
+
+/* The combination's barrier events, grouped into syncbar choices; false
+ * when they make no execution (a sync waits forever, or a counted barrier
+ * has too many arrivals to order: the result says which). */
 static bool collect_barriers(enum_ctx *c)
 {
-    bar_group groups[MAX_GROUPS];
-    c->ngroups = 0;
+    int nbar = 0;
     for (int i = 0; i < c->n; i++) {
         const ev_info *e = &c->ev[i];
         if (!e->ev || e->ev->kind != EV_BARRIER)
             continue;
         const lit_thread *th = &c->t->threads[e->thread];
-        int g = find_group(groups, c->ngroups, th, e->ev->value);
-        if (g < 0) {
-            if (c->ngroups == MAX_GROUPS)
-                goto too_many;
-            g = c->ngroups++;
-            groups[g] = (bar_group){.cta = th->cta, .gpu = th->gpu, .id = e->ev->value, .count = -1};
-        }
-        if (groups[g].m == MAX_GROUP_EVENTS)
-            goto too_many;
-        groups[g].ev[groups[g].m++] = i;
-        if (groups[g].count < 0 && e->ev->count >= 0)
-            groups[g].count = e->ev->count;
+        c->bar_ev[nbar++] = (bar_event){i, e->thread, th->cta, th->gpu, e->ev->value, e->ev->count, e->ev->waits};
     }
-    for (int g = 0; g < c->ngroups; g++) {
-        bar_group *bg = &groups[g];
-        c->nalts[g] = 0;
-        if (!c->alts[g])
-            c->alts[g] = GC_MALLOC_ATOMIC(sizeof(relation) * MAX_ALTS);
-        if (c->live) {
-            int alts = live_barrier_group(c->live, bg->ev, bg->m, bg->count, cta_size(c->t, bg->cta, bg->gpu),
-                                          c->alts[g], MAX_ALTS);
-            if (alts < 0)
-                return false;
-            if (alts > 0) {
-                c->nalts[g] = alts;
-                continue;
-            }
-        }
-        if (bg->count > bg->m) {
-            c->r->hang = true;
-            return false;
-        }
-        int order[MAX_GROUP_EVENTS];
-        for (int i = 0; i < bg->m; i++)
-            order[i] = i;
-        if (bg->count < 0) {
-            /* no quorum: every event reaches every sync of the group */
-            bg->count = bg->m;
-            relation rel;
-            arrival_relation(c, bg, order, &rel);
-            add_alt(c, g, &rel);
-        } else {
-            permute_arrivals(c, g, bg, order, 0);
-        }
-    }
-    return true;
-too_many:
-    diag_error(c->errors, c->t->file, 1, 1, "too many barrier groups or barrier events in one execution");
-    c->failed = true;
-    return false;
+    c->nbar_groups = 0;
+    c->nlive_groups = 0;
+    if (c->live && !live_barrier_groups(c, &nbar))
+        return false;
+    if (nbar == 0)
+        return true;
+    enum bar_status st = barriers_build(c->bars, c->bar_ev, nbar);
+    c->nbar_groups = barriers_groups(c->bars);
+    if (barriers_hang(c->bars) || st == BAR_HANG)
+        c->r->hang = true;
+    if (st == BAR_TOO_MANY)
+        c->r->barriers_cut = true;
+    return st == BAR_OK;
 }
 
 /* ---- the innermost loops -------------------------------------------------- */
 
 static lit_value observed_value_reg(const enum_ctx *c, const lit_term *term)
 {
-    return c->paths.threads[term->thread].traces[c->choice[term->thread]].regs[term->reg];
+    return chosen_trace(c, term->thread)->regs[term->reg];
 }
 
 /* The condition's proposition on the final state just added as outcome
@@ -693,7 +905,7 @@ static void record_state(enum_ctx *c, int obs)
     /* any co-maximal write may give the final value */
     int phys = t->locs[term->loc].physical;
     const loc_writes *lw = &c->locw[phys];
-    const relation *co = &c->x.rel[XR_CO];
+    const relation *co = c->x.rel[XR_CO];
     if (lw->k == 0) {
         c->state[obs] = c->ev[lw->init].value;
         record_state(c, obs + 1);
@@ -701,7 +913,7 @@ static void record_state(enum_ctx *c, int obs)
     }
     for (int i = 0; i < lw->k; i++) {
         int w = lw->w[i];
-        if (co->row[w])
+        if (!set_is_empty(rel_crow(co, w, c->n), c->n))
             continue;
         c->state[obs] = c->ev[w].value;
         record_state(c, obs + 1);
@@ -711,13 +923,14 @@ static void record_state(enum_ctx *c, int obs)
 static void add_race(enum_ctx *c, int flag, int a, int b)
 {
     const ev_info *ea = &c->ev[a], *eb = &c->ev[b];
-    if (!ea->ev || !eb->ev)
+    if (!ea->ev && !eb->ev)
         return;
-    race_report rr = {flag, ea->thread, ea->ev->instr, eb->thread, eb->ev->instr,
+    /* an initial write (no instruction) is thread -1, instruction -1 */
+    race_report rr = {flag, ea->thread, ea->ev ? ea->ev->instr : -1, eb->thread, eb->ev ? eb->ev->instr : -1,
                       ea->phys >= 0 ? ea->vloc : eb->phys >= 0 ? eb->vloc : -1};
     if (rr.thread_a > rr.thread_b || (rr.thread_a == rr.thread_b && rr.instr_a > rr.instr_b)) {
-        rr.thread_a = eb->thread, rr.instr_a = eb->ev->instr;
-        rr.thread_b = ea->thread, rr.instr_b = ea->ev->instr;
+        rr.thread_a = eb->thread, rr.instr_a = eb->ev ? eb->ev->instr : -1;
+        rr.thread_b = ea->thread, rr.instr_b = ea->ev ? ea->ev->instr : -1;
     }
     check_result *r = c->r;
     for (int i = 0; i < r->nraces; i++)
@@ -735,20 +948,27 @@ static void add_race(enum_ctx *c, int flag, int a, int b)
 
 static void collect_races(enum_ctx *c, unsigned flags)
 {
+    int n = c->n;
     for (int f = 0; flags; f++, flags >>= 1) {
         if (!(flags & 1u))
             continue;
         const relation *pairs = cat_flag_relation(c->model, c->ws, f);
-        for (int i = 0; pairs && i < c->n; i++)
-            for (evset s = pairs->row[i]; s; s &= s - 1)
-                add_race(c, f, i, __builtin_ctzll(s));
+        for (int i = 0; pairs && i < n; i++) {
+            const evword *row = rel_crow(pairs, i, n);
+            for (int j = set_next(row, 0, n); j >= 0; j = set_next(row, j + 1, n))
+                add_race(c, f, i, j);
+        }
     }
 }
 
 static void evaluate(enum_ctx *c)
 {
+    if (out_of_budget(c))
+        return;
     c->r->candidates++;
     cat_verdict v = cat_check_prepared(c->model, c->ws, &c->x);
+    if (cat_undecided(c->ws))
+        c->r->undecided = true;
     if (!v.consistent)
         return;
     c->r->consistent++;
@@ -768,43 +988,66 @@ static void evaluate(enum_ctx *c)
 static bool barriers_deadlock(const enum_ctx *c)
 {
     const exec *x = &c->x;
-    evset bars = x->set[XS_B];
-    relation waits, po_bar, step;
-    rel_star(&waits, &x->rel[XR_SYNCBAR], bars, c->n);
-    rel_restrict(&po_bar, &x->rel[XR_PO], bars, bars, c->n);
-    rel_seq(&step, &waits, &po_bar, c->n);
-    rel_plus(&step, &step, c->n);
-    return !rel_is_irreflexive(&step, c->n);
+    int n = c->n;
+    const evword *bars = exec_set(x, XS_B);
+    relation *waits = c->scratch[0], *po_bar = c->scratch[1], *step = c->scratch[2];
+    rel_star(waits, x->rel[XR_SYNCBAR], bars, n);
+    rel_restrict(po_bar, x->rel[XR_PO], bars, bars, n);
+    rel_seq(step, waits, po_bar, n);
+    rel_plus(step, step, n);
+    return !rel_is_irreflexive(step, n);
 }
 
 static void choose_rf(enum_ctx *c, int r);
 
+/* The liveness pass: the alternatives of the checker's barrier groups,
+ * after the usual groups' choices. */
+static void choose_live_barriers(enum_ctx *c, int g)
+{
+    if (c->stop)
+        return;
+    if (g == c->nlive_groups) {
+        relation *sb = c->x.rel[XR_SYNCBAR];
+        rel_clear(sb, c->n);
+        for (int i = 0; i < c->nbar_groups; i++)
+            barriers_apply(c->bars, i, c->bar_choice[i], sb, c->n);
+        for (int i = 0; i < g; i++)
+            rel_union(sb, sb, c->live_alts[i * LIVE_ALTS + c->live_choice[i]], c->n);
+        if (barriers_deadlock(c))
+            return;
+        choose_rf(c, 0);
+        return;
+    }
+    for (int a = 0; a < c->live_nalts[g]; a++) {
+        c->live_choice[g] = a;
+        choose_live_barriers(c, g + 1);
+    }
+}
+
 static void choose_barriers(enum_ctx *c, int g)
 {
-    if (g == c->ngroups) {
-        relation *sb = &c->x.rel[XR_SYNCBAR];
+    if (c->stop)
+        return;
+    if (g == c->nbar_groups && c->live && c->nlive_groups) {
+        choose_live_barriers(c, 0);
+        return;
+    }
+    if (g == c->nbar_groups) {
+        relation *sb = c->x.rel[XR_SYNCBAR];
         rel_clear(sb, c->n);
-        for (int i = 0; i < c->ngroups; i++)
-            rel_union(sb, sb, &c->alts[i][c->bar_choice[i]], c->n);
-        if (c->ngroups && barriers_deadlock(c)) {
+        for (int i = 0; i < g; i++)
+            barriers_apply(c->bars, i, c->bar_choice[i], sb, c->n);
+        if (g && barriers_deadlock(c)) {
             c->r->hang = true;
             return;
         }
         choose_rf(c, 0);
         return;
     }
-    for (int a = 0; a < c->nalts[g] && !c->stopped; a++) {
+    for (int a = 0; a < barriers_choices(c->bars, g); a++) {
         c->bar_choice[g] = a;
         choose_barriers(c, g + 1);
     }
-}
-
-static bool respects_program_order(const uint8_t *rows, const loc_writes *lw)
-{
-    for (int i = 0; i < lw->k; i++)
-        if ((rows[i] & lw->must[i]) != lw->must[i] || (rows[i] & lw->never[i]))
-            return false;
-    return true;
 }
 
 /* Thread coherence: no read may read from a write that is coherence-before
@@ -840,13 +1083,25 @@ static bool allow_orders(enum_ctx *c)
         return false;
     for (int p = 0; p < c->nphys; p++) {
         const loc_writes *lw = &c->locw[c->phys_list[p]];
-        const order_table *tab = table_for(c, lw->k);
+        const order_table *tab = lw->orders;
+        uint8_t never = 0;
+        for (int i = 0; i < lw->k; i++)
+            never |= lw->never[i];
         int *list = c->allowed + c->allowed_at[p];
         int n = 0;
-        for (int o = 0; o < tab->count; o++)
-            if ((!c->thread_coherent || respects_program_order(tab->rows[o], lw)) &&
-                (!c->live || live_order_ok(c->live, lw->w, lw->k, lw->init, tab->rows[o])))
-                list[n++] = o;
+        if (!never && !c->live) {
+            c->list[p] = c->identity;
+            n = tab->count;
+        } else {
+            for (int o = 0; o < tab->count; o++) {
+                bool ok = !c->live || live_order_ok(c->live, lw->w, lw->k, lw->init, tab->rows[o]);
+                for (int i = 0; i < lw->k && ok; i++)
+                    ok = (tab->rows[o][i] & lw->never[i]) == 0;
+                if (ok)
+                    list[n++] = o;
+            }
+            c->list[p] = list;
+        }
         c->nallowed[p] = n;
         if (n == 0)
             return false;
@@ -860,38 +1115,70 @@ static bool allow_orders(enum_ctx *c)
  * the static relations, and a combination that keeps them keeps its
  * events in place, so a location's rows also stay right while its order
  * does (consecutive choices mostly change one location). */
-static void set_co(enum_ctx *c)
+static void set_co_narrow(enum_ctx *c)
 {
-    relation *co = &c->x.rel[XR_CO];
+    evword *co = rel_w(c->x.rel[XR_CO]);
     for (int p = 0; p < c->nphys; p++) {
         if (c->co_applied[p] == c->co_choice[p])
             continue;
         c->co_applied[p] = c->co_choice[p];
         const loc_writes *lw = &c->locw[c->phys_list[p]];
-        const uint8_t *rows = table_for(c, lw->k)->rows[c->co_choice[p]];
-        co->row[lw->init] = 0;
+        const uint8_t *rows = lw->orders->rows[c->co_choice[p]];
+        evword all = 0;
         for (int i = 0; i < lw->k; i++) {
-            co->row[lw->init] |= evset_of(lw->w[i]);
-            evset after = 0;
+            all |= evword_bit(lw->w[i]);
+            evword after = 0;
             for (unsigned later = rows[i]; later; later &= later - 1)
-                after |= evset_of(lw->w[__builtin_ctz(later)]);
-            co->row[lw->w[i]] = after;
+                after |= evword_bit(lw->w[__builtin_ctz(later)]);
+            co[lw->w[i]] = after;
+        }
+        co[lw->init] = all;
+    }
+    evword *fr = rel_w(c->x.rel[XR_FR]);
+    for (int r = 0; r < c->nreads; r++)
+        fr[c->read_ev[r]] = co[c->rf_choice[r]];
+}
+
+static void set_co(enum_ctx *c)
+{
+    int n = c->n;
+    if (n <= 64) {
+        set_co_narrow(c);
+        return;
+    }
+    relation *co = c->x.rel[XR_CO];
+    for (int p = 0; p < c->nphys; p++) {
+        if (c->co_applied[p] == c->co_choice[p])
+            continue;
+        c->co_applied[p] = c->co_choice[p];
+        const loc_writes *lw = &c->locw[c->phys_list[p]];
+        const uint8_t *rows = lw->orders->rows[c->co_choice[p]];
+        evword *init_row = rel_row(co, lw->init, n);
+        set_clear(init_row, n);
+        for (int i = 0; i < lw->k; i++) {
+            set_add(init_row, lw->w[i]);
+            evword *row = rel_row(co, lw->w[i], n);
+            set_clear(row, n);
+            for (unsigned later = rows[i]; later; later &= later - 1)
+                set_add(row, lw->w[__builtin_ctz(later)]);
         }
     }
-    relation *fr = &c->x.rel[XR_FR];
+    relation *fr = c->x.rel[XR_FR];
     for (int r = 0; r < c->nreads; r++)
-        fr->row[c->read_ev[r]] = co->row[c->rf_choice[r]];
+        set_copy(rel_row(fr, c->read_ev[r], n), rel_crow(co, c->rf_choice[r], n), n);
 }
 
 static void choose_co(enum_ctx *c, int p)
 {
+    if (c->stop)
+        return;
     if (p == c->nphys) {
         set_co(c);
         evaluate(c);
         return;
     }
     for (int i = 0; i < c->nallowed[p]; i++) {
-        c->co_choice[p] = c->allowed[c->allowed_at[p] + i];
+        c->co_choice[p] = c->list[p][i];
         choose_co(c, p + 1);
     }
 }
@@ -911,9 +1198,11 @@ static bool bit_test_and_set(uint8_t *bits, long k)
 static bool apply_co_choice(void *ctx, long k)
 {
     enum_ctx *c = ctx;
+    if (out_of_budget(c))
+        return false;
     long rest = k;
     for (int p = 0; p < c->nphys; p++) {
-        c->co_choice[p] = c->allowed[c->allowed_at[p] + rest % c->nallowed[p]];
+        c->co_choice[p] = c->list[p][rest % c->nallowed[p]];
         rest /= c->nallowed[p];
     }
     set_co(c);
@@ -926,18 +1215,18 @@ static bool accept_co_choice(void *ctx, long k, unsigned flags)
 {
     enum_ctx *c = ctx;
     if (bit_test_and_set(c->co_seen, k))
-        return false;
+        return c->stop;
     c->r->consistent++;
     if (c->live) {
         live_record(c->live, &c->x);
-        return false;
+        return c->stop || live_cut_reached(c->live);
     }
     c->r->flags |= flags;
     if (c->collect_races && flags)
         collect_races(c, flags);
     c->exec_flags = flags;
     record_state(c, 0);
-    return false;
+    return c->stop;
 }
 
 /* How many coherence choices the locations make together, or -1 when too
@@ -946,7 +1235,7 @@ static long co_choice_count(enum_ctx *c)
 {
     long count = 1;
     for (int p = 0; p < c->nphys; p++) {
-        count *= table_for(c, c->locw[c->phys_list[p]].k)->count;
+        count *= c->locw[c->phys_list[p]].orders->count;
         if (count > MAX_STAGED_CO)
             return -1;
     }
@@ -968,27 +1257,19 @@ static void evaluate_all_co(enum_ctx *c)
     memset(c->co_seen, 0, bytes);
     cat_co_source src = {count, apply_co_choice, accept_co_choice, c};
     cat_check_co(c->model, c->ws, &c->x, &src);
-}
-
-/* The caller's stop flag, seen once per candidate reads-from choice. */
-static bool must_stop(enum_ctx *c)
-{
-    if (!c->stopped && c->stop && *c->stop) {
-        c->stopped = true;
-        c->r->interrupted = true;
-    }
-    return c->stopped;
+    if (cat_undecided(c->ws))
+        c->r->undecided = true;
 }
 
 static void choose_rf(enum_ctx *c, int r)
 {
+    if (c->stop)
+        return;
     if (r == c->nreads) {
-        if (must_stop(c))
-            return;
-        relation *rf = &c->x.rel[XR_RF];
+        relation *rf = c->x.rel[XR_RF];
         rel_clear(rf, c->n);
         for (int i = 0; i < c->nreads; i++)
-            rel_add(rf, c->rf_choice[i], c->read_ev[i]);
+            rel_add(rf, c->rf_choice[i], c->read_ev[i], c->n);
         if (c->live)
             live_set_rf(c->live, c->nreads, c->read_ev, c->rf_choice);
         if (!allow_orders(c))
@@ -999,289 +1280,13 @@ static void choose_rf(enum_ctx *c, int r)
             choose_co(c, 0);
         return;
     }
-    for (int o = 0; o < c->nopts[r] && !c->stopped; o++) {
-        c->rf_choice[r] = c->opts[r][o];
+    for (int o = 0; o < c->nopts[r]; o++) {
+        c->rf_choice[r] = c->opts[c->opt_at[r] + o];
         choose_rf(c, r + 1);
     }
 }
 
-/* ---- choosing one trace per thread ---------------------------------------- */
-
-/* A (location, value) pair that a trace reads or writes, as a bit.  A read
- * needs its pair written by its own thread earlier in program order, by
- * another thread, or by the initial state (collect_rf_options); combinations
- * in which some read cannot be served are ruled out here, thread by thread,
- * before any relation is built. */
-#define PAIR_WORDS 8
-#define MAX_PAIRS (64 * PAIR_WORDS)
-
-typedef struct pairset {
-    uint64_t w[PAIR_WORDS];
-} pairset;
-
-typedef struct pair_index {
-    int count;
-    int phys[MAX_PAIRS];
-    lit_value value[MAX_PAIRS];
-} pair_index;
-
-typedef struct trace_pairs {
-    pairset reads, writes;
-    pairset needs;         /* reads that no write of the trace itself may serve */
-} trace_pairs;
-
-static int pair_of(pair_index *px, int phys, lit_value v)
-{
-    for (int i = 0; i < px->count; i++)
-        if (px->phys[i] == phys && px->value[i] == v)
-            return i;
-    if (px->count == MAX_PAIRS)
-        return -1;
-    px->phys[px->count] = phys;
-    px->value[px->count] = v;
-    return px->count++;
-}
-
-static void pairset_add(pairset *s, int i) { s->w[i / 64] |= (uint64_t)1 << (i % 64); }
-static bool pairset_has(const pairset *s, int i) { return (s->w[i / 64] >> (i % 64)) & 1u; }
-
-/* Set operations over the first `words` words: the pairs in use. */
-static void pairset_or(pairset *out, const pairset *a, const pairset *b, int words)
-{
-    for (int i = 0; i < words; i++)
-        out->w[i] = a->w[i] | b->w[i];
-}
-
-static bool pairset_within(const pairset *a, const pairset *b, int words)
-{
-    for (int i = 0; i < words; i++)
-        if (a->w[i] & ~b->w[i])
-            return false;
-    return true;
-}
-
-/* The pairs one choice so far writes and reads, and the pairs some chosen
- * thread needs that no other chosen thread writes and the initial state
- * does not hold. */
-typedef struct chosen_pairs {
-    pairset written, read, unmet;
-} chosen_pairs;
-
-/* Traces of one thread with the same pairs extend a choice alike: each
- * class is tested once per choice of the threads before it (Ticketlock:
- * 189 traces per thread, a handful of classes). */
-typedef struct trace_classes {
-    int count;
-    int *of;               /* per trace: its class */
-    /* scratch of the recursion at this thread: per class, 0 untested,
-     * 1 extends the current choice (to next[class]), 2 does not */
-    uint8_t *state;
-    chosen_pairs *next;
-} trace_classes;
-
-typedef struct trace_filter {
-    int words;             /* pairset words in use */
-    trace_pairs **pairs;   /* per thread, per trace */
-    trace_classes *classes; /* per thread */
-    pairset *later;        /* per thread: what threads from it on may write */
-    pairset init;
-    /* Some combination may exceed REL_MAX_EVENTS.  Such a combination is
-     * reported (too_big) when every read's pair is written by some thread
-     * or the initial state, as before this filter knew about threads; so
-     * the recursion then prunes by that weaker test only. */
-    bool may_overflow;
-} trace_filter;
-
-/* The pairs of trace tr of a thread: `needs` are the reads that no write of
- * the trace may serve (with thread coherence: none earlier in program order;
- * without: none at all). */
-static bool trace_pairs_of(const litmus_test *t, pair_index *px, const tp_trace *tr, bool coherent,
-                           trace_pairs *out)
-{
-    memset(out, 0, sizeof *out);
-    int pair[TP_MAX_EVENTS];
-    for (int e = 0; e < tr->nevents; e++) {
-        const tp_event *te = &tr->events[e];
-        pair[e] = -1;
-        if (te->kind != EV_READ && te->kind != EV_WRITE)
-            continue;
-        pair[e] = pair_of(px, t->locs[te->loc].physical, te->value);
-        if (pair[e] < 0)
-            return false;
-        pairset_add(te->kind == EV_READ ? &out->reads : &out->writes, pair[e]);
-    }
-    pairset own;
-    memset(&own, 0, sizeof own);
-    for (int e = 0; e < tr->nevents; e++) {
-        const tp_event *te = &tr->events[e];
-        if (te->kind == EV_WRITE)
-            pairset_add(&own, pair[e]);
-        else if (te->kind == EV_READ && !pairset_has(coherent ? &own : &out->writes, pair[e]))
-            pairset_add(&out->needs, pair[e]);
-    }
-    return true;
-}
-
-static uint64_t pairs_hash(const trace_pairs *tp, int words)
-{
-    uint64_t h = 0x9e3779b97f4a7c15u;
-    for (int i = 0; i < words; i++)
-        h = (h ^ tp->reads.w[i] ^ (tp->writes.w[i] << 1) ^ (tp->needs.w[i] << 2)) * 0x100000001b3u;
-    return h;
-}
-
-static bool same_pairs(const trace_pairs *a, const trace_pairs *b, int words)
-{
-    for (int i = 0; i < words; i++)
-        if (a->reads.w[i] != b->reads.w[i] || a->writes.w[i] != b->writes.w[i] || a->needs.w[i] != b->needs.w[i])
-            return false;
-    return true;
-}
-
-/* Numbers the distinct trace_pairs of one thread (open addressing on a
- * hash of their words; slots hold a representative trace + 1). */
-static void classify_traces(const trace_pairs *tp, int ntraces, int words, trace_classes *tc)
-{
-    size_t size = 16;
-    while (size < 2 * (size_t)ntraces)
-        size *= 2;
-    int *slot = GC_MALLOC_ATOMIC(sizeof *slot * size);
-    memset(slot, 0, sizeof *slot * size);
-    int *class_of_rep = GC_MALLOC_ATOMIC(sizeof *class_of_rep * (size_t)(ntraces ? ntraces : 1));
-    tc->of = GC_MALLOC_ATOMIC(sizeof *tc->of * (size_t)(ntraces ? ntraces : 1));
-    tc->count = 0;
-    for (int i = 0; i < ntraces; i++) {
-        size_t at = (size_t)pairs_hash(&tp[i], words) & (size - 1);
-        while (slot[at] && !same_pairs(&tp[slot[at] - 1], &tp[i], words))
-            at = (at + 1) & (size - 1);
-        if (!slot[at]) {
-            slot[at] = i + 1;
-            class_of_rep[i] = tc->count++;
-        }
-        tc->of[i] = class_of_rep[slot[at] - 1];
-    }
-    tc->state = GC_MALLOC_ATOMIC(tc->count ? (size_t)tc->count : 1);
-    tc->next = GC_MALLOC_ATOMIC(sizeof *tc->next * (size_t)(tc->count ? tc->count : 1));
-}
-
-static int max_trace_events(const tp_thread *tt)
-{
-    int most = 0;
-    for (int i = 0; i < tt->ntraces; i++)
-        if (tt->traces[i].nevents > most)
-            most = tt->traces[i].nevents;
-    return most;
-}
-
-/* false when there are too many pairs to index: then nothing is filtered */
-static bool build_filter(enum_ctx *c, trace_filter *f)
-{
-    const litmus_test *t = c->t;
-    pair_index *px = GC_MALLOC_ATOMIC(sizeof *px);
-    px->count = 0;
-    memset(&f->init, 0, sizeof f->init);
-    int events = 0;
-    for (int l = 0; l < t->nlocs; l++)
-        if (t->locs[l].physical == l) {
-            pairset_add(&f->init, pair_of(px, l, t->locs[l].init));
-            events++;
-        }
-    f->pairs = GC_MALLOC(sizeof *f->pairs * (size_t)t->nthreads);
-    f->later = GC_MALLOC_ATOMIC(sizeof *f->later * (size_t)(t->nthreads + 1));
-    for (int th = 0; th < t->nthreads; th++) {
-        const tp_thread *tt = &c->paths.threads[th];
-        f->pairs[th] = GC_MALLOC_ATOMIC(sizeof(trace_pairs) * (size_t)tt->ntraces);
-        for (int i = 0; i < tt->ntraces; i++)
-            if (!trace_pairs_of(t, px, &tt->traces[i], c->thread_coherent, &f->pairs[th][i]))
-                return false;
-        events += max_trace_events(tt);
-    }
-    f->words = (px->count + 63) / 64;
-    f->may_overflow = events > REL_MAX_EVENTS;
-    f->classes = GC_MALLOC(sizeof *f->classes * (size_t)t->nthreads);
-    for (int th = 0; th < t->nthreads; th++)
-        classify_traces(f->pairs[th], c->paths.threads[th].ntraces, f->words, &f->classes[th]);
-    memset(&f->later[t->nthreads], 0, sizeof(pairset));
-    for (int th = t->nthreads - 1; th >= 0; th--) {
-        f->later[th] = f->later[th + 1];
-        for (int i = 0; i < c->paths.threads[th].ntraces; i++)
-            pairset_or(&f->later[th], &f->later[th], &f->pairs[th][i].writes, f->words);
-    }
-    return true;
-}
-
-/* Adds trace tp of thread th to the choice so far; false when the pairs
- * that must still be written exceed what the threads after th may write. */
-static bool extend_choice(const trace_filter *f, int th, const trace_pairs *tp, const chosen_pairs *so_far,
-                          chosen_pairs *out)
-{
-    const pairset *later = &f->later[th + 1];
-    for (int i = 0; i < f->words; i++) {
-        out->written.w[i] = so_far->written.w[i] | tp->writes.w[i];
-        out->read.w[i] = so_far->read.w[i] | tp->reads.w[i];
-        /* the threads chosen before th are other threads to th, and th is
-         * another thread to each of them */
-        out->unmet.w[i] = (so_far->unmet.w[i] & ~tp->writes.w[i]) |
-                          (tp->needs.w[i] & ~(f->init.w[i] | so_far->written.w[i]));
-    }
-    if (f->may_overflow) {
-        pairset reachable;
-        pairset_or(&reachable, &out->written, later, f->words);
-        pairset_or(&reachable, &reachable, &f->init, f->words);
-        return pairset_within(&out->read, &reachable, f->words);
-    }
-    return pairset_within(&out->unmet, later, f->words);
-}
-
-static bool pairset_is_empty(const pairset *s, int words)
-{
-    for (int i = 0; i < words; i++)
-        if (s->w[i])
-            return false;
-    return true;
-}
-
-static int combination_events(const enum_ctx *c)
-{
-    int n = 0;
-    for (int l = 0; l < c->t->nlocs; l++)
-        n += c->t->locs[l].physical == l;
-    for (int th = 0; th < c->t->nthreads; th++)
-        n += c->paths.threads[th].traces[c->choice[th]].nevents;
-    return n;
-}
-
-static void run_combination(enum_ctx *c);
-
-/* The liveness pass's cut phase needs one witness. */
-static bool live_stops(const enum_ctx *c)
-{
-    return c->live && live_cut_reached(c->live);
-}
-
-static void choose_traces(enum_ctx *c, const trace_filter *f, int th, const chosen_pairs *so_far)
-{
-    if (th == c->t->nthreads) {
-        if (c->live && !live_accept_combination(c->live, &c->paths, c->choice))
-            return;
-        if (f->may_overflow && combination_events(c) > REL_MAX_EVENTS)
-            c->r->too_big = true;
-        else if (pairset_is_empty(&so_far->unmet, f->words))
-            run_combination(c);
-        return;
-    }
-    const trace_classes *tc = &f->classes[th];
-    memset(tc->state, 0, (size_t)tc->count);
-    for (int i = 0; i < c->paths.threads[th].ntraces && !c->failed && !c->stopped && !live_stops(c); i++) {
-        int k = tc->of[i];
-        if (!tc->state[k])
-            tc->state[k] = extend_choice(f, th, &f->pairs[th][i], so_far, &tc->next[k]) ? 1 : 2;
-        if (tc->state[k] == 2)
-            continue;
-        c->choice[th] = i;
-        choose_traces(c, f, th + 1, &tc->next[k]);
-    }
-}
+/* ---- one combination ---------------------------------------------------------- */
 
 /* Do two events make the same static relations and sets?  Everything but
  * the values (and the barrier count and source instruction, which only
@@ -1291,24 +1296,20 @@ static bool same_shape(const tp_event *a, const tp_event *b)
     return a->kind == b->kind && a->order == b->order && a->scope == b->scope && a->proxy == b->proxy &&
            a->in_rmw == b->in_rmw && a->rmw_write == b->rmw_write && a->waits == b->waits &&
            a->remote == b->remote && a->regions == b->regions && a->loc == b->loc &&
-           a->addr_deps == b->addr_deps && a->data_deps == b->data_deps && a->ctrl_deps == b->ctrl_deps;
+           a->implicit_sc == b->implicit_sc;
 }
 
 static bool same_trace_shape(const tp_trace *a, const tp_trace *b)
 {
     if (a == b)
         return true;
-    if (a->nevents != b->nevents)
+    if (a->nevents != b->nevents || a->dep_words != b->dep_words)
         return false;
     for (int i = 0; i < a->nevents; i++)
         if (!same_shape(&a->events[i], &b->events[i]))
             return false;
-    return true;
-}
-
-static const tp_trace *chosen_trace(const enum_ctx *c, int th)
-{
-    return &c->paths.threads[th].traces[c->choice[th]];
+    size_t dep_words = (size_t)a->nevents * DEP_KINDS * (size_t)a->dep_words;
+    return memcmp(a->deps, b->deps, sizeof *a->deps * dep_words) == 0;
 }
 
 /* Combinations whose traces differ only in values read and written (the
@@ -1332,29 +1333,40 @@ static void remember_prepared(enum_ctx *c)
         c->prepared[th] = chosen_trace(c, th);
 }
 
-/* The combination's events as the liveness checker numbers them. */
-static void live_events(enum_ctx *c, const int *first)
+static int combination_events(const enum_ctx *c)
 {
-    int thread[REL_MAX_EVENTS];
-    lit_value value[REL_MAX_EVENTS];
-    for (int i = 0; i < c->n; i++) {
-        thread[i] = c->ev[i].thread;
-        value[i] = c->ev[i].value;
+    int n = c->ninit;
+    for (int th = 0; th < c->t->nthreads; th++)
+        n += chosen_trace(c, th)->nevents;
+    return n;
+}
+
+/* The combination's events as the liveness checker numbers them. */
+static bool live_events(enum_ctx *c, const int *first)
+{
+    if (!c->live_thread) {
+        c->live_thread = GC_MALLOC_ATOMIC(sizeof *c->live_thread * (size_t)c->cap);
+        c->live_value = GC_MALLOC_ATOMIC(sizeof *c->live_value * (size_t)c->cap);
     }
-    live_set_events(c->live, &c->paths, c->choice, first, c->n, thread, value);
+    for (int i = 0; i < c->n; i++) {
+        c->live_thread[i] = c->ev[i].thread;
+        c->live_value[i] = c->ev[i].value;
+    }
+    return live_set_events(c->live, &c->paths, c->choice, first, c->n, c->live_thread, c->live_value);
 }
 
 static void run_combination(enum_ctx *c)
 {
-    int first[MAX_THREADS];
-    c->n = 0;
-    add_init_writes(c);
-    if (!add_thread_events(c, first)) {
+    if (combination_events(c) > c->cap) {
         c->r->too_big = true;
         return;
     }
-    if (c->live)
-        live_events(c, first);
+    int first[MAX_THREADS];
+    c->n = 0;
+    add_init_writes(c);
+    add_thread_events(c, first);
+    if (c->live && !live_events(c, first))
+        return;
     if (!collect_rf_options(c) || !collect_writes(c) || !collect_barriers(c))
         return;
     if (!static_part_unchanged(c)) {
@@ -1366,40 +1378,121 @@ static void run_combination(enum_ctx *c)
     choose_barriers(c, 0);
 }
 
-/* Every combination, one trace per thread, when nothing can be filtered. */
-static bool next_combination(enum_ctx *c)
+static bool visit_combination(void *ctx)
 {
-    for (int th = c->t->nthreads - 1; th >= 0; th--) {
-        if (++c->choice[th] < c->paths.threads[th].ntraces)
-            return true;
-        c->choice[th] = 0;
-    }
-    return false;
+    enum_ctx *c = ctx;
+    if (out_of_budget(c))
+        return false;
+    if (c->live && !live_accept_combination(c->live, &c->paths, c->choice))
+        return true;
+    run_combination(c);
+    return !c->stop && !(c->live && live_cut_reached(c->live));
 }
 
-static void run_every_combination(enum_ctx *c)
+/* ---- the test ------------------------------------------------------------------- */
+
+/* The most events a combination can have: the initial writes and the
+ * longest trace of each thread; at most REL_MAX_EVENTS (a larger
+ * combination is skipped). */
+static int most_events(const enum_ctx *c)
 {
-    do
-        if (!c->live || live_accept_combination(c->live, &c->paths, c->choice))
-            run_combination(c);
-    while (!c->failed && !must_stop(c) && !live_stops(c) && next_combination(c));
+    long n = c->ninit;
+    for (int th = 0; th < c->t->nthreads; th++) {
+        int longest = 0;
+        for (int i = 0; i < c->paths.threads[th].ntraces; i++)
+            if (c->paths.threads[th].traces[i].nevents > longest)
+                longest = c->paths.threads[th].traces[i].nevents;
+        n += longest;
+    }
+    return n < REL_MAX_EVENTS ? (int)(n ? n : 1) : REL_MAX_EVENTS;
 }
 
-/* The enumeration of the combinations of c->paths: filtered by the pairs
- * each trace reads and writes when they can be indexed. */
-static void run_combinations(enum_ctx *c)
+/* The enumerator's per-test storage comes from one block: carve_storage
+ * runs twice, first to measure (base NULL), then to hand out. */
+typedef struct arena {
+    char *base;
+    size_t used;
+} arena;
+
+static void *take(arena *a, size_t bytes)
 {
-    trace_filter *f = GC_MALLOC(sizeof *f);
-    if (build_filter(c, f)) {
-        chosen_pairs none;
-        memset(&none, 0, sizeof none);
-        choose_traces(c, f, 0, &none);
-        return;
+    size_t at = (a->used + 15) & ~(size_t)15;
+    a->used = at + (bytes ? bytes : 1);
+    return a->base ? a->base + at : NULL;
+}
+
+static void carve_storage(enum_ctx *c, arena *a)
+{
+    const litmus_test *t = c->t;
+    int cap = c->cap, nlocs = t->nlocs ? t->nlocs : 1, nthreads = t->nthreads ? t->nthreads : 1;
+    size_t set = sizeof(evword) * (size_t)c->stride, ints = sizeof(int) * (size_t)cap;
+    for (int i = 0; i < 3; i++)
+        c->scratch[i] = take(a, rel_bytes(cap));
+    c->ev = take(a, sizeof *c->ev * (size_t)cap);
+    c->loc_events = take(a, set * (size_t)nlocs);
+    c->vloc_events = take(a, set * (size_t)nlocs);
+    c->loc_writes_now = take(a, set * (size_t)nlocs);
+    c->thread_events = take(a, set * (size_t)nthreads);
+    c->cta_events = take(a, set * (size_t)nthreads);
+    c->gpu_events = take(a, set * (size_t)nthreads);
+    c->scope_events = take(a, set * (size_t)nthreads * NSCOPES);
+    c->scoped = take(a, set * (size_t)nthreads * NSCOPES);
+    c->threads_events = take(a, set);
+    c->read_ev = take(a, ints);
+    c->nopts = take(a, ints);
+    c->opt_at = take(a, ints);
+    c->rf_choice = take(a, ints);
+    c->last_write = take(a, ints);
+    c->opts_cap = 4 * cap;
+    c->opts = take(a, sizeof(int) * (size_t)c->opts_cap);
+    c->write_pos = take(a, sizeof(int8_t) * (size_t)cap);
+    c->locw = take(a, sizeof(loc_writes) * (size_t)nlocs);
+    c->latest = take(a, sizeof(int) * (size_t)nlocs);
+    c->latest_at = take(a, sizeof(long) * (size_t)nlocs);
+    c->phys_list = take(a, sizeof(int) * (size_t)nlocs);
+    c->co_choice = take(a, sizeof(int) * (size_t)nlocs);
+    c->co_applied = take(a, sizeof(int) * (size_t)nlocs);
+    c->allowed_at = take(a, sizeof(long) * (size_t)nlocs);
+    c->nallowed = take(a, sizeof(int) * (size_t)nlocs);
+    c->bar_ev = take(a, sizeof(bar_event) * (size_t)cap);
+    c->bar_choice = take(a, ints);
+}
+
+/* Storage for combinations of up to c->cap events; false (with the result
+ * saying so) when it would exceed the memory limit. */
+static bool size_storage(enum_ctx *c)
+{
+    int cap = c->cap, nlocs = c->t->nlocs ? c->t->nlocs : 1;
+    c->stride = rel_words(cap);
+    arena measure = {NULL, 0};
+    carve_storage(c, &measure);
+    size_t relations = (size_t)XR_COUNT * rel_bytes(cap) + cat_workspace_bytes(c->model, cap);
+    if (c->max_memory > 0 && heap_in_use() + relations + measure.used > c->max_memory) {
+        c->r->out_of_memory = true;
+        return false;
     }
-    run_every_combination(c);
+    exec_init(&c->x, cap);
+    arena block = {GC_MALLOC_ATOMIC(measure.used), 0};
+    memset(block.base, 0, measure.used);
+    carve_storage(c, &block);
+    for (int l = 0; l < nlocs; l++)
+        c->latest_at[l] = -1;
+    c->list = GC_MALLOC(sizeof *c->list * (size_t)nlocs);
+    c->bars = barriers_new();
+    return true;
 }
 
 static int condition_constants(const lit_cond *c, lit_value *out, int n, int max);
+
+/* The values every read may guess besides computed ones, when the model
+ * allows thin air: the condition's constants. */
+static void thin_air_seeds(const litmus_test *t, tp_limits *lim)
+{
+    int count = condition_constants(t->cond, NULL, 0, 0);
+    lit_value *seeds = GC_MALLOC_ATOMIC(sizeof *seeds * (size_t)(count ? count : 1));
+    lim->nseeds = condition_constants(t->cond, seeds, 0, count);
+    lim->seeds = seeds;
+}
 
 static enum_ctx *new_ctx(const litmus_test *t, const cat_model *m, cat_workspace *ws, const enum_options *o,
                          check_result *r, FILE *errors)
@@ -1410,84 +1503,94 @@ static enum_ctx *new_ctx(const litmus_test *t, const cat_model *m, cat_workspace
     c->ws = ws;
     c->r = r;
     c->errors = errors;
-    c->thread_coherent = cat_model_thread_coherent(m);
+    c->deadline = o->timeout_s > 0 ? now_seconds() + o->timeout_s : 0;
+    c->max_memory = o->max_memory;
+    c->thread_coherent = cat_model_thread_coherent(m) && !litmus_mixed_addressing(t);
     c->collect_races = o->races;
-    c->stop = o->stop;
+    c->interrupt = o->stop;
     c->on_execution = o->on_execution;
     c->execution_ctx = o->execution_ctx;
     c->co_staged = cat_model_co_staged(m);
-    c->locw = GC_MALLOC_ATOMIC(sizeof(loc_writes) * (size_t)(t->nlocs ? t->nlocs : 1));
-    c->loc_events = GC_MALLOC_ATOMIC(sizeof(evset) * (size_t)(t->nlocs ? t->nlocs : 1));
-    c->vloc_events = GC_MALLOC_ATOMIC(sizeof(evset) * (size_t)(t->nlocs ? t->nlocs : 1));
-    c->loc_writes_now = GC_MALLOC_ATOMIC(sizeof(evset) * (size_t)(t->nlocs ? t->nlocs : 1));
     find_peers(t, &c->peers);
     c->state = GC_MALLOC_ATOMIC(sizeof(lit_value) * (size_t)(t->nobserved ? t->nobserved : 1));
     return c;
 }
 
-static tp_limits path_limits(const enum_ctx *c, const enum_options *o)
+static tp_limits path_limits(enum_ctx *c, const enum_options *o)
 {
-    tp_limits lim = {.unroll = o->unroll, .max_traces = o->max_traces};
-    if (cat_model_thin_air(c->model)) {
-        lit_value *seeds = GC_MALLOC_ATOMIC(sizeof *seeds * 64);
-        lim.seeds = seeds;
-        lim.nseeds = condition_constants(c->t->cond, seeds, 0, 64);
-    }
+    tp_limits lim = {.unroll = o->unroll, .max_traces = o->max_traces, .stop = paths_should_stop, .stop_ctx = c};
+    if (cat_model_thin_air(c->model))
+        thin_air_seeds(c->t, &lim);
     return lim;
 }
 
-/* "FILE:1:1: error: more than ...\n" -> "more than ..." */
-static const char *bare_message(const char *diag)
+/* Every combination of the traces c->paths (built with `lim`). */
+static void run_paths(enum_ctx *c, const tp_limits *lim)
 {
-    const char *at = strstr(diag, "error: ");
-    char *m = GC_STRDUP(at ? at + 7 : diag);
-    size_t n = strlen(m);
-    while (n && m[n - 1] == '\n')
-        m[--n] = '\0';
-    return m;
+    const litmus_test *t = c->t;
+    check_result *r = c->r;
+    thread_paths_build(t, lim, &c->paths);
+    r->unroll_cut = c->paths.unroll_cut;
+    r->values_cut = c->paths.values_cut;
+    r->too_big = c->paths.too_long;
+    r->paths_cut = c->paths.too_many;
+    if (c->stop)
+        return;
+    for (int th = 0; th < t->nthreads; th++)
+        if (c->paths.threads[th].ntraces == 0)
+            return;
+    for (int l = 0; l < t->nlocs; l++)
+        c->ninit += t->locs[l].physical == l;
+    c->cap = most_events(c);
+    if (!size_storage(c))
+        return;
+    trace_filter *f = trace_filter_build(t, &c->paths, c->thread_coherent);
+    trace_filter_each(f, c->choice, visit_combination, c);
+}
+
+bool enumerate_check(const litmus_test *t, const cat_model *m, cat_workspace *ws, const enum_options *o,
+                     check_result *r, FILE *errors)
+{
+    memset(r, 0, sizeof *r);
+    r->states = outcome_set_new(t->nobserved);
+    if (t->nthreads > MAX_THREADS) {
+        diag_error(errors, t->file, 1, 1, "too many threads (at most %d)", MAX_THREADS);
+        return false;
+    }
+    enum_ctx *c = new_ctx(t, m, ws, o, r, errors);
+    tp_limits lim = path_limits(c, o);
+    run_paths(c, &lim);
+    return true;
 }
 
 /* Iterations that write, per loop head and path, before liveness mode cuts
  * a path: tried in turn while some cut is reachable. */
 static const int live_repeat_bounds[] = {2, 4, 8};
 
-/* One enumeration of the liveness pass over traces built with `lim`:
- * NULL, or why its answer is unknown (an error of the enumerator's limits,
- * which the safety pass would report as an error, becomes the reason). */
+/* One enumeration of the liveness pass over traces built with `lim`
+ * (lim->stop_ctx is set here): NULL, or why its answer is unknown (a limit
+ * of the enumerator, in the words of enumerate_incomplete, or the paths'
+ * own reason). */
 static const char *live_enumeration(live_ctx *lc, const litmus_test *t, const cat_model *m, cat_workspace *ws,
-                                    const enum_options *o, const tp_limits *lim, tp_result *paths,
-                                    uint64_t *candidates)
+                                    const enum_options *o, tp_limits *lim, bool *cut, uint64_t *candidates)
 {
     check_result scratch;
     memset(&scratch, 0, sizeof scratch);
     scratch.states = outcome_set_new(t->nobserved);
-    char *msg = NULL;
-    size_t msg_len = 0;
-    FILE *quiet = open_memstream(&msg, &msg_len);
-    enum_ctx *c = new_ctx(t, m, ws, o, &scratch, quiet ? quiet : stderr);
+    enum_ctx *c = new_ctx(t, m, ws, o, &scratch, stderr);
     c->live = lc;
-    bool built = thread_paths_build(t, lim, &c->paths, c->errors);
-    if (built)
-        run_combinations(c);
-    if (quiet)
-        fclose(quiet);
+    lim->stop_ctx = c;
+    run_paths(c, lim);
     const char *unknown = c->paths.live_unknown;
-    if (!built || c->failed)
-        unknown = msg && *msg ? bare_message(msg) : "the enumerator's limits";
-    else if (scratch.interrupted)
-        unknown = "interrupted";
-    else if (scratch.too_big)
-        unknown = "some executions have more than 64 events";
-    else if (c->paths.values_cut)
-        unknown = "the value search stopped before closing";
-    free(msg);
+    if (!unknown)
+        unknown = enumerate_incomplete(&scratch);
     if (getenv("SCOPECHECK_LIVE_DEBUG")) {
         fprintf(stderr, "live pass: traces");
         for (int th = 0; th < t->nthreads; th++)
             fprintf(stderr, " %d", c->paths.threads[th].ntraces);
         fprintf(stderr, ", candidates %lu, cut %d\n", (unsigned long)scratch.candidates, c->paths.live_cut);
     }
-    *paths = c->paths;
+    *cut = c->paths.live_cut;
     *candidates += scratch.candidates;
     return unknown;
 }
@@ -1509,16 +1612,16 @@ void enumerate_liveness(const litmus_test *t, const cat_model *m, cat_workspace 
         tp_limits lim = path_limits(&(enum_ctx){.t = t, .model = m}, o);
         live_path_limits(lc, &lim);
         lim.live_repeats = live_repeat_bounds[b];
-        tp_result paths;
+        bool cut;
         live_set_phase(lc, false);
-        const char *unknown = live_enumeration(lc, t, m, ws, o, &lim, &paths, &lr->candidates);
-        if (lr->violations || unknown || !paths.live_cut) {
+        const char *unknown = live_enumeration(lc, t, m, ws, o, &lim, &cut, &lr->candidates);
+        if (lr->violations || unknown || !cut) {
             live_finish(lc, unknown);
             return;
         }
         lim.prefixes = true;
         live_set_phase(lc, true);
-        unknown = live_enumeration(lc, t, m, ws, o, &lim, &paths, &lr->candidates);
+        unknown = live_enumeration(lc, t, m, ws, o, &lim, &cut, &lr->candidates);
         if (unknown) {
             live_finish(lc, unknown);
             return;
@@ -1532,26 +1635,23 @@ void enumerate_liveness(const litmus_test *t, const cat_model *m, cat_workspace 
                     "(side-effectful non-termination)");
 }
 
-bool enumerate_check(const litmus_test *t, const cat_model *m, cat_workspace *ws, const enum_options *o,
-                     check_result *r, FILE *errors)
+const char *enumerate_incomplete(const check_result *r)
 {
-    memset(r, 0, sizeof *r);
-    r->states = outcome_set_new(t->nobserved);
-    if (t->nthreads > MAX_THREADS) {
-        diag_error(errors, t->file, 1, 1, "too many threads (at most %d)", MAX_THREADS);
-        return false;
-    }
-    enum_ctx *c = new_ctx(t, m, ws, o, r, errors);
-    tp_limits lim = path_limits(c, o);
-    if (!thread_paths_build(t, &lim, &c->paths, errors))
-        return false;
-    r->unroll_cut = c->paths.unroll_cut;
-    r->values_cut = c->paths.values_cut;
-    for (int th = 0; th < t->nthreads; th++)
-        if (c->paths.threads[th].ntraces == 0)
-            return true;
-    run_combinations(c);
-    return !c->failed;
+    if (r->timed_out)
+        return "timeout";
+    if (r->out_of_memory)
+        return "max-memory";
+    if (r->too_big || r->barriers_cut || r->undecided)
+        return "too-many-events";
+    if (r->writes_cut)
+        return "too-many-writes";
+    if (r->paths_cut)
+        return "too-many-paths";
+    if (r->values_cut)
+        return "too-many-values";
+    if (r->interrupted)
+        return "interrupted";
+    return NULL;
 }
 
 bool enumerate_value_range(const litmus_test *t, int unroll, lit_value *lo, lit_value *hi, bool *bounded,
@@ -1563,26 +1663,40 @@ bool enumerate_value_range(const litmus_test *t, int unroll, lit_value *lo, lit_
         diag_error(errors, t->file, 1, 1, "too many threads (at most %d)", MAX_THREADS);
         return false;
     }
-    if (!thread_paths_build(t, &lim, &paths, errors))
-        return false;
+    thread_paths_build(t, &lim, &paths);
     *lo = paths.vmin;
     *hi = paths.vmax;
-    *bounded = !paths.values_cut;
+    /* paths dropped (too many, too long) may hold values outside */
+    *bounded = !paths.values_cut && !paths.too_many && !paths.too_long;
     return true;
 }
 
 /* ---- the condition --------------------------------------------------------- */
 
-/* Collects the distinct constants of a condition into out[n..max). */
+/* Collects the distinct constants of a condition into out[n..max), left
+ * to right; with out NULL, counts the constants (with repeats: an upper
+ * bound).  A chain of /\ or \/ is walked by a loop (litmus/cond.h). */
 static int condition_constants(const lit_cond *c, lit_value *out, int n, int max)
 {
     if (!c)
         return n;
+    if (c->kind == COND_AND || c->kind == COND_OR) {
+        const lit_cond *const *spine;
+        int k = lit_cond_spine(c, &spine);
+        n = condition_constants(spine[k - 1]->left, out, n, max);
+        while (k-- > 0)
+            n = condition_constants(spine[k]->right, out, n, max);
+        return n;
+    }
     if (c->kind == COND_EQ || c->kind == COND_NE) {
         const lit_term *terms[2] = {&c->lhs, &c->rhs};
         for (int k = 0; k < 2; k++) {
             if (terms[k]->kind != TERM_CONST)
                 continue;
+            if (!out) {
+                n++;
+                continue;
+            }
             bool seen = false;
             for (int i = 0; i < n; i++)
                 seen |= out[i] == terms[k]->value;
@@ -1609,15 +1723,23 @@ static lit_value term_value(const litmus_test *t, const lit_term *term, const li
     return 0;
 }
 
+/* A chain of /\ or \/ nests to the left as deep as it is long: its right
+ * operands are tested in a loop down the chain (right to left; the
+ * operands have no side effects), and recursion goes only into them. */
 bool condition_holds(const litmus_test *t, const lit_cond *c, const lit_value *state)
 {
+    for (; c && (c->kind == COND_AND || c->kind == COND_OR); c = c->left) {
+        bool right = condition_holds(t, c->right, state);
+        if (right != (c->kind == COND_AND))
+            return right;   /* a false conjunct, a true disjunct */
+    }
     if (!c)
         return true;
     switch (c->kind) {
     case COND_TRUE: return true;
     case COND_FALSE: return false;
-    case COND_AND: return condition_holds(t, c->left, state) && condition_holds(t, c->right, state);
-    case COND_OR: return condition_holds(t, c->left, state) || condition_holds(t, c->right, state);
+    case COND_AND:
+    case COND_OR: break;    /* taken by the loop */
     case COND_NOT: return !condition_holds(t, c->left, state);
     case COND_EQ: return term_value(t, &c->lhs, state) == term_value(t, &c->rhs, state);
     case COND_NE: return term_value(t, &c->lhs, state) != term_value(t, &c->rhs, state);

@@ -47,6 +47,8 @@ typedef struct enum_options {
     int unroll;          /* backward branches taken per branch and path */
     long max_traces;     /* per thread */
     bool races;          /* collect the pairs of relation-valued flags */
+    double timeout_s;    /* wall seconds for this test; 0: none */
+    size_t max_memory;   /* bytes of collected heap in use; 0: none */
     /* Optional: polled before each candidate; when it reads non-zero the
      * enumeration stops and the result says so (check_result.interrupted).
      * The caller owns it (a signal handler sets it). */
@@ -59,7 +61,7 @@ typedef struct enum_options {
  * position: deduplicated over all consistent executions. */
 typedef struct race_report {
     int flag;            /* model flag index: its name says why they race */
-    int thread_a, instr_a;
+    int thread_a, instr_a;   /* -1, -1: the location's initial write */
     int thread_b, instr_b;
     int loc;             /* location both access, or -1 */
 } race_report;
@@ -70,17 +72,29 @@ typedef struct check_result {
     uint64_t negative;       /* ... where it does not */
     uint64_t candidates;     /* candidate executions evaluated */
     uint64_t consistent;     /* of which the model accepted */
-    bool unroll_cut;         /* the loop bound dropped some paths */
-    bool values_cut;         /* the value fixpoint did not close */
+    bool unroll_cut;         /* the loop bound dropped some paths (herd's convention: not a cut) */
     bool hang;               /* some combination cannot pass a barrier */
-    bool too_big;            /* some combination had more events than fit */
+    /* Executions that were not checked, and why.  Any of these makes the
+     * result incomplete (enumerate_incomplete). */
+    bool values_cut;         /* the value fixpoint did not close */
+    bool too_big;            /* an execution had more events than REL_MAX_EVENTS, or
+                              * a thread path more than TP_MAX_EVENTS */
+    bool barriers_cut;       /* a counted barrier had too many arrivals to order */
+    bool writes_cut;         /* a location had more writes than coherence orders are listed for */
+    bool paths_cut;          /* a thread had more paths than enum_options.max_traces */
+    bool undecided;          /* the model could not decide a candidate (cat_undecided) */
+    bool timed_out;          /* enum_options.timeout_s ran out */
+    bool out_of_memory;      /* enum_options.max_memory was reached */
     bool interrupted;        /* enum_options.stop was set: the counts are partial */
     unsigned flags;          /* model flags raised by some consistent execution */
     int nraces;              /* with enum_options.races */
     race_report *races;
 } check_result;
 
-/* false (with a diagnostic on `errors`) when the test is beyond the limits. */
+/* false (with a diagnostic on `errors`) when the test cannot be checked at
+ * all (too many threads).  A limit that cuts
+ * part of the work (time, memory, an execution too large) is not a
+ * failure: the result holds what was found, and says what was cut. */
 bool enumerate_check(const litmus_test *t, const cat_model *m, cat_workspace *ws,
                      const enum_options *o, check_result *r, FILE *errors);
 
@@ -91,6 +105,10 @@ bool enumerate_check(const litmus_test *t, const cat_model *m, cat_workspace *ws
 void enumerate_liveness(const litmus_test *t, const cat_model *m, cat_workspace *ws, const enum_options *o,
                         const live_options *lo, live_result *lr);
 
+/* NULL when every execution was checked; else why not, in the words of
+ * the JSON output: "timeout", "max-memory", "too-many-events",
+ * "too-many-writes", "too-many-paths", "too-many-values", "interrupted". */
+const char *enumerate_incomplete(const check_result *r);
 /* The values a run of the test can hold, whatever memory system runs it:
  * the least and greatest of its initial values and immediate operands and
  * of every value its paths read, write or compute into a register, where

@@ -17,6 +17,14 @@
 
 #define MAX_THREADS 32
 
+/* The events of one execution the check follows: one word of bits.  A
+ * combination with more is left undecided (live_set_events). */
+#define LIVE_MAX_EVENTS 64
+
+typedef uint64_t evset;
+static inline evset evset_of(int e) { return (evset)1 << e; }
+static inline bool evset_has(evset s, int e) { return (s >> e) & 1u; }
+
 struct live_ctx {
     const litmus_test *t;
     live_options o;
@@ -41,13 +49,14 @@ struct live_ctx {
     evset stuck_reads, stuck_writes, blocked;
     evset syncs;                     /* barrier events that wait */
     evset pending;                   /* ... that end a partial trace: maybe still waiting */
-    int source[REL_MAX_EVENTS];      /* per stuck read: its write in the rf choice */
+    int source[LIVE_MAX_EVENTS];      /* per stuck read: its write in the rf choice */
     const char *unknown;             /* a combination left undecided: why */
     bool cut_phase;                  /* looking for a reachable cut, not a stuck execution */
     bool cut_reached;
-    int ev_thread[REL_MAX_EVENTS];
-    lit_value ev_value[REL_MAX_EVENTS];
-    int ev_loc[REL_MAX_EVENTS];      /* location as addressed, -1 for others */
+    int ev_thread[LIVE_MAX_EVENTS];
+    lit_value ev_value[LIVE_MAX_EVENTS];
+    int ev_loc[LIVE_MAX_EVENTS];      /* location as addressed, -1 for others */
+    relation *scratch;               /* LIVE_MAX_EVENTS events */
 };
 
 bool live_test_may_hang(const litmus_test *t)
@@ -110,6 +119,7 @@ live_ctx *live_ctx_new(const litmus_test *t, const live_options *o, live_result 
     lc->o = *o;
     lc->r = r;
     memset(r, 0, sizeof *r);
+    lc->scratch = GC_MALLOC_ATOMIC(rel_bytes(LIVE_MAX_EVENTS));
     find_ctas(lc);
     return lc;
 }
@@ -220,9 +230,15 @@ bool live_accept_combination(live_ctx *lc, const tp_result *paths, const int *ch
     return lc->o.occupancy == 0 || dispatch_consistent(lc, paths, choice);
 }
 
-void live_set_events(live_ctx *lc, const tp_result *paths, const int *choice, const int *first, int n,
+static int undecided(live_ctx *lc, const char *why);
+
+bool live_set_events(live_ctx *lc, const tp_result *paths, const int *choice, const int *first, int n,
                      const int *thread, const lit_value *value)
 {
+    if (n > LIVE_MAX_EVENTS) {
+        undecided(lc, "an execution has more than 64 events");
+        return false;
+    }
     lc->n = n;
     lc->stuck_reads = lc->stuck_writes = lc->blocked = lc->syncs = lc->pending = 0;
     for (int i = 0; i < n; i++) {
@@ -252,6 +268,17 @@ void live_set_events(live_ctx *lc, const tp_result *paths, const int *choice, co
                 lc->pending |= evset_of(i);
         }
     }
+    return true;
+}
+
+void live_give_up(live_ctx *lc, const char *why)
+{
+    undecided(lc, why);
+}
+
+bool live_barrier_special(const live_ctx *lc, int event)
+{
+    return evset_has(lc->blocked | lc->pending, event);
 }
 
 /* ---- barriers ---------------------------------------------------------------- */
@@ -281,7 +308,7 @@ static int undecided(live_ctx *lc, const char *why)
 /* A whole-CTA barrier (no count): uses told apart by generation. */
 static int whole_cta_group(live_ctx *lc, const int *events, int m, lit_value expected, relation *syncbar)
 {
-    int gen[REL_MAX_EVENTS];
+    int gen[LIVE_MAX_EVENTS];
     int ngen = generations(lc, events, m, gen);
     evset departed = lc->syncs & ~lc->blocked & ~lc->pending;
     rel_clear(syncbar, lc->n);
@@ -305,7 +332,7 @@ static int whole_cta_group(live_ctx *lc, const int *events, int m, lit_value exp
         for (int i = 0; i < m && passed; i++)
             for (int j = 0; j < m; j++)
                 if (gen[i] == g && gen[j] == g && i != j && evset_has(departed, events[j]))
-                    rel_add(syncbar, events[i], events[j]);
+                    rel_add(syncbar, events[i], events[j], lc->n);
     }
     return 1;
 }
@@ -319,9 +346,9 @@ typedef struct count_search {
     live_ctx *lc;
     const int *events;
     int m, count;
-    int order[REL_MAX_EVENTS];
-    bool used[REL_MAX_EVENTS];
-    relation *alts;
+    int order[LIVE_MAX_EVENTS];
+    bool used[LIVE_MAX_EVENTS];
+    relation *const *alts;
     int nalts, max_alts;
 } count_search;
 
@@ -330,8 +357,8 @@ static void count_order_done(count_search *cs)
     live_ctx *lc = cs->lc;
     int full = cs->m / cs->count * cs->count;   /* positions released */
     evset departed = lc->syncs & ~lc->blocked & ~lc->pending;
-    relation rel;
-    rel_clear(&rel, lc->n);
+    relation *rel = lc->scratch;
+    rel_clear(rel, lc->n);
     for (int p = 0; p < cs->m; p++) {
         int e = cs->events[cs->order[p]];
         if (p >= full && evset_has(departed, e))
@@ -343,13 +370,13 @@ static void count_order_done(count_search *cs)
         int release = (p / cs->count + 1) * cs->count;
         for (int q = 0; q < release; q++)
             if (q != p)
-                rel_add(&rel, cs->events[cs->order[q]], e);
+                rel_add(rel, cs->events[cs->order[q]], e, lc->n);
     }
     for (int a = 0; a < cs->nalts; a++)
-        if (rel_equal(&cs->alts[a], &rel, lc->n))
+        if (rel_equal(cs->alts[a], rel, lc->n))
             return;
     if (cs->nalts < cs->max_alts)
-        rel_copy(&cs->alts[cs->nalts++], &rel, lc->n);
+        rel_copy(cs->alts[cs->nalts++], rel, lc->n);
 }
 
 static void count_orders(count_search *cs, int depth)
@@ -375,7 +402,7 @@ static void count_orders(count_search *cs, int depth)
 }
 
 int live_barrier_group(live_ctx *lc, const int *events, int m, lit_value count, int cta_threads,
-                       relation *alts, int max_alts)
+                       relation *const *alts, int max_alts)
 {
     bool special = false;
     for (int i = 0; i < m; i++)
@@ -383,7 +410,7 @@ int live_barrier_group(live_ctx *lc, const int *events, int m, lit_value count, 
     if (!special)
         return 0;
     if (count < 0)
-        return whole_cta_group(lc, events, m, cta_threads, &alts[0]);
+        return whole_cta_group(lc, events, m, cta_threads, alts[0]);
     if (count < 1)
         return -1;
     count_search cs = {.lc = lc, .events = events, .m = m, .count = (int)count, .alts = alts,
@@ -399,14 +426,14 @@ int live_barrier_group(live_ctx *lc, const int *events, int m, lit_value count, 
 static int rf_source(const exec *x, int n, int read)
 {
     for (int w = 0; w < n; w++)
-        if (rel_has(&x->rel[XR_RF], w, read))
+        if (rel_has(x->rel[XR_RF], w, read, n))
             return w;
     return -1;
 }
 
 bool live_reads_final(const live_ctx *lc, const exec *x)
 {
-    const relation *co = &x->rel[XR_CO];
+    const relation *co = x->rel[XR_CO];
     if (lc->cut_phase)
         return true;
     for (evset rs = lc->stuck_reads; rs; rs &= rs - 1) {
@@ -415,7 +442,7 @@ bool live_reads_final(const live_ctx *lc, const exec *x)
         if (w < 0)
             return false;
         for (int later = 0; later < lc->n; later++)
-            if (rel_has(co, w, later) &&
+            if (rel_has(co, w, later, lc->n) &&
                 (!evset_has(lc->stuck_writes, later) || lc->ev_value[later] != lc->ev_value[r]))
                 return false;
     }
@@ -505,7 +532,7 @@ static bool dispatch_order_exists(const live_ctx *lc, const exec *x)
         int b = lc->cta_of[lc->ev_thread[w]];
         int d = lc->cta_rank[b] >= n ? lc->cta_rank[b] - n + 1 : 0;
         for (int r = 0; r < lc->n; r++) {
-            if (!rel_has(&x->rel[XR_RF], w, r) || lc->ev_thread[r] < 0)
+            if (!rel_has(x->rel[XR_RF], w, r, lc->n) || lc->ev_thread[r] < 0)
                 continue;
             int a = lc->cta_of[lc->ev_thread[r]];
             if (a != b && lc->gpu_index[a] == lc->gpu_index[b] && d > after[a])

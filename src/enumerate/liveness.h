@@ -95,8 +95,10 @@ bool live_accept_combination(live_ctx *lc, const tp_result *paths, const int *ch
 
 /* The events of the accepted combination, in the enumerator's numbering:
  * thread th's trace starts at first[th]; `value` gives each event's value
- * and `thread` its thread (-1: an initial write). */
-void live_set_events(live_ctx *lc, const tp_result *paths, const int *choice, const int *first, int n,
+ * and `thread` its thread (-1: an initial write).  False when the
+ * combination has more events than the check follows (64): it is then
+ * skipped and the answer becomes unknown. */
+bool live_set_events(live_ctx *lc, const tp_result *paths, const int *choice, const int *first, int n,
                      const int *thread, const lit_value *value);
 
 /* A barrier group (CTA, id) of the combination: its events, its count (-1:
@@ -111,7 +113,16 @@ void live_set_events(live_ctx *lc, const tp_result *paths, const int *choice, co
  * barrier's uses are told apart by generation, a thread's k-th arrival
  * belonging to the k-th use). */
 int live_barrier_group(live_ctx *lc, const int *events, int m, lit_value count, int cta_threads,
-                       relation *alts, int max_alts);
+                       relation *const *alts, int max_alts);
+
+/* Whether barrier event `event` of the combination is blocked or ends a
+ * partial trace: its group is then live_barrier_group's, not the
+ * enumerator's usual choices. */
+bool live_barrier_special(const live_ctx *lc, int event);
+
+/* The enumerator skipped part of a combination it could not follow: the
+ * answer becomes unknown (why) unless a violation is found. */
+void live_give_up(live_ctx *lc, const char *why);
 
 /* Under the current rf and co: does every read of a stuck iteration read
  * a final value? */

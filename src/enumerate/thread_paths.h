@@ -8,6 +8,9 @@
  * than `unroll` times is dropped and the result says so.  The traces carry
  * everything a memory model needs about each event except the
  * communication relations (rf, co), which the execution enumerator chooses.
+ * A seq_cst access (OpenCL's) is preceded in its trace by an implicit fence
+ * event (implicit_sc) with its scope: the fence.sc that PTX models read as
+ * CUDA's mapping of seq_cst; other models ignore it (docs/models.md).
  * Allocation: Boehm GC.
  *
  * Liveness mode (tp_limits.liveness; docs/liveness.md).  No loop bound:
@@ -24,7 +27,8 @@
  * TP_END_BLOCKED trace (the thread waits there forever) before the path goes
  * on past it; with `prefixes`, every prefix of a path is a TP_END_PREFIX
  * trace (the thread is starved there), and with `empty_prefix` the empty
- * one is (a thread never dispatched).
+ * one is (a thread never dispatched).  Too many paths (max_traces) or a stop
+ * set live_unknown: the liveness answer is then unknown.
  */
 #ifndef SCOPECHECK_ENUMERATE_THREAD_PATHS_H
 #define SCOPECHECK_ENUMERATE_THREAD_PATHS_H
@@ -35,8 +39,10 @@
 
 #include "litmus/litmus.h"
 
-/* The most events one thread's trace may have. */
-#define TP_MAX_EVENTS 63
+/* The most events one thread's trace may have: as many as one execution
+ * may have (cat/relation.h).  A longer path is dropped and the result says
+ * so (too_long): the executions it would have made are unknown. */
+#define TP_MAX_EVENTS 4096
 
 enum tp_kind { EV_READ, EV_WRITE, EV_FENCE, EV_BARRIER };
 
@@ -49,15 +55,17 @@ typedef struct tp_event {
     bool rmw_write;     /* write half of an atom/red: the previous event is its read */
     bool waits;         /* barrier: sync (true) or arrive (false) */
     bool remote;        /* remote-scope-promotion access */
+    bool implicit_sc;   /* fence: the implicit one just before a seq_cst access */
     uint8_t regions;    /* fences and barriers: enum lit_region bits */
     int loc;            /* location as addressed (virtual), memory events */
     lit_value value;    /* value read or written; barrier id for barriers */
     lit_value count;    /* barrier thread count, or -1 when absent */
-    uint64_t addr_deps; /* bit i: this event's address depends on event i of the trace */
-    uint64_t data_deps; /* bit i: the value written depends on event i */
-    uint64_t ctrl_deps; /* bit i: a branch before this event depended on event i */
     int instr;          /* index of the instruction that made it */
 } tp_event;
+
+/* The dependencies of an event, as sets of earlier events of its trace
+ * (bit i of word i / 64: event i). */
+enum tp_dep { DEP_ADDR, DEP_DATA, DEP_CTRL, DEP_KINDS };
 
 /* How a trace ends.  Outside liveness mode every trace is TP_END_DONE. */
 enum tp_end {
@@ -73,12 +81,21 @@ typedef struct tp_trace {
     int nevents;
     tp_event *events;
     lit_value *regs;    /* final value of each register of the thread */
+    int dep_words;      /* words per dependency set: as many as the thread's longest path needs */
+    uint64_t *deps;     /* per event, per enum tp_dep: dep_words words (tp_deps) */
     uint8_t end;        /* enum tp_end */
     int spin_from;      /* TP_END_SPIN: first event of the repeated iteration */
     int loop_pc;        /* TP_END_SPIN: the loop head; TP_END_BLOCKED: the barrier */
     bool progress;      /* TP_END_SPIN: the iteration passes a progress label: the
                          * thread runs forever by design, it is not stuck */
 } tp_trace;
+
+/* Which events of the trace event e's address (DEP_ADDR), written value
+ * (DEP_DATA) or reaching (DEP_CTRL: a branch before it) depends on. */
+static inline const uint64_t *tp_deps(const tp_trace *tr, int e, enum tp_dep kind)
+{
+    return tr->deps + ((size_t)e * DEP_KINDS + (size_t)kind) * (size_t)tr->dep_words;
+}
 
 typedef struct tp_thread {
     int ntraces;
@@ -89,6 +106,10 @@ typedef struct tp_result {
     tp_thread *threads;   /* one per thread of the test */
     bool unroll_cut;      /* some path exceeded the loop bound and was dropped */
     bool values_cut;      /* the value fixpoint was stopped before it closed */
+    bool too_long;        /* some path ran more than TP_MAX_EVENTS events and was dropped */
+    bool too_many;        /* a thread had more than max_traces paths: the others were dropped
+                           * and the value rounds stopped there */
+    bool stopped;         /* tp_limits.stop said stop: the result is partial */
     /* liveness mode: some path was dropped without a verdict on it (why) */
     const char *live_unknown;
     bool live_cut;        /* liveness mode: some path ends TP_END_CUT */
@@ -105,9 +126,13 @@ typedef struct tp_result {
 
 typedef struct tp_limits {
     int unroll;           /* backward branches taken per branch instruction and path */
-    long max_traces;      /* per thread; beyond it the test is refused */
+    long max_traces;      /* per thread; beyond it the paths found are kept (too_many) */
     int nseeds;           /* values any read may also guess (thin-air values) */
     const lit_value *seeds;
+    /* Called now and then during the walk; true to stop it (a time or
+     * memory limit): the result is then partial and says so. */
+    bool (*stop)(void *ctx);
+    void *stop_ctx;
     bool liveness;        /* liveness mode (above): no loop bound */
     int live_repeats;     /* liveness mode: iterations that write, per loop head and path */
     bool prefixes;        /* liveness mode: every prefix is a trace too */
@@ -115,10 +140,9 @@ typedef struct tp_limits {
     bool track_values;    /* fill tp_result.vmin and vmax (they cost a little per event) */
 } tp_limits;
 
-/* Returns false (with "file:line:col: error: ..." on `errors`) when the test
- * is beyond the limits: too many traces, or a trace longer than
- * TP_MAX_EVENTS.  In liveness mode a limit drops paths instead and sets
- * live_unknown. */
-bool thread_paths_build(const litmus_test *t, const tp_limits *lim, tp_result *out, FILE *errors);
+/* Every thread's traces.  A limit reached (too_long, too_many, stopped)
+ * leaves a partial result that says so: the traces found are real, some
+ * are missing. */
+void thread_paths_build(const litmus_test *t, const tp_limits *lim, tp_result *out);
 
 #endif

@@ -2,12 +2,12 @@
 #include "litmus/cond.h"
 
 #include <gc.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "litmus/litmus.h"
 
-#define MAX_DEPTH 200
 
 typedef struct cparser {
     lexer *lx;
@@ -24,6 +24,44 @@ bool litmus_final_starts(const lex_token *tok)
 static bool valid_name(const lex_token *tok)
 {
     return tok->kind == TOK_IDENT && memchr(tok->text, '.', tok->len) == NULL;
+}
+
+/* Adds a term written at `at` to the observed values; false after an
+ * error past LIT_MAX_OBSERVED. */
+static bool add_observed(lexer *lx, litmus_test *t, const lit_term *term, const lex_token *at)
+{
+    if (term->kind == TERM_CONST)
+        return true;
+    for (int i = 0; i < t->nobserved; i++) {
+        const lit_term *o = &t->observed[i];
+        if (o->kind == term->kind &&
+            (term->kind == TERM_LOC ? o->loc == term->loc
+                                    : o->thread == term->thread && o->reg == term->reg))
+            return true;
+    }
+    if (t->nobserved == LIT_MAX_OBSERVED) {
+        lex_error(lx, at->line, at->col, "more than %d registers and locations observed", LIT_MAX_OBSERVED);
+        return false;
+    }
+    lit_term *n = GC_MALLOC(sizeof *n * (size_t)(t->nobserved + 1));
+    if (t->nobserved)
+        memcpy(n, t->observed, sizeof *n * (size_t)t->nobserved);
+    n[t->nobserved++] = *term;
+    t->observed = n;
+    return true;
+}
+
+int lit_cond_spine(const lit_cond *c, const lit_cond *const **spine)
+{
+    int n = 0;
+    for (const lit_cond *x = c; x && (x->kind == COND_AND || x->kind == COND_OR); x = x->left)
+        n++;
+    const lit_cond **s = GC_MALLOC(sizeof *s * (size_t)(n ? n : 1));
+    n = 0;
+    for (const lit_cond *x = c; x && (x->kind == COND_AND || x->kind == COND_OR); x = x->left)
+        s[n++] = x;
+    *spine = s;
+    return n;
 }
 
 static bool parse_term(cparser *p, lit_term *out)
@@ -43,6 +81,28 @@ static bool parse_term(cparser *p, lit_term *out)
         out->kind = TERM_CONST;
         out->value = neg ? -lx->tok.num : lx->tok.num;
         lex_advance(lx);
+        return true;
+    }
+    if (lex_is_punct(&tok, "[")) {
+        /* "[x]": herd's spelling of the location x */
+        lex_advance(lx);
+        lex_token name = lx->tok;
+        if (name.kind != TOK_IDENT || !valid_name(&name)) {
+            lex_error(lx, name.line, name.col, "expected a location name after '[', got %s",
+                      lex_describe(&name));
+            return false;
+        }
+        lex_advance(lx);
+        if (!lex_is_punct(&lx->tok, "]")) {
+            lex_error(lx, lx->tok.line, lx->tok.col, "expected ']' after '[%.*s', got %s", (int)name.len,
+                      name.text, lex_describe(&lx->tok));
+            return false;
+        }
+        lex_advance(lx);
+        char *s = lex_tok_str(&name);
+        int l = litmus_loc_index(p->t, s);
+        out->kind = TERM_LOC;
+        out->loc = l >= 0 ? l : litmus_add_loc(p->t, s, 0);
         return true;
     }
     if (tok.kind == TOK_NUMBER || tok.kind == TOK_IDENT) {
@@ -87,6 +147,25 @@ static bool parse_term(cparser *p, lit_term *out)
             return false;
         }
         char *name = lex_tok_str(&tok);
+        if (lex_is_punct(&lx->tok, "[")) {
+            /* "y[2]": an element of array y, the location named so */
+            lex_advance(lx);
+            if (lx->tok.kind != TOK_NUMBER) {
+                lex_error(lx, lx->tok.line, lx->tok.col, "expected an index after '%s[', got %s", name,
+                          lex_describe(&lx->tok));
+                return false;
+            }
+            char buf[160];
+            snprintf(buf, sizeof buf, "%s[%lld]", name, (long long)lx->tok.num);
+            lex_advance(lx);
+            if (!lex_is_punct(&lx->tok, "]")) {
+                lex_error(lx, lx->tok.line, lx->tok.col, "expected ']' after the index, got %s",
+                          lex_describe(&lx->tok));
+                return false;
+            }
+            lex_advance(lx);
+            name = lex_strndup(buf, strlen(buf));
+        }
         int l = litmus_loc_index(p->t, name);
         if (l < 0)
             l = litmus_add_loc(p->t, name, 0);
@@ -112,7 +191,7 @@ static lit_cond *parse_prop(cparser *p);
 static lit_cond *parse_unary(cparser *p)
 {
     lexer *lx = p->lx;
-    if (++p->depth > MAX_DEPTH) {
+    if (++p->depth > LIT_MAX_COND_DEPTH) {
         lex_error(lx, lx->tok.line, lx->tok.col, "condition nested too deeply");
         return NULL;
     }
@@ -127,6 +206,12 @@ static lit_cond *parse_unary(cparser *p)
     } else if (lex_is_punct(&lx->tok, "(")) {
         lex_token open = lx->tok;
         lex_advance(lx);
+        if (lex_is_punct(&lx->tok, ")")) {
+            /* "()": the empty proposition, true (herd: exists ()) */
+            lex_advance(lx);
+            p->depth--;
+            return new_cond(COND_TRUE);
+        }
         c = parse_prop(p);
         if (c && !lex_is_punct(&lx->tok, ")")) {
             if (lx->tok.kind != TOK_ERROR)
@@ -141,6 +226,7 @@ static lit_cond *parse_unary(cparser *p)
         lex_advance(lx);
     } else {
         lit_term lhs, rhs;
+        lex_token lhs_at = lx->tok;
         if (!parse_term(p, &lhs))
             return NULL;
         enum lit_cond_kind k;
@@ -155,13 +241,14 @@ static lit_cond *parse_unary(cparser *p)
             return NULL;
         }
         lex_advance(lx);
+        lex_token rhs_at = lx->tok;
         if (!parse_term(p, &rhs))
+            return NULL;
+        if (!add_observed(lx, p->t, &lhs, &lhs_at) || !add_observed(lx, p->t, &rhs, &rhs_at))
             return NULL;
         c = new_cond(k);
         c->lhs = lhs;
         c->rhs = rhs;
-        litmus_add_observed(p->t, &lhs);
-        litmus_add_observed(p->t, &rhs);
     }
     p->depth--;
     return c;
@@ -213,13 +300,15 @@ bool litmus_parse_final(lexer *lx, litmus_test *t)
         lex_advance(lx);
         while (!lex_is_punct(&lx->tok, "]")) {
             lit_term term;
+            lex_token at = lx->tok;
             if (!parse_term(&p, &term))
                 return false;
             if (term.kind == TERM_CONST) {
                 lex_error(lx, lx->prev.line, lx->prev.col, "expected a register or location in 'locations'");
                 return false;
             }
-            litmus_add_observed(t, &term);
+            if (!add_observed(lx, t, &term, &at))
+                return false;
             if (lex_is_punct(&lx->tok, ";"))
                 lex_advance(lx);
             else if (!lex_is_punct(&lx->tok, "]")) {

@@ -12,7 +12,14 @@
  * The threads of `t` must already exist.  A register the condition names that
  * its thread lacks is added (initial value 0), likewise a location.
  * Fills t->quant, t->cond and t->observed (each register or location term once,
- * in order of first mention, locations clause first).
+ * in order of first mention, locations clause first; at most
+ * LIT_MAX_OBSERVED of them).
+ *
+ * Chains of /\ and \/ nest to the left (a /\ b /\ c is (a /\ b) /\ c) as
+ * deep as they are long, which only the file size bounds: code that walks a
+ * condition loops down this left spine (lit_cond_spine) and recurses only
+ * into right operands and parentheses, whose nesting the parser bounds
+ * (LIT_MAX_COND_DEPTH).
  */
 #ifndef SCOPECHECK_LITMUS_COND_H
 #define SCOPECHECK_LITMUS_COND_H
@@ -28,5 +35,13 @@ bool litmus_parse_final(lexer *lx, litmus_test *t);
 
 /* True if the token can start the final part (locations, exists, ~, forall). */
 bool litmus_final_starts(const lex_token *tok);
+
+#define LIT_MAX_COND_DEPTH 200
+#define LIT_MAX_OBSERVED 1024
+
+/* The nodes of c's left spine of /\ and \/ operators, c first, in *spine
+ * (a GC array); returns how many (0 when c is no such operator).  The
+ * leftmost operand is spine[n - 1]->left. */
+int lit_cond_spine(const lit_cond *c, const lit_cond *const **spine);
 
 #endif

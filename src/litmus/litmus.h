@@ -19,6 +19,12 @@
 
 typedef int64_t lit_value;
 
+/* The initial value of a location that has none (herd's OpenCL format: a
+ * name that no parameter or init item declares).  No read may take it: the
+ * enumerator never guesses it, so a read of such a location can only read a
+ * write of the test. */
+#define LIT_NO_VALUE INT64_MIN
+
 /* ORD_WEAK: PTX weak / OpenCL non-atomic.  ORD_SC: fence.sc, or an OpenCL
  * seq_cst access or fence. */
 enum lit_order { ORD_WEAK, ORD_RELAXED, ORD_ACQUIRE, ORD_RELEASE, ORD_ACQ_REL, ORD_SC };
@@ -26,8 +32,11 @@ enum lit_order { ORD_WEAK, ORD_RELAXED, ORD_ACQUIRE, ORD_RELEASE, ORD_ACQ_REL, O
  * work_group = cta, device (agent) = gpu, all_svm_devices (system) = sys;
  * SCOPE_WI is OpenCL's memory_scope_work_item. */
 enum lit_scope { SCOPE_NONE, SCOPE_CTA, SCOPE_GPU, SCOPE_SYS, SCOPE_WI };
-/* Memory regions (OpenCL address spaces; fence and barrier flags). */
-enum lit_region { REGION_GLOBAL = 1, REGION_LOCAL = 2 };
+/* Memory regions (OpenCL address spaces; fence and barrier flags).  A
+ * location's region 0 means global (PTX); REGION_NONE is an OpenCL pointer
+ * declared without an address space, which herd's OpenCL models put in
+ * neither region. */
+enum lit_region { REGION_GLOBAL = 1, REGION_LOCAL = 2, REGION_NONE = 4 };
 enum lit_proxy { PROXY_GENERIC, PROXY_SURFACE, PROXY_TEXTURE, PROXY_CONSTANT, PROXY_ALIAS };
 
 enum lit_opcode {
@@ -93,7 +102,8 @@ typedef struct lit_location {
     int physical;            /* index of the location it aliases, itself if none */
     enum lit_proxy alias_proxy; /* proxy named by "x @ P aliases y" */
     uint8_t region;          /* enum lit_region: where it lives (0: global) */
-    bool atomic_type;        /* declared atomic (OpenCL atomic_int) */
+    bool atomic_type;        /* declared atomic (OpenCL atomic_int); PTX: some
+                              * strong access (not weak) touches it */
 } lit_location;
 
 /* Condition: a proposition over final register and location values. */
@@ -144,5 +154,12 @@ int litmus_add_reg(lit_thread *th, const char *name, lit_value init);
  * register and location term of a condition, left to right. */
 void litmus_add_observed(litmus_test *t, const lit_term *term);
 void litmus_observe_cond(litmus_test *t, const lit_cond *c);
+
+/* Does the test reach some physical location by more than one name (an
+ * alias) or through a non-generic proxy?  A model that tells such accesses
+ * apart (ptx75) does not order them by program order alone, so the
+ * enumerator's thread-coherence pruning, which works per physical location,
+ * must not be applied. */
+bool litmus_mixed_addressing(const litmus_test *t);
 
 #endif

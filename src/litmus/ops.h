@@ -5,8 +5,9 @@
  * `atom.inc` or an `add` computes, or the protocol's outcomes and the
  * model's would differ for no reason of memory ordering.
  *
- * Contract: pure functions of their arguments; values are not wrapped or
- * range-checked here (each engine applies its own value range).
+ * Contract: pure functions of their arguments; values are not range-checked
+ * here (each engine applies its own value range).  Sums, differences and
+ * products wrap around at 64 bits (two's complement), as a register does.
  */
 #ifndef SCOPECHECK_LITMUS_OPS_H
 #define SCOPECHECK_LITMUS_OPS_H

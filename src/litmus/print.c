@@ -341,15 +341,15 @@ static bool ptx_locations(FILE *out, const litmus_test *t, const char **why)
             *why = "local memory, which PTX tests do not have";
             return false;
         }
-        if (loc->physical == l) {
+        /* The parser resolves aliases after the whole init block, so an
+         * alias may come before its target; naming the physical location
+         * keeps both the location and the virtual address it names (the
+         * accesses already name that address). */
+        if (loc->physical == l)
             fprintf(out, "%s=%" PRId64 "; ", loc->name, loc->init);
-        } else if (loc->physical < l) {
+        else
             fprintf(out, "%s @ %s aliases %s; ", loc->name, proxies[loc->alias_proxy],
                     t->locs[loc->physical].name);
-        } else {
-            *why = "an alias declared before the location it aliases";
-            return false;
-        }
     }
     return true;
 }

@@ -48,6 +48,20 @@ int litmus_add_reg(lit_thread *th, const char *name, lit_value init)
     return th->nregs++;
 }
 
+bool litmus_mixed_addressing(const litmus_test *t)
+{
+    for (int l = 0; l < t->nlocs; l++)
+        if (t->locs[l].physical != l)
+            return true;
+    for (int th = 0; th < t->nthreads; th++)
+        for (int i = 0; i < t->threads[th].ninstrs; i++) {
+            const lit_instr *in = &t->threads[th].instrs[i];
+            if (in->loc >= 0 && in->proxy != PROXY_GENERIC)
+                return true;
+        }
+    return false;
+}
+
 void litmus_add_observed(litmus_test *t, const lit_term *term)
 {
     if (term->kind == TERM_CONST)

@@ -50,11 +50,22 @@ typedef struct reg_decl {
     int line, col;
 } reg_decl;
 
+/* "name @ proxy aliases target", resolved after the init block so that a
+ * target may be declared after its aliases. */
+typedef struct alias_decl {
+    int loc;                 /* the alias's own location */
+    const char *target;
+    int line, col;           /* of the target name */
+} alias_decl;
+
 typedef struct pparser {
     lexer lx;
     litmus_test *t;
     reg_decl *regs;
     int nregdecls, capregdecls;
+    alias_decl *aliases;
+    int naliases, capaliases;
+    int *addressed_as;       /* per location: the location whose virtual address it names */
     int ninit_locs;          /* locations declared in the init block */
     raw_thread *raw;
 } pparser;
@@ -199,17 +210,61 @@ static bool parse_init_item(pparser *p)
             lex_error(LX, TOK.line, TOK.col, "location '%s' cannot alias itself", name);
             return false;
         }
-        int tl = litmus_loc_index(t, target);
-        if (tl < 0)
-            tl = litmus_add_loc(t, target, 0);
-        lex_advance(LX);
+        if (p->naliases == p->capaliases) {
+            p->capaliases = p->capaliases ? 2 * p->capaliases : 8;
+            alias_decl *n = GC_MALLOC(sizeof *n * (size_t)p->capaliases);
+            if (p->naliases)
+                memcpy(n, p->aliases, sizeof *n * (size_t)p->naliases);
+            p->aliases = n;
+        }
         int l = litmus_add_loc(t, name, 0);
-        t->locs[l].physical = t->locs[tl].physical;
         t->locs[l].alias_proxy = alias_proxies[k].proxy;
+        p->aliases[p->naliases++] = (alias_decl){ l, target, TOK.line, TOK.col };
+        lex_advance(LX);
         return true;
     }
     expected(p, "'=' or '@' after the location name");
     return false;
+}
+
+/* The location an alias declaration names as its target, -1 if none. */
+static int alias_target(const pparser *p, const int *decl_of, int l)
+{
+    return decl_of[l] >= 0 ? litmus_loc_index(p->t, p->aliases[decl_of[l]].target) : -1;
+}
+
+/* Aliases, once the whole init block is read.  Physical location: the end
+ * of the chain of targets.  Virtual address (PTX ISA 7.5, and the mixedproxy
+ * Alloy model, where `.surfref s virtually aliases x` makes s a synonym of
+ * x): a plain location or a generic alias is an address of its own; a
+ * surface, texture or constant alias names its target's address. */
+static bool resolve_aliases(pparser *p)
+{
+    litmus_test *t = p->t;
+    for (int i = 0; i < p->naliases; i++)
+        if (litmus_loc_index(t, p->aliases[i].target) < 0)
+            litmus_add_loc(t, p->aliases[i].target, 0);
+    int *decl_of = GC_MALLOC_ATOMIC(sizeof *decl_of * (size_t)(t->nlocs + 1));
+    p->addressed_as = GC_MALLOC_ATOMIC(sizeof *p->addressed_as * (size_t)(t->nlocs + 1));
+    for (int l = 0; l < t->nlocs; l++)
+        decl_of[l] = -1;
+    for (int i = 0; i < p->naliases; i++)
+        decl_of[p->aliases[i].loc] = i;
+    for (int l = 0; l < t->nlocs; l++) {
+        int phys = l, steps = 0;
+        for (int next; (next = alias_target(p, decl_of, phys)) >= 0; phys = next)
+            if (++steps > t->nlocs) {
+                const alias_decl *d = &p->aliases[decl_of[l]];
+                lex_error(LX, d->line, d->col, "aliases of '%s' form a cycle", t->locs[l].name);
+                return false;
+            }
+        t->locs[l].physical = phys;
+        int v = l;
+        while (decl_of[v] >= 0 && t->locs[v].alias_proxy != PROXY_GENERIC)
+            v = alias_target(p, decl_of, v);
+        p->addressed_as[l] = v;
+    }
+    return true;
 }
 
 static bool parse_init(pparser *p)
@@ -236,8 +291,10 @@ static bool parse_init(pparser *p)
             return false;
     }
     lex_advance(LX);
+    if (failed(p) || !resolve_aliases(p))
+        return false;
     p->ninit_locs = p->t->nlocs;
-    return !failed(p);
+    return true;
 }
 
 /* ---- thread header row --------------------------------------------------- */
@@ -685,10 +742,14 @@ static int reg_of(lit_thread *th, const char *name)
     return r >= 0 ? r : litmus_add_reg(th, name, 0);
 }
 
-static int loc_of(litmus_test *t, const char *name)
+/* The location an access names, as the memory model sees its address: a
+ * surface, texture or constant alias is a synonym of its target. */
+static int loc_of(pparser *p, const char *name)
 {
-    int l = litmus_loc_index(t, name);
-    return l >= 0 ? l : litmus_add_loc(t, name, 0);
+    int l = litmus_loc_index(p->t, name);
+    if (l < 0)
+        return litmus_add_loc(p->t, name, 0);
+    return l < p->ninit_locs ? p->addressed_as[l] : l;
 }
 
 static lit_operand value_operand(lit_thread *th, const raw_op *op)
@@ -761,14 +822,14 @@ static bool resolve_thread(pparser *p, int ti)
                 in.dst = reg_of(th, op->name);
                 break;
             case R_LOC:
-                in.loc = loc_of(t, op->name);
+                in.loc = loc_of(p, op->name);
                 break;
             case R_LDSRC: {
                 int l = op->is_imm ? -1 : litmus_loc_index(t, op->name);
                 bool is_loc = !op->is_imm &&
                               ((l >= 0 && l < p->ninit_locs) || litmus_reg_index(th, op->name) < 0);
                 if (is_loc) {
-                    in.loc = loc_of(t, op->name);
+                    in.loc = loc_of(p, op->name);
                 } else {
                     if (in.order != ORD_WEAK) {
                         lex_error(LX, op->line, op->col,
@@ -819,6 +880,22 @@ static bool resolve_thread(pparser *p, int ti)
     return true;
 }
 
+/* PTX declares no atomic types: atomicity is per access.  A location that
+ * some strong access (relaxed or stronger, atom, red) touches is an atomic
+ * object, as the OpenCL translation of the test declares it (litmus/print.c
+ * writes it `atomic_int`); one touched by weak accesses only is a plain
+ * location.  Only the OpenCL models read this (set NAL); the PTX models
+ * order accesses, not locations. */
+static void mark_atomic_locations(litmus_test *t)
+{
+    for (int i = 0; i < t->nthreads; i++)
+        for (int k = 0; k < t->threads[i].ninstrs; k++) {
+            const lit_instr *in = &t->threads[i].instrs[k];
+            if (in->loc >= 0 && (in->op == OP_RMW || in->op == OP_RED || in->order != ORD_WEAK))
+                t->locs[t->locs[in->loc].physical].atomic_type = true;
+        }
+}
+
 litmus_test *litmus_parse_ptx(const char *path, const char *text, size_t len, FILE *errors)
 {
     pparser pp;
@@ -839,5 +916,6 @@ litmus_test *litmus_parse_ptx(const char *path, const char *text, size_t len, FI
         return NULL;
     for (int i = 0; i < t->nlocs; i++)
         t->locs[i].init = t->locs[t->locs[i].physical].init;
+    mark_atomic_locations(t);
     return t;
 }

@@ -1,25 +1,15 @@
 /* litmus/read.c: see litmus/read.h. */
 #include "litmus/read.h"
 
-#include <errno.h>
-#include <gc.h>
 #include <string.h>
 
 #include "base/diag.h"
+#include "base/textfile.h"
 #include "litmus/opencl/opencl.h"
 #include "litmus/ptx.h"
 
-/* Position (line, col) of byte offset `off`. */
-static void position_of(const char *text, size_t off, int *line, int *col)
-{
-    int l = 1, c = 1;
-    for (size_t i = 0; i < off; i++) {
-        if (text[i] == '\n') { l++; c = 1; }
-        else c++;
-    }
-    *line = l;
-    *col = c;
-}
+/* The header words of the dialects, for messages. */
+#define SUPPORTED_ARCHS "PTX, OPENCL or OpenCL"
 
 /* Offset of the first byte that makes the text binary, or len if none:
  * NUL and control characters other than \t \n \v \f \r, DEL, and bytes
@@ -65,7 +55,7 @@ litmus_test *litmus_parse_text(const char *path, const char *text, size_t len, F
     size_t bad = first_binary_byte((const unsigned char *)text, len);
     if (bad < len) {
         int line, col;
-        position_of(text, bad, &line, &col);
+        textfile_position(text, bad, &line, &col);
         diag_error(errors, path, line, col, "binary data in file (byte 0x%02x): not a litmus test",
                    (unsigned)(unsigned char)text[bad]);
         return NULL;
@@ -79,9 +69,9 @@ litmus_test *litmus_parse_text(const char *path, const char *text, size_t len, F
     }
     if (i > 0) {
         int line, col;
-        position_of(text, i, &line, &col);
+        textfile_position(text, i, &line, &col);
         diag_error(errors, path, line, col,
-                   "expected the architecture name (PTX) at the very start of the file");
+                   "expected the architecture name (" SUPPORTED_ARCHS ") at the very start of the file");
         return NULL;
     }
     size_t n = 0;
@@ -90,57 +80,26 @@ litmus_test *litmus_parse_text(const char *path, const char *text, size_t len, F
         n++;
     if (n == 3 && memcmp(text, "PTX", 3) == 0)
         return litmus_parse_ptx(path, text, len, errors);
-    if (n == 6 && memcmp(text, "OPENCL", 6) == 0)
+    /* OPENCL: the dialect of Dat3M's corpus; OpenCL: herd's legacy format */
+    if (n == 6 && (memcmp(text, "OPENCL", 6) == 0 || memcmp(text, "OpenCL", 6) == 0))
         return litmus_parse_opencl(path, text, len, errors);
     if (n == 0)
-        diag_error(errors, path, 1, 1, "expected the architecture name (PTX) at the start of the file");
+        diag_error(errors, path, 1, 1, "expected the architecture name (" SUPPORTED_ARCHS
+                   ") at the start of the file");
     else
-        diag_error(errors, path, 1, 1, "unknown architecture '%.*s' (supported: PTX)",
+        diag_error(errors, path, 1, 1, "unknown architecture '%.*s' (supported: " SUPPORTED_ARCHS ")",
                    (int)(n > 40 ? 40 : n), text);
     return NULL;
 }
 
 litmus_test *litmus_read_file(const char *path, FILE *errors)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        diag_error(errors, path, 1, 1, "cannot open file: %s", strerror(errno));
+    size_t len;
+    const char *why;
+    char *text = textfile_read(path, LITMUS_MAX_BYTES, &len, &why);
+    if (!text) {
+        diag_error(errors, path, 1, 1, "%s", why);
         return NULL;
     }
-    /* Start small and double: a 1 MiB buffer per file made the collector
-     * run every few files of a corpus. */
-    size_t cap = 16384, len = 0, limit = LITMUS_MAX_BYTES + 1;
-    char *buf = GC_MALLOC_ATOMIC(cap + 1);
-    while (buf) {
-        size_t got = fread(buf + len, 1, cap - len, f);
-        len += got;
-        if (got == 0 || len == limit)
-            break;
-        if (len == cap) {
-            size_t ncap = cap * 2 < limit ? cap * 2 : limit;
-            char *nb = GC_MALLOC_ATOMIC(ncap + 1);
-            if (nb)
-                memcpy(nb, buf, len);
-            buf = nb;
-            cap = ncap;
-        }
-    }
-    if (!buf) {
-        fclose(f);
-        diag_error(errors, path, 1, 1, "out of memory");
-        return NULL;
-    }
-    if (ferror(f)) {
-        int e = errno;
-        fclose(f);
-        diag_error(errors, path, 1, 1, "cannot read file: %s", strerror(e));
-        return NULL;
-    }
-    fclose(f);
-    if (len > LITMUS_MAX_BYTES) {
-        diag_error(errors, path, 1, 1, "file too large (more than %u bytes)", LITMUS_MAX_BYTES);
-        return NULL;
-    }
-    buf[len] = '\0';
-    return litmus_parse_text(path, buf, len, errors);
+    return litmus_parse_text(path, text, len, errors);
 }

@@ -1,8 +1,8 @@
 /*
  * litmus/read.h: public entry of the litmus front ends.
  *
- * litmus_read_file reads a file (at most LITMUS_MAX_BYTES, text only, not
- * empty) and parses it with the dialect named by the first word of its first
+ * litmus_read_file reads a file through base/textfile.h (a regular file or a
+ * pipe, at most LITMUS_MAX_BYTES; text only, not empty) and parses it with the dialect named by the first word of its first
  * line ("PTX").  On any error it writes one line "file:line:col: error: ..."
  * to `errors` and returns NULL.  Everything is allocated with Boehm GC.
  */

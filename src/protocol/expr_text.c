@@ -60,6 +60,25 @@ static void print_binary(printer *pr, const pexpr *e, int min_prec)
         tb_puts(pr->b, ")");
 }
 
+/* A chain (internal.h) is its operators folded from the left, their
+ * precedence never rising along it (the parser puts tighter operators
+ * inside the terms), so no link needs parentheses but the chain as a
+ * whole: the same text print_binary gives for the nested form, by a loop. */
+static void print_chain(printer *pr, const pexpr *e, int min_prec)
+{
+    int last = e->nterms - 2;
+    bool paren = op_prec[e->ops[last]] < min_prec;
+    if (paren)
+        tb_puts(pr->b, "(");
+    print_side(pr, e->terms[0], e->terms[1], op_prec[e->ops[0]]);
+    for (int i = 1; i < e->nterms; i++) {
+        tb_printf(pr->b, " %s ", op_text[e->ops[i - 1]]);
+        print_side(pr, e->terms[i], i == 1 ? e->terms[0] : NULL, op_prec[e->ops[i - 1]] + 1);
+    }
+    if (paren)
+        tb_puts(pr->b, ")");
+}
+
 static const char *var_name(printer *pr, int idx)
 {
     return pr->ctrl && idx >= 0 && idx < pr->ctrl->nvars ? pr->ctrl->vars[idx] : "?";
@@ -114,8 +133,10 @@ static void print_node(printer *pr, const pexpr *e, int min_prec)
     case EX_STATE: tb_puts(b, "state"); break;
     case EX_CU: tb_puts(b, "cu"); break;
     case EX_GPU: tb_puts(b, "gpu"); break;
+    case EX_TID: tb_puts(b, "tid"); break;
     case EX_ORDER: tb_puts(b, "order"); break;
     case EX_BIN: print_binary(pr, e, min_prec); break;
+    case EX_CHAIN: print_chain(pr, e, min_prec); break;
     case EX_NOT:
     case EX_NEG:
         tb_puts(b, e->kind == EX_NOT ? "!" : "-");
@@ -130,6 +151,7 @@ static void print_node(printer *pr, const pexpr *e, int min_prec)
         break;
     case EX_LEN: print_call(pr, "len", e->l, NULL, NULL); break;
     case EX_HAS: print_call(pr, "has", e->l, e->r, NULL); break;
+    case EX_LAST: print_call(pr, "last", e->l, e->r, NULL); break;
     case EX_HOME:
         print_call(pr, e->idx >= 0 && e->idx < pr->p->nhomes ? pr->p->homes[e->idx].name : "?", e->r, NULL, NULL);
         break;

@@ -2,11 +2,12 @@
 #include "protocol/html.h"
 
 #include <ctype.h>
-#include <errno.h>
 #include <gc.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/diag.h"
+#include "base/textfile.h"
 #include "protocol/internal.h"
 
 /* The source file cut into lines, comments and surrounding blanks dropped. */
@@ -28,31 +29,32 @@ static char *trim(char *s)
     return s;
 }
 
+/* The file read again (through base/textfile.h, as the parser read it),
+ * cut into lines. */
 static bool read_lines(const char *path, src_lines *out, FILE *err)
 {
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        fprintf(err, "scopecheck graph: error: cannot read '%s': %s\n", path, strerror(errno));
+    size_t len;
+    const char *why;
+    char *text = textfile_read(path, PROTO_MAX_FILE_BYTES, &len, &why);
+    if (!text) {
+        diag_error(err, path, 1, 1, "%s", why);
         return false;
     }
     int cap = 64;
     out->n = 0;
     out->line = GC_MALLOC(sizeof *out->line * (size_t)cap);
-    char *buf = NULL;
-    size_t bufcap = 0;
-    while (getline(&buf, &bufcap, f) != -1) {
+    for (char *s = text, *next; s < text + len; s = next) {
+        char *nl = memchr(s, '\n', (size_t)(text + len - s));
+        next = nl ? nl + 1 : text + len;
+        if (nl)
+            *nl = '\0';
         if (out->n == cap) {
             cap *= 2;
             out->line = GC_REALLOC(out->line, sizeof *out->line * (size_t)cap);
         }
-        out->line[out->n++] = GC_STRDUP(trim(buf));
+        out->line[out->n++] = trim(s);
     }
-    free(buf);
-    bool ok = !ferror(f);
-    fclose(f);
-    if (!ok)
-        fprintf(err, "scopecheck graph: error: cannot read '%s'\n", path);
-    return ok;
+    return true;
 }
 
 static void put_escaped_n(FILE *out, const char *s, size_t n)
@@ -126,7 +128,7 @@ static int *classify(const protocol *p, const src_lines *src)
             cur = ctrl_index(p, word(s, 1));
             owner[i] = cur;
         } else if (first_word_is(s, "states") || first_word_is(s, "field") || first_word_is(s, "var") ||
-                   first_word_is(s, "final")) {
+                   first_word_is(s, "final") || first_word_is(s, "hold")) {
             owner[i] = cur;
         } else if (first_word_is(s, "invariant")) {
             owner[i] = ctrl_index(p, word(s, 2));
@@ -144,8 +146,9 @@ static int *classify(const protocol *p, const src_lines *src)
 static const char *decl_key(const protocol *p, const char *s, int ctrl)
 {
     char *key = NULL;
-    if (first_word_is(s, "final") && ctrl >= 0)
-        key = GC_MALLOC_ATOMIC(strlen(p->ctrls[ctrl].name) + 8), sprintf(key, "final %s", p->ctrls[ctrl].name);
+    if ((first_word_is(s, "final") || first_word_is(s, "hold")) && ctrl >= 0)
+        key = GC_MALLOC_ATOMIC(strlen(p->ctrls[ctrl].name) + 8),
+        sprintf(key, "%s %s", word(s, 0), p->ctrls[ctrl].name);
     else if (first_word_is(s, "value") || first_word_is(s, "memory"))
         key = GC_STRDUP(word(s, 0));
     else if (first_word_is(s, "invariant") || first_word_is(s, "const") || first_word_is(s, "channel") ||

@@ -28,10 +28,15 @@ typedef struct ptok {
  * after writing "file:line:col: error: ..." to `errors`. */
 ptok *ptok_split(const char *path, const char *text, FILE *errors);
 
+/* Where a declaration was written: its file (a variant's base or the
+ * variant), line and column, for the errors found when an instance is
+ * laid out. */
+typedef struct ppos { const char *path; int line, col; } ppos;
+
 /* ---- declarations ------------------------------------------------------ */
-/* A bound: a configuration constant plus an offset (cst >= 0: NCU-1) or
- * a number. */
-typedef struct pbound { int cst; long num; } pbound;
+/* A bound: a configuration constant times a factor plus an offset
+ * (cst >= 0: NCU-1, 2*NADDR-1) or a number. */
+typedef struct pbound { int cst; long num; long mul; } pbound;
 /* A range of small integers; is_value: the protocol's value range. */
 typedef struct prange { bool is_value; pbound lo, hi; } prange;
 
@@ -40,7 +45,7 @@ typedef struct prange { bool is_value; pbound lo, hi; } prange;
  * A fifo is a count followed by its elements, oldest first, unused ones
  * at their lowest value (canonical). */
 enum ptype_kind { T_SCALAR, T_BITS, T_ARRAY, T_FIFO };
-typedef struct ptype { enum ptype_kind kind; prange r; pbound len; } ptype;
+typedef struct ptype { enum ptype_kind kind; prange r; pbound len; ppos at; } ptype;
 
 /* The topology levels a controller or a channel is placed at, finest
  * first: one instance per compute unit, per GPU, or one for the system;
@@ -56,10 +61,13 @@ enum pex_kind { EX_NUM, EX_CONST, EX_VAR, EX_LINEF, EX_MSGF, EX_ADDR, EX_VALUE,
                 EX_INDEX,       /* l[r]: element r of an aggregate (l: EX_VAR / EX_LINEF) */
                 EX_LEN,         /* len(l): fifo length, bits: number set, array: size */
                 EX_HAS,         /* has(l, r): some element equals r (bits: bit r set) */
+                EX_LAST,        /* last(l, r): the index of the last element equal to r, or -1 */
                 EX_HOME,        /* home idx of the address r */
                 EX_CU, EX_GPU,  /* the context's compute unit, GPU */
+                EX_TID,         /* the context's thread slot within its CU, or -1 */
                 EX_ORDER,       /* the order of the instruction of the event's thread */
-                EX_COND };      /* if l then r else r2: written cond(c, a, b) */
+                EX_COND,        /* if l then r else r2: written cond(c, a, b) */
+                EX_CHAIN };     /* terms[0] ops[0] terms[1] ops[1] ... folded from the left */
 enum pex_op { OPX_ADD, OPX_SUB, OPX_EQ, OPX_NE, OPX_LT, OPX_LE, OPX_GT, OPX_GE,
               OPX_AND, OPX_OR, OPX_MUL, OPX_DIV, OPX_MOD };
 
@@ -69,6 +77,12 @@ typedef struct pexpr {
     int idx;            /* const, var, field, home index */
     long num;
     struct pexpr *l, *r, *r2;
+    /* EX_CHAIN: a chain of two or more binary operators (`a + b - c`,
+     * `x == 1 && y == 2`), kept flat so that evaluating a long one takes a
+     * loop, not a recursion as deep as the chain is long. */
+    int nterms;
+    struct pexpr **terms;
+    enum pex_op *ops;   /* nterms - 1 */
 } pexpr;
 
 enum pact_kind { A_SEND, A_LINEF, A_VAR_SET, A_VAR_ADD, A_VAR_SUB, A_REG, A_DONE,
@@ -101,6 +115,9 @@ typedef struct pevent {
     int scope;          /* enum lit_scope or PEV_ANY */
     int chan, msg;      /* EV_RECV */
     int internal;       /* EV_INTERNAL: index in the controller's internal events */
+    int remote;         /* processor events: 1 for a remote-scope-promotion form
+                           (`rmw.acquire.gpu.remote`), 0 otherwise; a row matches
+                           only instructions with the same flag */
 } pevent;
 
 typedef struct prow {
@@ -134,10 +151,13 @@ typedef struct pctrl {
     const char **vars;
     ptype *var_type;
     pexpr *final;           /* NULL: always */
+    pexpr *hold;            /* processor controller: no processor event is taken while it
+                               holds (evaluated on the event's line); NULL: never */
     int ninternal;
     const char **internal;
-    int nrows;
+    int nrows, rows_cap;    /* rows_cap: room in `rows` (it grows as rows are read) */
     prow *rows;
+    ppos at;                /* the controller declaration */
 } pctrl;
 
 typedef struct pchan {
@@ -149,6 +169,7 @@ typedef struct pchan {
     int from, to;
     pbound cap;
     int vnet;
+    ppos at;                /* the channel declaration */
 } pchan;
 
 typedef struct pmsg {
@@ -166,7 +187,7 @@ typedef struct pinv {
 } pinv;
 
 /* A named function of the address: `home NAME = EXPR` (EXPR over addr). */
-typedef struct phome { const char *name; pexpr *e; } phome;
+typedef struct phome { const char *name; pexpr *e; ppos at; } phome;
 
 enum { PB_NCU, PB_NGPU, PB_NADDR, PB_NTHREADS, PB_MAXOPS, PB_NBUILTIN };
 
@@ -179,6 +200,7 @@ struct protocol {
     long *const_values;     /* first PB_NBUILTIN are set at instantiation */
     prange value;
     bool value_wrap, has_value;
+    ppos decl_at, value_at;    /* the `protocol` and `value` declarations */
     int nmsgs;
     pmsg *msgs;
     int nchans;
@@ -264,6 +286,7 @@ struct proto_instance {
     pslot *slots;
     int nbars;              /* barrier counters, (cu, id) pairs the test may use */
     pbar_info *bars;
+    int *local_slot;        /* per location: its scratchpad slot (local region), or -1 */
     int32_t *init;          /* unpacked initial state */
     int state_bits;
     nsi_model model;
@@ -290,6 +313,9 @@ void proto_unpack_range(const proto_instance *in, const uint8_t *s, int32_t *v, 
 /* Rewrites in `out` (a copy of the packed `old`) the slots where v differs from old. */
 void proto_repack(const proto_instance *in, const int32_t *old, const int32_t *v, uint8_t *out);
 
+/* interp.c.  proto_home_value: home h of address a in this instance; false
+ * when it cannot be computed (a division by zero, an overflow). */
+bool proto_home_value(const proto_instance *in, int h, int a, long *out);
 /* names.c: what traces, state listings and charts call things. */
 const char *proto_loc_name(const proto_instance *in, long a);
 void proto_thread_agent(const proto_instance *in, int t, proto_agent *out);
@@ -306,6 +332,21 @@ void proto_aggregate_text(enum ptype_kind kind, const int32_t *first, int len, t
  * names resolved back (controller `ctrl`'s variables, fields and states;
  * message `msg`'s fields, or -1). */
 void proto_expr_text(const protocol *p, int ctrl, int msg, const pexpr *e, textbuf *b);
+
+/* scratchpad.c: OpenCL local memory.  A location in the local region is
+ * kept in one slot, the scratchpad of the CU that uses it, and accessed by
+ * the interpreter itself (no table row sees it); a fence that orders only
+ * local memory does nothing.  proto_scratchpad_check refuses (with an
+ * error at the instruction) a local location used from two CUs;
+ * proto_scratchpad_step performs thread t's load, store or rmw of a local
+ * location (or a local-only fence) on w, without completing the
+ * instruction, and is false (w untouched) when a value would leave the
+ * range of a protocol that does not wrap. */
+bool proto_scratchpad_is_local(const litmus_test *t, int loc);
+bool proto_scratchpad_serves(const proto_instance *in, const lit_instr *ins);
+int proto_scratchpad_slot(const proto_instance *in, int loc);
+bool proto_scratchpad_check(const proto_instance *in, FILE *errors);
+bool proto_scratchpad_step(const proto_instance *in, int32_t *w, int t, const lit_instr *ins);
 
 /* interp.c */
 void proto_init_model(proto_instance *in);

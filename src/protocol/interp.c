@@ -6,6 +6,7 @@
  * allocation, no name lookups (the trace describers, which run once per
  * printed step, allocate). */
 #include <gc.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -75,7 +76,7 @@ static int chan_slot(const proto_instance *in, int ch, int inst)
 static long wrap(const proto_instance *in, long x)
 {
     long span = in->vhi - in->vlo + 1;
-    long r = (x - in->vlo) % span;
+    long r = (x % span - in->vlo % span) % span;    /* x - vlo could overflow */
     return in->vlo + (r < 0 ? r + span : r);
 }
 
@@ -283,17 +284,21 @@ static long rmw_apply(const ctx *c, long old, long a)
 
 static long eval(ctx *c, const pexpr *e);
 
-static long binop(ctx *c, const pexpr *e)
+/* l op r, r evaluated only when l does not decide (&&, ||).  An overflow,
+ * like a division by zero or an index out of range, makes the row not
+ * enabled (c->ok false). */
+static long apply(ctx *c, enum pex_op op, long l, const pexpr *right)
 {
-    long l = eval(c, e->l);
-    if (e->op == OPX_AND && !l)
+    if (op == OPX_AND && !l)
         return 0;
-    if (e->op == OPX_OR && l)
+    if (op == OPX_OR && l)
         return 1;
-    long r = eval(c, e->r);
-    switch (e->op) {
-    case OPX_ADD: return l + r;
-    case OPX_SUB: return l - r;
+    long r = eval(c, right), x = 0;
+    bool bad = false;
+    switch (op) {
+    case OPX_ADD: bad = __builtin_add_overflow(l, r, &x); break;
+    case OPX_SUB: bad = __builtin_sub_overflow(l, r, &x); break;
+    case OPX_MUL: bad = __builtin_mul_overflow(l, r, &x); break;
     case OPX_EQ: return l == r;
     case OPX_NE: return l != r;
     case OPX_LT: return l < r;
@@ -302,16 +307,30 @@ static long binop(ctx *c, const pexpr *e)
     case OPX_GE: return l >= r;
     case OPX_AND:
     case OPX_OR: return r != 0;
-    case OPX_MUL: return l * r;
     case OPX_DIV:
     case OPX_MOD:
-        if (r == 0) {           /* like an index out of range: the row is not enabled */
-            c->ok = false;
-            return 0;
-        }
-        return e->op == OPX_DIV ? l / r : ((l % r) + r) % r;
+        bad = r == 0 || (r == -1 && l == LONG_MIN);
+        if (bad)
+            break;
+        if (op == OPX_DIV)
+            return l / r;
+        x = l % r;              /* the result takes the sign of r */
+        return x != 0 && (x < 0) != (r < 0) ? x + r : x;
     }
-    return 0;
+    if (bad)
+        c->ok = false;
+    return bad ? 0 : x;
+}
+
+static long binop(ctx *c, const pexpr *e) { return apply(c, e->op, eval(c, e->l), e->r); }
+
+/* A chain of operators is folded from the left in a loop (however long it is). */
+static long chain(ctx *c, const pexpr *e)
+{
+    long x = eval(c, e->terms[0]);
+    for (int i = 1; i < e->nterms; i++)
+        x = apply(c, e->ops[i - 1], x, e->terms[i]);
+    return x;
 }
 
 /* Element i of an aggregate (a fifo counts from its head); an index out
@@ -329,7 +348,8 @@ static long element(ctx *c, const pexpr *agg, long i)
 }
 
 /* len(X): a fifo's length, the set bits of a bits, an array's size;
- * has(X, x): some element (bits: bit x) is x. */
+ * has(X, x): some element (bits: bit x) is x; last(X, x): the index of
+ * the last element equal to x (a fifo counts from its head), or -1. */
 static long aggregate_query(ctx *c, const pexpr *e)
 {
     int first, len;
@@ -337,9 +357,15 @@ static long aggregate_query(ctx *c, const pexpr *e)
     enum ptype_kind k = storage_kind(c, on_line, e->l->idx);
     if (!live_elements(c, on_line, e->l->idx, &first, &len))
         return 0;
-    long x = e->kind == EX_HAS ? eval(c, e->r) : 0, n = 0;
+    long x = e->kind != EX_LEN ? eval(c, e->r) : 0, n = 0;
     if (e->kind == EX_HAS && k == T_BITS)
         return x >= 0 && x < len && c->v[first + x];
+    if (e->kind == EX_LAST) {
+        for (int i = len - 1; i >= 0; i--)
+            if (c->v[first + i] == x)
+                return i;
+        return -1;
+    }
     for (int i = 0; i < len; i++)
         n += e->kind == EX_HAS ? c->v[first + i] == x : k == T_BITS ? c->v[first + i] : 1;
     return e->kind == EX_HAS ? n > 0 : n;
@@ -367,16 +393,24 @@ static long eval(ctx *c, const pexpr *e)
     case EX_VALUE: return c->value;
     case EX_STATE: return c->addr >= 0 ? c->v[line_slot(c, c->addr)] : 0;
     case EX_BIN: return binop(c, e);
+    case EX_CHAIN: return chain(c, e);
     case EX_NOT: return !eval(c, e->l);
     case EX_RMW: return rmw_apply(c, eval(c, e->l), eval(c, e->r));
-    case EX_NEG: return -eval(c, e->l);
+    case EX_NEG: {
+        long x = eval(c, e->l);
+        if (x == LONG_MIN)
+            c->ok = false;
+        return x == LONG_MIN ? 0 : -x;
+    }
     case EX_INDEX: return element(c, e->l, eval(c, e->r));
     case EX_LEN:
-    case EX_HAS: return aggregate_query(c, e);
+    case EX_HAS:
+    case EX_LAST: return aggregate_query(c, e);
     case EX_HOME: return home_of(c, e->idx, eval(c, e->r));
     case EX_CU: return c->cu;
     case EX_ORDER: return c->ins ? (long)c->ins->order : -1;
     case EX_GPU: return c->gpu;
+    case EX_TID: return c->thread >= 0 ? c->tid : -1;
     case EX_COND: return eval(c, e->l) ? eval(c, e->r) : eval(c, e->r2);
     }
     return 0;
@@ -620,8 +654,13 @@ static void assign(ctx *c, const pact *a, int sign)
         c->ok = false;
         return;
     }
-    long x = eval(c, a->e);
-    set_slot(c, s, sign ? c->v[s] + sign * x : x);
+    long x = eval(c, a->e), sum = x;
+    bool overflow = sign > 0 ? __builtin_add_overflow((long)c->v[s], x, &sum)
+                  : sign < 0 ? __builtin_sub_overflow((long)c->v[s], x, &sum) : false;
+    if (overflow)
+        c->ok = false;
+    else
+        set_slot(c, s, sum);
 }
 
 static void act_line(ctx *c, const pact *a)
@@ -681,7 +720,8 @@ static bool event_matches(const pevent *r, const pevent *e)
         return r->chan == e->chan && r->msg == e->msg;
     if (e->kind == EV_INTERNAL)
         return r->internal == e->internal;
-    return (r->order == PEV_ANY || r->order == e->order) && (r->scope == PEV_ANY || r->scope == e->scope);
+    return (r->order == PEV_ANY || r->order == e->order) && (r->scope == PEV_ANY || r->scope == e->scope) &&
+           r->remote == e->remote;
 }
 
 static void record_unhandled(proto_instance *in, int ctrl, int state, const pevent *e);
@@ -742,10 +782,18 @@ static const char *const ev_kind_names[] = {"load", "store", "rmw", "fence"};
 static const char *const ord_names[] = {"weak", "relaxed", "acquire", "release", "acq_rel", "sc"};
 static const char *const scope_sfx[] = {"", ".cta", ".gpu", ".sys", ".wi"};
 
+/* "rmw.acquire.gpu.remote": a processor event as a row pattern names it. */
+static void proc_event_text(const pevent *e, textbuf *b)
+{
+    tb_printf(b, "%s.%s%s%s", ev_kind_names[e->kind], ord_names[e->order], scope_sfx[e->scope],
+              e->remote ? ".remote" : "");
+}
+
 static void record_unhandled(proto_instance *in, int ctrl, int state, const pevent *e)
 {
     uint32_t ev = e->kind == EV_RECV ? 4096u + (uint32_t)e->chan * 64u + (uint32_t)e->msg
-                                     : 1u + (uint32_t)e->kind * 64u + (uint32_t)e->order * 8u + (uint32_t)e->scope;
+                                     : 1u + (uint32_t)e->kind * 64u + (uint32_t)e->order * 8u + (uint32_t)e->scope +
+                                           (uint32_t)e->remote * 2048u;
     uint32_t key = (uint32_t)ctrl << 24 | (uint32_t)state << 16 | ev;
     for (int i = 0; i < in->nunhandled && i < PROTO_MAX_UNHANDLED; i++)
         if (in->unhandled_key[i] == key)
@@ -758,9 +806,10 @@ static void record_unhandled(proto_instance *in, int ctrl, int state, const peve
         if (e->kind == EV_RECV)
             snprintf(u->event, sizeof u->event, "recv %s.%s", in->p->chans[e->chan].name,
                      in->p->msgs[e->msg].name);
-        else
-            snprintf(u->event, sizeof u->event, "%s.%s%s", ev_kind_names[e->kind], ord_names[e->order],
-                     scope_sfx[e->scope]);
+        else {
+            textbuf b = tb_over(u->event, sizeof u->event);
+            proc_event_text(e, &b);
+        }
         in->unhandled_key[in->nunhandled] = key;
     }
     in->nunhandled++;
@@ -787,7 +836,7 @@ static bool thread_source(proto_instance *in, const int32_t *cur, int t, ctx *c,
                                   [OP_RED] = EV_RMW, [OP_FENCE] = EV_FENCE};
     if (ins->op > OP_FENCE)
         return false;
-    *e = (pevent){(enum pev_kind)kind_of[ins->op], (int)ins->order, (int)ins->scope, -1, -1, -1};
+    *e = (pevent){(enum pev_kind)kind_of[ins->op], (int)ins->order, (int)ins->scope, -1, -1, -1, ins->remote};
     *c = ctx_at(in, (int32_t *)cur, in->p->proc_ctrl, ti->cu);
     c->addr = ins->op == OP_FENCE ? -1 : ins->loc;
     c->thread = t;
@@ -817,7 +866,7 @@ static void delivery_source(proto_instance *in, const int32_t *cur, int ch, int 
     int gpu = pch->level == LV_GPU ? inst : from == LV_GPU ? sender
             : pm->gpu_field >= 0 ? m[2 + pm->gpu_field] : cu >= 0 ? in->cu_gpu[cu] : -1;
     int thread = cu >= 0 && m[1] >= 0 && m[1] < in->cu_size[cu] ? in->cu_threads[cu][m[1]] : -1;
-    *e = (pevent){EV_RECV, PEV_ANY, PEV_ANY, ch, m[0] - 1, -1};
+    *e = (pevent){EV_RECV, PEV_ANY, PEV_ANY, ch, m[0] - 1, -1, 0};
     int dst_inst = to == LV_SYS ? 0 : to == pch->level ? inst : in->cu_gpu[inst];
     *c = ctx_at(in, (int32_t *)cur, pch->to, dst_inst);
     c->cu = cu;
@@ -834,7 +883,7 @@ static void delivery_source(proto_instance *in, const int32_t *cur, int ch, int 
 static void internal_source(proto_instance *in, const int32_t *cur, int ctl, int i, int a, int x, ctx *c,
                             pevent *e)
 {
-    *e = (pevent){EV_INTERNAL, PEV_ANY, PEV_ANY, -1, -1, x};
+    *e = (pevent){EV_INTERNAL, PEV_ANY, PEV_ANY, -1, -1, x, 0};
     *c = ctx_at(in, (int32_t *)cur, ctl, i);
     c->addr = a;
 }
@@ -854,6 +903,35 @@ static void barrier_event(proto_instance *in, const int32_t *cur, int32_t *w, in
     em->count++;
 }
 
+/* The processor controller's `hold` holds on the event's context: the
+ * event waits. */
+static bool held(ctx *c)
+{
+    const pexpr *h = c->in->p->ctrls[c->ctrl].hold;
+    if (!h)
+        return false;
+    c->ok = true;
+    bool on = eval(c, h) && c->ok;
+    c->ok = true;
+    return on;
+}
+
+/* Thread t's access to local memory (or a local-only fence), the
+ * thread's rule: performed at once in its CU's scratchpad, no table row. */
+static void scratchpad_event(proto_instance *in, const int32_t *cur, int32_t *w, int t, const lit_instr *ins,
+                             emitter *em)
+{
+    memcpy(w, cur, sizeof *w * (size_t)in->nslots);
+    if (!proto_scratchpad_step(in, w, t, ins))
+        return;
+    w[in->threads[t].base]++;
+    proto_local_steps(in, w, t);
+    memcpy(em->buf, em->parent, in->model.state_bytes);
+    proto_repack(in, cur, w, em->buf);
+    em->emit(em->cb_ctx, em->buf, t);
+    em->count++;
+}
+
 static void thread_event(proto_instance *in, const int32_t *cur, int32_t *w, int t, emitter *em)
 {
     ctx c;
@@ -864,7 +942,12 @@ static void thread_event(proto_instance *in, const int32_t *cur, int32_t *w, int
             barrier_event(in, cur, w, t, ins, em);
         return;
     }
-    if (thread_source(in, cur, t, &c, &e))
+    if (ins && proto_scratchpad_serves(in, ins)) {
+        if (!cur[in->threads[t].base + 1])
+            scratchpad_event(in, cur, w, t, ins, em);
+        return;
+    }
+    if (thread_source(in, cur, t, &c, &e) && !held(&c))
         fire(&c, &e, em, t, w, (taken){-1, 0, 0});
 }
 
@@ -1221,6 +1304,46 @@ static void describe_barrier(const proto_instance *in, const int32_t *v, int t, 
     }
 }
 
+/* A local-memory access: "P0 (CU 0) local[y]: atomic_store_explicit(...)
+ * -> y := 1", "... -> P1 r = 1", both for an rmw; a local-only fence
+ * "... -> nothing (local memory is not cached)". */
+static void describe_scratchpad(const proto_instance *in, const int32_t *v, const int32_t *after, int t,
+                                const lit_instr *ins, describer *d)
+{
+    textbuf *b = &d->text;
+    const lit_thread *th = in->threads[t].th;
+    int slot = proto_scratchpad_slot(in, ins->loc);
+    proto_step_desc *s = d->step;
+    s->kind = PSTEP_LOCAL;
+    proto_thread_agent(in, t, &s->actor);
+    s->thread = t;
+    s->thread_name = th->name;
+    s->instr = ins->text;
+    textbuf eb = tb_over(s->event, sizeof s->event);
+    tb_puts(&eb, ins->text ? ins->text : "local access");
+    s->fired = after[in->threads[t].base] != v[in->threads[t].base];
+    tb_printf(b, "%s (CU %d) ", th->name, in->threads[t].cu);
+    if (slot < 0) {
+        tb_printf(b, "local fence: %s -> nothing (local memory is not cached)", s->event);
+        return;
+    }
+    s->loc = proto_loc_name(in, ins->loc);
+    tb_printf(b, "local[%s]: %s ->", s->loc, s->event);
+    if (!s->fired) {
+        tb_puts(b, " not enabled (a value outside the range)");
+        return;
+    }
+    const char *sep = " ";
+    if (ins->op != OP_STORE && ins->dst >= 0) {
+        int32_t value = after[in->threads[t].base + 2 + ins->dst];
+        tb_printf(b, " %s %s = %d", th->name, th->reg_names[ins->dst], value);
+        s->reads[s->nreads++] = (proto_read){t, th->name, th->reg_names[ins->dst], value};
+        sep = "; ";
+    }
+    if (ins->op != OP_LOAD)
+        tb_printf(b, "%s%s := %d", sep, s->loc, after[slot]);
+}
+
 /* "P1 (CU 1) L1[y] in I: " or "(slice 1) L2[x] in V: ": who takes the
  * event, on which line, in which state. */
 static void describe_where(const ctx *c, const pevent *e, int st, textbuf *b)
@@ -1248,7 +1371,7 @@ static void describe_event(const ctx *c, const pevent *e, taken tk, const int32_
     if (e->kind == EV_INTERNAL) {
         tb_puts(&b, in->p->ctrls[c->ctrl].internal[e->internal]);
     } else if (e->kind != EV_RECV) {
-        tb_printf(&b, "%s.%s%s", ev_kind_names[e->kind], ord_names[e->order], scope_sfx[e->scope]);
+        proc_event_text(e, &b);
     } else {
         proto_msg_ref_of(in, tk.ch, tk.inst, m, &step->received);
         tb_printf(&b, "recv %s.%s", step->received.channel, step->received.text);
@@ -1339,6 +1462,10 @@ void proto_describe_step(const proto_instance *cin, const uint8_t *state, int ru
             return;
         }
     }
+    if (t >= 0 && ins && proto_scratchpad_serves(in, ins) && !v[in->threads[t].base + 1]) {
+        describe_scratchpad(in, v, after, t, ins, &d);
+        return;
+    }
     if (!rule_source(in, v, rule, m, &c, &e, &tk)) {
         tb_printf(&d.text, "rule %d", rule);
         return;
@@ -1403,9 +1530,14 @@ static void collect_leaves(const pexpr *e, leaves *l, int depth)
             l->e[l->n++] = e;
         return;
     }
-    if (e->kind == EX_LEN || e->kind == EX_HAS || e->kind == EX_INDEX) {
+    if (e->kind == EX_LEN || e->kind == EX_HAS || e->kind == EX_LAST || e->kind == EX_INDEX) {
         collect_leaves(e->l, l, depth + 1);     /* the whole aggregate, not an element */
         collect_leaves(e->r, l, depth + 1);
+        return;
+    }
+    if (e->kind == EX_CHAIN) {  /* a loop along it: its length is not depth */
+        for (int i = 0; i < e->nterms && l->n < 8; i++)
+            collect_leaves(e->terms[i], l, depth + 1);
         return;
     }
     collect_leaves(e->l, l, depth + 1);
@@ -1575,6 +1707,11 @@ static void explain_thread(proto_instance *in, const int32_t *v, int t, reasons 
             tb_printf(&b, "waits at %s: %d of %ld threads arrived", text, v[slot], expect);
         return;
     }
+    if (!v[ti->base + 1] && proto_scratchpad_serves(in, ins)) {
+        textbuf b = add_reason(r, ti->th->name);
+        tb_printf(&b, "cannot perform %s in local memory: a value would leave the range", text);
+        return;
+    }
     if (v[ti->base + 1]) {
         textbuf b = add_reason(r, ti->th->name);
         tb_printf(&b, "waits for its %s to complete", text);
@@ -1588,10 +1725,21 @@ static void explain_thread(proto_instance *in, const int32_t *v, int t, reasons 
     char why[PROTO_TEXT_MAX * 3];
     textbuf wb = tb_over(why, sizeof why);
     int st = c.addr >= 0 ? v[line_slot(&c, c.addr)] : 0;
+    if (held(&c)) {
+        textbuf b = add_reason(r, ti->th->name);
+        tb_printf(&b, "offers %s, held by ", text);
+        event_place(&c, st, &b);
+        tb_puts(&b, ": hold ");
+        proto_expr_text(in->p, c.ctrl, -1, in->p->ctrls[c.ctrl].hold, &b);
+        tb_puts(&b, " holds");
+        return;
+    }
     if (explain_refusal(&c, &e, st, (taken){-1, 0, 0}, &wb))
         return;
     textbuf b = add_reason(r, ti->th->name);
-    tb_printf(&b, "offers %s (%s.%s%s) to ", text, ev_kind_names[e.kind], ord_names[e.order], scope_sfx[e.scope]);
+    tb_printf(&b, "offers %s (", text);
+    proc_event_text(&e, &b);
+    tb_puts(&b, ") to ");
     event_place(&c, st, &b);
     tb_printf(&b, ": %s", why);
 }
@@ -1702,8 +1850,10 @@ static bool step(void *vctx, const uint8_t *state, int rule, const uint8_t *next
     out->instance = -1;
     if (s.kind == PSTEP_NONE && !s.fired && s.thread < 0 && s.actor.ctrl < 0)
         return false;
-    out->thread = s.thread_name;
-    if (s.thread >= 0 && s.instr) {
+    /* a message or internal step names a thread only in its text */
+    bool by_thread = s.kind == PSTEP_PROCESSOR || s.kind == PSTEP_BARRIER || s.kind == PSTEP_LOCAL;
+    out->thread = by_thread ? s.thread_name : NULL;
+    if (by_thread && s.thread >= 0 && s.instr) {
         int32_t v[PROTO_MAX_SLOTS];
         proto_unpack(in, state, v);
         const lit_instr *ins = current_instr(in, v, s.thread);
@@ -1832,7 +1982,9 @@ void proto_init_model(proto_instance *in)
     }
     in->nrules = r;
     init_sched(in);
-    in->model = (nsi_model){in, (size_t)(in->state_bits + 7) / 8, r, initial, successors,
+    size_t bytes = (size_t)(in->state_bits + 7) / 8;
+    /* a state of no bits (empty threads, one-valued tables) is one zero byte */
+    in->model = (nsi_model){in, bytes ? bytes : 1, r, initial, successors,
                             is_final, violated, describe, step, &in->sched};
 }
 
@@ -1861,10 +2013,21 @@ void proto_final_values(const proto_instance *in, const uint8_t *state, lit_valu
         const lit_term *term = &in->t->observed[i];
         if (term->kind == TERM_REG)
             out[i] = v[in->threads[term->thread].base + 2 + term->reg];
+        else if (term->kind == TERM_LOC && proto_scratchpad_slot(in, term->loc) >= 0)
+            out[i] = v[proto_scratchpad_slot(in, term->loc)];
         else if (term->kind == TERM_LOC)
             out[i] = v[mi->base + memory_instance(in, v, term->loc) * mi->inst_slots +
                        term->loc * mi->line_slots + mi->field_off[p->mem_field]];
         else
             out[i] = term->value;
     }
+}
+
+bool proto_home_value(const proto_instance *in, int h, int a, long *out)
+{
+    int32_t v[1] = {0};     /* a home reads no slot: the parser allows addr and constants only */
+    ctx c = ctx_at((proto_instance *)in, v, in->p->mem_ctrl >= 0 ? in->p->mem_ctrl : 0, 0);
+    c.addr = a;
+    *out = eval(&c, in->p->homes[h].e);
+    return c.ok;
 }

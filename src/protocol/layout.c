@@ -6,11 +6,12 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "base/diag.h"
 #include "protocol/internal.h"
 
 long pbound_value(const proto_instance *in, pbound b)
 {
-    return b.cst >= 0 ? in->consts[b.cst] + b.num : b.num;
+    return b.cst >= 0 ? in->consts[b.cst] * b.mul + b.num : b.num;
 }
 
 int proto_level_count(const proto_instance *in, enum plevel lv, pbound slices)
@@ -162,8 +163,9 @@ static bool set_consts(proto_instance *in, const proto_options *o, FILE *errors)
             if (!strcmp(p->const_names[k], o->override_name[i]))
                 c = k;
         if (c < 0) {
-            fprintf(errors, "%s: error: protocol %s has no constant '%s'\n", p->path, p->name,
-                    o->override_name[i]);
+            diag_error(errors, p->decl_at.path ? p->decl_at.path : p->path, p->decl_at.line ? p->decl_at.line : 1,
+                       p->decl_at.col ? p->decl_at.col : 1,
+                       "--const %s: protocol %s declares no such constant", o->override_name[i], p->name);
             return false;
         }
         in->consts[c] = o->override_value[i];
@@ -232,7 +234,7 @@ static bool has_row(const pctrl *c, int kind, const lit_instr *ins)
     for (int r = 0; r < c->nrows; r++) {
         const pevent *e = &c->rows[r].ev;
         if ((int)e->kind == kind && (e->order == PEV_ANY || e->order == (int)ins->order) &&
-            (e->scope == PEV_ANY || e->scope == (int)ins->scope))
+            (e->scope == PEV_ANY || e->scope == (int)ins->scope) && e->remote == (int)ins->remote)
             return true;
     }
     return false;
@@ -268,13 +270,11 @@ static bool check_instr(const proto_instance *in, const lit_instr *ins, FILE *er
         why = check_barrier(ins);
     else if (ins->proxy != PROXY_GENERIC)
         why = "proxies are not supported by protocol tables";
-    else if (ins->remote)
-        why = "remote scope promotion is not supported by this protocol";
     else if (ins->loc >= 0 && t->locs[ins->loc].physical != ins->loc)
         why = "aliased locations are not supported by protocol tables";
     else if (!value_ok(in, ins->a) || !value_ok(in, ins->b))
         why = "a value outside the protocol's value range (override its constant)";
-    else if (kind >= 0 && !has_row(&in->p->ctrls[in->p->proc_ctrl], kind, ins))
+    else if (kind >= 0 && !proto_scratchpad_serves(in, ins) && !has_row(&in->p->ctrls[in->p->proc_ctrl], kind, ins))
         why = "no row of the processor table handles this event";
     if (!why)
         return true;
@@ -283,14 +283,27 @@ static bool check_instr(const proto_instance *in, const lit_instr *ins, FILE *er
     if (kind >= 0 && why[0] == 'n') {
         static const char *const on[] = {"weak", "relaxed", "acquire", "release", "acq_rel", "sc"};
         static const char *const sn[] = {"", ".cta", ".gpu", ".sys", ".wi"};
-        fprintf(errors, " (%s.%s%s)", ev_names[kind], on[ins->order], sn[ins->scope]);
+        fprintf(errors, " (%s.%s%s%s)", ev_names[kind], on[ins->order], sn[ins->scope], ins->remote ? ".remote" : "");
     }
     fputc('\n', errors);
     return false;
 }
 
+/* An initial value of the test outside the protocol's value range: the
+ * error points at the `value` declaration (the test's init has no position). */
+static void value_error(const proto_instance *in, FILE *errors, const char *thread, const char *name,
+                        lit_value init)
+{
+    const ppos *at = &in->p->value_at;
+    diag_error(errors, at->path, at->line, at->col,
+               "%s%s%s starts at %lld in %s, outside this value range %ld..%ld (override its constant)",
+               thread ? thread : "", thread ? ":" : "", name, (long long)init, in->t->file, in->vlo, in->vhi);
+}
+
 static bool check_program(const proto_instance *in, FILE *errors)
 {
+    if (!proto_scratchpad_check(in, errors))
+        return false;
     for (int i = 0; i < in->t->nthreads; i++) {
         const lit_thread *th = &in->t->threads[i];
         for (int k = 0; k < th->ninstrs; k++)
@@ -298,14 +311,13 @@ static bool check_program(const proto_instance *in, FILE *errors)
                 return false;
         for (int r = 0; r < th->nregs; r++)
             if (th->reg_init[r] < in->vlo || th->reg_init[r] > in->vhi) {
-                fprintf(errors, "%s: error: %s:%s starts outside the value range\n", in->t->file,
-                        th->name, th->reg_names[r]);
+                value_error(in, errors, th->name, th->reg_names[r], th->reg_init[r]);
                 return false;
             }
     }
     for (int l = 0; l < in->t->nlocs; l++)
         if (in->t->locs[l].init < in->vlo || in->t->locs[l].init > in->vhi) {
-            fprintf(errors, "%s: error: %s starts outside the value range\n", in->t->file, in->t->locs[l].name);
+            value_error(in, errors, NULL, in->t->locs[l].name, in->t->locs[l].init);
             return false;
         }
     return true;
@@ -521,6 +533,16 @@ static void layout_barriers(proto_instance *in)
         in->bars[k].slot = add_slot(in, 0, hi[k]);
 }
 
+/* ---- local memory ---------------------------------------------------------- */
+/* One slot per location in the local region, after every other slot (a
+ * test without local memory has none, so its layout is unchanged). */
+static void layout_scratchpad(proto_instance *in)
+{
+    in->local_slot = GC_MALLOC_ATOMIC(sizeof *in->local_slot * (size_t)(in->naddr + 1));
+    for (int l = 0; l < in->naddr; l++)
+        in->local_slot[l] = proto_scratchpad_is_local(in->t, l) ? add_value_slot(in, in->vlo, in->vhi, true) : -1;
+}
+
 /* Aggregates hold 1..64 elements; their ranges must not be empty. */
 static bool sizes_ok(const proto_instance *in, const pctrl *pc, FILE *errors)
 {
@@ -532,9 +554,9 @@ static bool sizes_ok(const proto_instance *in, const pctrl *pc, FILE *errors)
             range_of(in, t->r, &lo, &hi);
         if (len >= 1 && len <= 64 && lo <= hi)
             continue;
-        fprintf(errors, "%s: error: %s %s.%s: %s\n", in->p->path, field ? "field" : "variable", pc->name,
-                field ? pc->fields[k] : pc->vars[k - pc->nfields],
-                lo > hi ? "its range is empty" : "its length is not in 1..64");
+        diag_error(errors, t->at.path, t->at.line, t->at.col, "%s %s.%s: %s", field ? "field" : "variable",
+                   pc->name, field ? pc->fields[k] : pc->vars[k - pc->nfields],
+                   lo > hi ? "its range is empty" : "its length is not in 1..64");
         return false;
     }
     return true;
@@ -542,12 +564,12 @@ static bool sizes_ok(const proto_instance *in, const pctrl *pc, FILE *errors)
 
 /* A `sliced N` controller or channel has 1..64 instances. */
 static bool slices_ok(const proto_instance *in, const char *what, const char *name, enum plevel lv,
-                      pbound slices, FILE *errors)
+                      pbound slices, const ppos *at, FILE *errors)
 {
     long n = lv == LV_SLICE ? pbound_value(in, slices) : 1;
     if (n >= 1 && n <= 64)
         return true;
-    fprintf(errors, "%s: error: %s %s: %ld slices, not in 1..64\n", in->p->path, what, name, n);
+    diag_error(errors, at->path, at->line, at->col, "%s %s: %ld slices, not in 1..64", what, name, n);
     return false;
 }
 
@@ -556,14 +578,16 @@ static bool layout(proto_instance *in, FILE *errors)
     long need = 0;
     const protocol *p = in->p;
     for (int c = 0; c < p->nctrls; c++)
-        if (!slices_ok(in, "controller", p->ctrls[c].name, p->ctrls[c].level, p->ctrls[c].slices, errors))
+        if (!slices_ok(in, "controller", p->ctrls[c].name, p->ctrls[c].level, p->ctrls[c].slices,
+                       &p->ctrls[c].at, errors))
             return false;
     for (int c = 0; c < p->nchans; c++) {
-        if (!slices_ok(in, "channel", p->chans[c].name, p->chans[c].level, p->chans[c].slices, errors))
+        const ppos *at = &p->chans[c].at;
+        if (!slices_ok(in, "channel", p->chans[c].name, p->chans[c].level, p->chans[c].slices, at, errors))
             return false;
         if (chan_instances(in, &p->chans[c]) > PROTO_MAX_DESTS) {
-            fprintf(errors, "%s: error: channel %s: more than %d destinations in this test\n", p->path,
-                    p->chans[c].name, PROTO_MAX_DESTS);
+            diag_error(errors, at->path, at->line, at->col, "channel %s: more than %d destinations in this test",
+                       p->chans[c].name, PROTO_MAX_DESTS);
             return false;
         }
     }
@@ -581,16 +605,19 @@ static bool layout(proto_instance *in, FILE *errors)
     for (int c = 0; c < p->nchans; c++) {
         long cap = pbound_value(in, p->chans[c].cap);
         if (cap < 1 || cap > 64) {
-            fprintf(errors, "%s: error: channel %s: capacity %ld is not in 1..64\n", p->path,
-                    p->chans[c].name, cap);
+            const ppos *at = &p->chans[c].at;
+            diag_error(errors, at->path, at->line, at->col, "channel %s: capacity %ld is not in 1..64",
+                       p->chans[c].name, cap);
             return false;
         }
         long senders = p->chans[c].per_source ? ctrl_instances(in, &p->ctrls[p->chans[c].from]) : 1;
         need += senders * chan_instances(in, &p->chans[c]) * (1 + cap * (2 + PROTO_MAX_FIELDS));
     }
-    need += barrier_slots_needed(in);
+    need += barrier_slots_needed(in) + in->naddr;
     if (need > PROTO_MAX_SLOTS) {
-        fprintf(errors, "%s: error: the state has more than %d fields\n", p->path, PROTO_MAX_SLOTS);
+        diag_error(errors, p->decl_at.path, p->decl_at.line, p->decl_at.col,
+                   "protocol %s on %s: the state would have %ld fields, more than %d", p->name, in->t->file,
+                   need, PROTO_MAX_SLOTS);
         return false;
     }
     in->slots = GC_MALLOC_ATOMIC(sizeof *in->slots * PROTO_MAX_SLOTS);
@@ -598,6 +625,7 @@ static bool layout(proto_instance *in, FILE *errors)
     layout_ctrls(in);
     layout_chans(in);
     layout_barriers(in);
+    layout_scratchpad(in);
     return true;
 }
 
@@ -636,9 +664,15 @@ static bool value_range(proto_instance *in, const proto_options *o, FILE *errors
     in->vlo = derived ? o->value_lo : pbound_value(in, p->value.lo);
     in->vhi = derived ? o->value_hi : pbound_value(in, p->value.hi);
     if (in->vhi < in->vlo || in->vhi - in->vlo > 1L << 20 || in->vlo < INT32_MIN / 2 || in->vhi > INT32_MAX / 2) {
-        fprintf(errors, "%s: error: %s value range %ld..%ld is beyond what a protocol state holds "
-                "(at most 2^20 values, within -2^30..2^30)\n", derived ? in->t->file : p->path,
-                derived ? "the test's" : "bad", in->vlo, in->vhi);
+        if (derived) {
+            fprintf(errors, "%s: error: the test's value range %ld..%ld is beyond what a protocol state holds "
+                    "(at most 2^20 values, within -2^30..2^30)\n", in->t->file, in->vlo, in->vhi);
+        } else {
+            const ppos *at = &p->value_at;
+            diag_error(errors, at->path, at->line, at->col,
+                       "bad value range %ld..%ld (at most %ld values, within -2^30..2^30)", in->vlo, in->vhi,
+                       (1L << 20) + 1);
+        }
         return false;
     }
     return true;

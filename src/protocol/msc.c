@@ -189,9 +189,9 @@ static void step_notes(builder *b, const proto_step_desc *s, int lane, int row, 
     textbuf t = tb_over(text, sizeof text);
     if (s->kind == PSTEP_INTERNAL)
         tb_printf(&t, "%s [%s]", s->event, s->loc ? s->loc : "?");
-    else if (s->kind == PSTEP_BARRIER) {
+    else if (s->kind == PSTEP_BARRIER || s->kind == PSTEP_LOCAL) {
         const char *arrow_at = strstr(s->text, " -> ");
-        tb_printf(&t, "%s:%s", s->event, arrow_at ? arrow_at + 3 : "");
+        tb_printf(&t, "%s%s:%s", s->kind == PSTEP_LOCAL ? "local " : "", s->event, arrow_at ? arrow_at + 3 : "");
     }
     if (s->loc && s->next_state && strcmp(s->state, s->next_state) != 0)
         tb_printf(&t, "%s[%s] %s -> %s", t.len ? "; " : "", s->loc, s->state, s->next_state);
@@ -229,7 +229,7 @@ static int add_step(builder *b, const proto_step_desc *s, int row, int step)
     remember_sends(b, s, lane, row, step, detail);
     step_notes(b, s, lane, row, step, detail);
     bool hands_back = s->nreads > 0 || (s->kind == PSTEP_RECEIVE && s->completes);
-    if (!hands_back || tlane < 0 || s->kind == PSTEP_BARRIER)
+    if (!hands_back || tlane < 0 || s->kind == PSTEP_BARRIER || s->kind == PSTEP_LOCAL)
         return row;
     arrow(b, (msc_arrow){MSC_RETURN, lane, tlane, row + 1, row + 1, step, step, return_label(s), detail});
     return row + 1;

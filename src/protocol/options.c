@@ -25,7 +25,7 @@ bool proto_options_const(proto_options *p, const char *text)
     char *end;
     errno = 0;
     long v = strtol(eq + 1, &end, 10);
-    if (errno || end == eq + 1 || *end)
+    if (errno || end == eq + 1 || *end || v > PROTO_MAX_CONST || v < -PROTO_MAX_CONST)
         return false;
     p->override_name[p->noverrides] = GC_STRNDUP(text, (size_t)(eq - text));
     p->override_value[p->noverrides++] = v;

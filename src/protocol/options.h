@@ -15,7 +15,10 @@
 
 /* --net fifo|unordered */
 bool proto_options_net(proto_options *p, const char *text);
-/* --const NAME=NUMBER (at most PROTO_MAX_OVERRIDES) */
+/* --const NAME=NUMBER (at most PROTO_MAX_OVERRIDES), |NUMBER| <= PROTO_MAX_CONST:
+ * the numbers of a protocol file have at most 9 digits, and every sum the
+ * layout makes of them must fit. */
+#define PROTO_MAX_CONST 999999999L
 bool proto_options_const(proto_options *p, const char *text);
 
 #endif

@@ -6,10 +6,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/diag.h"
+#include "base/textfile.h"
 #include "protocol/internal.h"
 
 #define MAXC 64   /* consts, messages, channels, controllers, invariants */
 #define MAXROWS 1024
+#define MAXACTS 32
 
 typedef struct parser {
     const char *path;    /* the file being read (a variant's base, then the variant) */
@@ -22,6 +25,8 @@ typedef struct parser {
     bool variant;        /* reading the changes of a variant to its base */
     int ndecls;          /* declarations read so far from this file */
     int depth;           /* nesting of `extends` */
+    int expr_depth;      /* parentheses, calls and prefix operators open */
+    int home_limit;      /* in a home's expression: the homes it may use (-1: not in one) */
 } parser;
 
 static void perr(parser *ps, const ptok *at, const char *fmt, ...)
@@ -49,8 +54,19 @@ static ptok *next(parser *ps)
     return t;
 }
 
-static bool is_punct(const ptok *t, const char *s) { return t->kind == PT_PUNCT && !strcmp(t->text, s); }
-static bool is_word(const ptok *t, const char *s) { return t->kind == PT_IDENT && !strcmp(t->text, s); }
+static ppos pos_at(const parser *ps, const ptok *t) { return (ppos){ps->path, t->line, t->col}; }
+
+/* The first characters are compared before strcmp: the parser asks these
+ * questions of nearly every token. */
+static bool is_punct(const ptok *t, const char *s)
+{
+    return t->kind == PT_PUNCT && t->text[0] == s[0] && !strcmp(t->text, s);
+}
+
+static bool is_word(const ptok *t, const char *s)
+{
+    return t->kind == PT_IDENT && t->text[0] == s[0] && !strcmp(t->text, s);
+}
 
 static bool accept(parser *ps, const char *s)
 {
@@ -97,17 +113,26 @@ static void end_line(parser *ps)
 }
 
 /* ---- bounds and ranges ---------------------------------------------- */
-/* NUMBER, CONST, or CONST + NUMBER / CONST - NUMBER (e.g. NCU-1). */
+/* NUMBER, CONST, or CONST + NUMBER / CONST - NUMBER (e.g. NCU-1); the
+ * constant may have a factor, NUMBER * CONST (2*NADDR-1). */
 static pbound bound(parser *ps)
 {
     ptok *t = next(ps);
+    long factor = 1;
+    if (t->kind == PT_NUM && is_punct(peek(ps), "*")) {
+        factor = t->num;
+        next(ps);
+        t = next(ps);
+        if (t->kind != PT_IDENT)
+            perr(ps, t, "expected a constant after '*', found '%s'", t->text);
+    }
     if (t->kind == PT_NUM)
-        return (pbound){-1, t->num};
+        return (pbound){-1, t->num, 1};
     if (t->kind == PT_IDENT) {
         int c = find(ps->p->const_names, ps->p->nconsts, t->text);
         if (c < 0)
             perr(ps, t, "unknown constant '%s'", t->text);
-        pbound b = {c, 0};
+        pbound b = {c, 0, factor};
         bool plus = is_punct(peek(ps), "+");
         if (plus || is_punct(peek(ps), "-")) {
             next(ps);
@@ -119,12 +144,12 @@ static pbound bound(parser *ps)
         return b;
     }
     perr(ps, t, "expected a number or a constant, found '%s'", t->text);
-    return (pbound){-1, 0};
+    return (pbound){-1, 0, 1};
 }
 
 static prange range(parser *ps)
 {
-    prange r = {false, {-1, 0}, {-1, 0}};
+    prange r = {false, {-1, 0, 1}, {-1, 0, 1}};
     if (accept(ps, "value")) {
         if (!ps->p->has_value)
             perr(ps, &ps->t[ps->pos - 1], "'value' used before the value declaration");
@@ -140,7 +165,7 @@ static prange range(parser *ps)
 /* RANGE | 'bits' N | 'array' N 'of' RANGE | 'fifo' N 'of' RANGE */
 static ptype type(parser *ps)
 {
-    ptype t = {T_SCALAR, {false, {-1, 0}, {-1, 1}}, {-1, 1}};
+    ptype t = {T_SCALAR, {false, {-1, 0, 1}, {-1, 1, 1}}, {-1, 1, 1}, {NULL, 0, 0}};
     if (accept(ps, "bits")) {
         t.kind = T_BITS;
         t.len = bound(ps);
@@ -239,16 +264,18 @@ static pexpr *storage(parser *ps, const char *what)
     return e;
 }
 
-/* len(X), has(X, e), cond(c, a, b), HOME(e): NULL when t names none. */
+/* len(X), has(X, e), last(X, e), cond(c, a, b), HOME(e): NULL when t
+ * names none. */
 static pexpr *call_expr(parser *ps, const ptok *t, const pmsg *msg)
 {
     pexpr *e;
     int h = find_home(ps->p, t->text);
-    if (is_word(t, "len") || is_word(t, "has")) {
-        e = mk(is_word(t, "len") ? EX_LEN : EX_HAS);
+    bool last = is_word(t, "last") && is_punct(peek(ps), "(");   /* else a name like any other */
+    if (is_word(t, "len") || is_word(t, "has") || last) {
+        e = mk(is_word(t, "len") ? EX_LEN : is_word(t, "has") ? EX_HAS : EX_LAST);
         expect(ps, "(");
         e->l = storage(ps, t->text);
-        if (e->kind == EX_HAS) {
+        if (e->kind != EX_LEN) {
             expect(ps, ",");
             e->r = expr(ps, msg);
         }
@@ -261,6 +288,10 @@ static pexpr *call_expr(parser *ps, const ptok *t, const pmsg *msg)
         expect(ps, ",");
         e->r2 = expr(ps, msg);
     } else if (h >= 0 && is_punct(peek(ps), "(")) {
+        if (ps->home_limit >= 0 && h >= ps->home_limit) {
+            perr(ps, t, "home '%s' may use only the homes declared before it", t->text);
+            return mk(EX_NUM);
+        }
         e = mk(EX_HOME);
         e->idx = h;
         expect(ps, "(");
@@ -289,10 +320,25 @@ static pexpr *maybe_index(parser *ps, pexpr *e, const ptok *t, const pmsg *msg)
     return x;
 }
 
+/* A home is a function of the address: what else a row can read has no
+ * value when the instance checks every home (proto_instantiate). */
+static bool home_may_use(const ptok *t)
+{
+    static const char *const not_in_home[] = {"value", "state", "rmw", "cu", "gpu", "order"};
+    for (size_t i = 0; i < sizeof not_in_home / sizeof not_in_home[0]; i++)
+        if (is_word(t, not_in_home[i]))
+            return false;
+    return true;
+}
+
 static pexpr *name_expr(parser *ps, const ptok *t, const pmsg *msg)
 {
     pexpr *e;
     int i;
+    if (ps->home_limit >= 0 && !home_may_use(t)) {
+        perr(ps, t, "a home is a function of addr and constants: '%s' has no value there", t->text);
+        return mk(EX_NUM);
+    }
     if ((is_word(t, "line") || is_word(t, "msg")) && accept(ps, "."))
         return maybe_index(ps, dotted(ps, t, msg), t, msg);
     if (is_word(t, "addr"))
@@ -323,6 +369,8 @@ static pexpr *name_expr(parser *ps, const ptok *t, const pmsg *msg)
         e = mk(EX_CONST);
     } else if (is_word(t, "cu") || is_word(t, "gpu")) {
         return mk(is_word(t, "cu") ? EX_CU : EX_GPU);
+    } else if (is_word(t, "tid")) {
+        return mk(EX_TID);
     } else if (is_word(t, "order")) {
         return mk(EX_ORDER);
     } else if ((i = find(order_names, 6, t->text)) >= 0) {
@@ -335,6 +383,43 @@ static pexpr *name_expr(parser *ps, const ptok *t, const pmsg *msg)
     }
     e->idx = i;
     return e;
+}
+
+static pexpr *primary(parser *ps, const pmsg *msg);
+
+/* Opens one level of nesting (a parenthesis, a call, a prefix operator);
+ * false, after an error at t, past PROTO_MAX_EXPR_DEPTH. */
+static bool enter(parser *ps, const ptok *t)
+{
+    if (++ps->expr_depth <= PROTO_MAX_EXPR_DEPTH)
+        return true;
+    perr(ps, t, "expression nested too deeply (more than %d parentheses, calls or prefix operators)",
+         PROTO_MAX_EXPR_DEPTH);
+    return false;
+}
+
+/* `!e`, `-e` (t, consumed, is the first operator): the operators are read
+ * in a loop and count as nesting, since evaluating them recurses. */
+static pexpr *prefixed(parser *ps, const pmsg *msg, const ptok *t)
+{
+    int saved = ps->expr_depth;
+    pexpr *top = NULL, *last = NULL;
+    for (;;) {
+        pexpr *e = mk(is_punct(t, "!") ? EX_NOT : EX_NEG);
+        e->l = mk(EX_NUM);
+        if (last)
+            last->l = e;
+        else
+            top = e;
+        last = e;
+        if (!enter(ps, t) || !(is_punct(peek(ps), "!") || is_punct(peek(ps), "-")))
+            break;
+        t = next(ps);
+    }
+    if (!ps->failed)
+        last->l = primary(ps, msg);
+    ps->expr_depth = saved;
+    return top;
 }
 
 static pexpr *primary(parser *ps, const pmsg *msg)
@@ -352,11 +437,8 @@ static pexpr *primary(parser *ps, const pmsg *msg)
         expect(ps, ")");
         return e;
     }
-    if (is_punct(t, "!") || is_punct(t, "-")) {
-        pexpr *e = mk(is_punct(t, "!") ? EX_NOT : EX_NEG);
-        e->l = primary(ps, msg);
-        return e;
-    }
+    if (is_punct(t, "!") || is_punct(t, "-"))
+        return prefixed(ps, msg, t);
     perr(ps, t, "expected an expression, found '%s'", t->text);
     return mk(EX_NUM);
 }
@@ -376,22 +458,65 @@ static int binop_at(parser *ps)
     return -1;
 }
 
+/* The operands and operators of a chain, in GC memory once past a few. */
+typedef struct chain { pexpr **terms; enum pex_op *ops; int n, cap; } chain;
+
+static void chain_add(chain *c, enum pex_op op, pexpr *term)
+{
+    if (c->n == c->cap) {
+        c->cap *= 2;
+        pexpr **terms = gc_array((size_t)c->cap, sizeof *terms);
+        enum pex_op *ops = GC_MALLOC_ATOMIC(sizeof *ops * (size_t)c->cap);
+        memcpy(terms, c->terms, sizeof *terms * (size_t)c->n);
+        memcpy(ops, c->ops, sizeof *ops * (size_t)(c->n - 1));
+        c->terms = terms;
+        c->ops = ops;
+    }
+    c->ops[c->n - 1] = op;
+    c->terms[c->n++] = term;
+}
+
+/* Operators of precedence `min` and above, folded from the left: one
+ * operator is an EX_BIN node, more are an EX_CHAIN (a loop to evaluate,
+ * however long).  Operands recurse only to higher precedences. */
 static pexpr *expr_prec(parser *ps, const pmsg *msg, int min)
 {
-    pexpr *l = primary(ps, msg);
+    pexpr *few_terms[8];
+    enum pex_op few_ops[8];
+    chain c = {few_terms, few_ops, 1, 8};
+    c.terms[0] = primary(ps, msg);
     int b;
     while (!ps->failed && (b = binop_at(ps)) >= 0 && binops[b].prec >= min) {
         next(ps);
-        pexpr *e = mk(EX_BIN);
-        e->op = binops[b].op;
-        e->l = l;
-        e->r = expr_prec(ps, msg, binops[b].prec + 1);
-        l = e;
+        chain_add(&c, binops[b].op, expr_prec(ps, msg, binops[b].prec + 1));
     }
-    return l;
+    if (c.n == 1)
+        return c.terms[0];
+    pexpr *e = mk(c.n == 2 ? EX_BIN : EX_CHAIN);
+    if (c.n == 2) {
+        e->op = c.ops[0];
+        e->l = c.terms[0];
+        e->r = c.terms[1];
+        return e;
+    }
+    e->nterms = c.n;
+    e->terms = c.terms == few_terms ? gc_array((size_t)c.n, sizeof *e->terms) : c.terms;
+    e->ops = c.ops == few_ops ? GC_MALLOC_ATOMIC(sizeof *e->ops * (size_t)c.n) : c.ops;
+    if (c.terms == few_terms) {
+        memcpy(e->terms, c.terms, sizeof *e->terms * (size_t)c.n);
+        memcpy(e->ops, c.ops, sizeof *e->ops * (size_t)(c.n - 1));
+    }
+    return e;
 }
 
-static pexpr *expr(parser *ps, const pmsg *msg) { return expr_prec(ps, msg, 1); }
+static pexpr *expr(parser *ps, const pmsg *msg)
+{
+    ptok *at = peek(ps);
+    int saved = ps->expr_depth;
+    pexpr *e = enter(ps, at) ? expr_prec(ps, msg, 1) : mk(EX_NUM);
+    ps->expr_depth = saved;
+    return e;
+}
 
 /* ---- declarations ------------------------------------------------------ */
 static void decl_const(parser *ps)
@@ -421,6 +546,10 @@ static void decl_message(parser *ps)
 {
     protocol *p = ps->p;
     ptok *at = peek(ps);
+    if (p->nmsgs == MAXC) {
+        perr(ps, at, "too many messages (at most %d)", MAXC);
+        return;
+    }
     pmsg *m = &p->msgs[p->nmsgs];
     m->name = ident(ps, "a message name");
     for (int i = 0; i < p->nmsgs; i++)
@@ -435,10 +564,12 @@ static void decl_message(parser *ps)
     m->fields[m->nfields++] = "addr";
     while (!ps->failed && accept(ps, ",")) {
         at = peek(ps);
-        if (m->nfields == PROTO_MAX_FIELDS)
-            perr(ps, at, "too many fields");
+        if (m->nfields == PROTO_MAX_FIELDS) {
+            perr(ps, at, "too many fields (at most %d, addr included)", PROTO_MAX_FIELDS);
+            break;
+        }
         m->fields[m->nfields] = ident(ps, "a field name");
-        m->range[m->nfields] = (prange){true, {-1, 0}, {-1, 0}};
+        m->range[m->nfields] = (prange){true, {-1, 0, 1}, {-1, 0, 1}};
         if (!p->has_value)
             perr(ps, at, "message fields need the value declaration first");
         if (accept(ps, ":"))
@@ -468,7 +599,7 @@ static const char *const level_names[] = {"per cu", "per gpu", "shared", "sliced
 /* 'per' 'cu' | 'per' 'gpu' | 'shared' | 'sliced' BOUND */
 static pplace placement(parser *ps)
 {
-    pplace pl = {LV_CU, {-1, 1}};
+    pplace pl = {LV_CU, {-1, 1, 1}};
     if (accept(ps, "shared")) {
         pl.level = LV_SYS;
     } else if (accept(ps, "sliced")) {
@@ -484,7 +615,7 @@ static pplace placement(parser *ps)
     return pl;
 }
 
-static bool same_bound(pbound a, pbound b) { return a.cst == b.cst && a.num == b.num; }
+static bool same_bound(pbound a, pbound b) { return a.cst == b.cst && a.num == b.num && a.mul == b.mul; }
 
 /* A channel leads to a controller at its own level or a coarser one (a
  * CU's inbox to its GPU's or the system's controller); a sliced channel
@@ -518,7 +649,7 @@ static void decl_channel(parser *ps)
         return;
     pchan *c = &p->chans[idx];
     pplace pl = placement(ps);
-    *c = (pchan){name, pl.level, pl.slices, false, false, 0, 0, {-1, 0}, 0};
+    *c = (pchan){name, pl.level, pl.slices, false, false, 0, 0, {-1, 0, 1}, 0, pos_at(ps, at)};
     expect(ps, "from");
     c->per_source = accept(ps, "each");
     c->from = ctrl_index(ps);
@@ -573,9 +704,12 @@ static void decl_controller(parser *ps)
     ptok *at = peek(ps);
     if (at->kind == PT_IDENT && reopen_controller(ps, at))
         return;
-    if (p->nctrls == MAXC)
-        perr(ps, at, "too many controllers");
+    if (p->nctrls == MAXC) {
+        perr(ps, at, "too many controllers (at most %d)", MAXC);
+        return;
+    }
     pctrl *c = &p->ctrls[p->nctrls];
+    c->at = pos_at(ps, at);
     c->name = ident(ps, "a controller name");
     pplace pl = placement(ps);
     c->level = pl.level;
@@ -650,6 +784,7 @@ static void decl_field(parser *ps, const ptok *kw)
         perr(ps, at, "too many fields");
     expect(ps, ":");
     ptype ty = type(ps);
+    ty.at = pos_at(ps, at);
     bool mem = false, keep = false;
     for (;;) {
         if (!mem && accept(ps, "init")) {
@@ -685,6 +820,7 @@ static void decl_var(parser *ps, const ptok *kw)
         perr(ps, at, "too many variables");
     expect(ps, ":");
     ptype ty = type(ps);
+    ty.at = pos_at(ps, at);
     if (ps->failed)
         return;
     c->var_type[c->nvars] = ty;
@@ -745,21 +881,21 @@ static void decl_home(parser *ps)
     expect(ps, "=");
     pctrl *saved = ps->cur;
     ps->cur = NULL;
+    ps->home_limit = h < 0 ? p->nhomes : h;   /* no cycle of homes: each uses earlier ones */
     pexpr *e = ps->failed ? NULL : expr(ps, NULL);
+    ps->home_limit = -1;
     ps->cur = saved;
     if (ps->failed)
         return;
     if (h < 0)
         h = p->nhomes++;
-    p->homes[h] = (phome){n, e};
+    p->homes[h] = (phome){n, e, pos_at(ps, at)};
 }
 
 static void decl_invariant(parser *ps)
 {
     protocol *p = ps->p;
     ptok *at = peek(ps);
-    if (p->ninvs == MAXC)
-        perr(ps, at, "too many invariants");
     const char *n = ident(ps, "an invariant name");
     int k = p->ninvs;
     for (int i = 0; i < p->ninvs; i++)
@@ -768,6 +904,10 @@ static void decl_invariant(parser *ps)
                 perr(ps, at, "invariant '%s' declared twice", n);
             k = i;      /* a variant restates a base invariant */
         }
+    if (k == MAXC) {
+        perr(ps, at, "too many invariants (at most %d)", MAXC);
+        return;
+    }
     pinv *v = &p->invs[k];
     v->name = n;
     v->ctrl = ctrl_index(ps);
@@ -799,8 +939,10 @@ static void declaration(parser *ps)
         decl_protocol(ps, kw);
     else if (is_word(kw, "const"))
         decl_const(ps);
-    else if (is_word(kw, "value"))
+    else if (is_word(kw, "value")) {
+        ps->p->value_at = pos_at(ps, kw);
         decl_value(ps);
+    }
     else if (is_word(kw, "message"))
         decl_message(ps);
     else if (is_word(kw, "channel"))
@@ -816,6 +958,11 @@ static void declaration(parser *ps)
     else if (is_word(kw, "final")) {
         if (need_ctrl(ps, kw))
             ps->cur->final = expr(ps, NULL);
+    } else if (is_word(kw, "hold")) {
+        if (need_ctrl(ps, kw) && !ps->cur->processor)
+            perr(ps, kw, "'hold' holds processor events, and %s is not 'processor'", ps->cur->name);
+        if (!ps->failed)
+            ps->cur->hold = expr(ps, NULL);
     } else if (is_word(kw, "memory"))
         decl_memory(ps);
     else if (is_word(kw, "invariant"))
@@ -863,33 +1010,30 @@ static void check_complete(parser *ps)
         perr(ps, end, "missing 'memory CONTROLLER.FIELD' declaration");
 }
 
-/* The whole file as a GC string, or NULL (with a message). */
-static char *read_text(const char *path, FILE *errors)
+/* The whole file as a GC string, or NULL after an error: at `from` (the
+ * `extends` line that names a base), else at the file itself. */
+static char *read_text(const char *path, const ppos *from, FILE *errors, size_t *len)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        fprintf(errors, "%s: error: cannot open protocol file\n", path);
-        return NULL;
-    }
-    size_t cap = 1 << 16, n = 0;
-    char *buf = GC_MALLOC_ATOMIC(cap + 1);
-    size_t got;
-    while ((got = fread(buf + n, 1, cap - n, f)) > 0) {
-        n += got;
-        if (n == cap) {
-            char *nb = GC_MALLOC_ATOMIC(2 * cap + 1);
-            memcpy(nb, buf, n);
-            buf = nb;
-            cap *= 2;
-        }
-    }
-    fclose(f);
-    buf[n] = 0;
-    if (strlen(buf) != n) {
-        fprintf(errors, "%s: error: protocol file contains a NUL byte\n", path);
-        return NULL;
-    }
-    return buf;
+    const char *why;
+    char *text = textfile_read(path, PROTO_MAX_FILE_BYTES, len, &why);
+    if (!text && from)
+        diag_error(errors, from->path, from->line, from->col, "cannot read the base protocol '%s': %s",
+                   path, why);
+    else if (!text)
+        diag_error(errors, path, 1, 1, "%s", why);
+    return text;
+}
+
+/* The lexer reads C strings: a NUL byte would end the file early. */
+static bool no_nul(const char *path, const char *text, size_t len, FILE *errors)
+{
+    const char *nul = memchr(text, '\0', len);
+    if (!nul)
+        return true;
+    int line, col;
+    textfile_position(text, (size_t)(nul - text), &line, &col);
+    diag_error(errors, path, line, col, "NUL byte in a protocol file");
+    return false;
 }
 
 /* Reads the declarations of one file into ps->p; false on error. */
@@ -935,6 +1079,7 @@ static void decl_protocol(parser *ps, const ptok *kw)
     const char *name = ident(ps, "a protocol name");
     if (!accept(ps, "extends")) {
         ps->p->name = name;
+        ps->p->decl_at = pos_at(ps, kw);
         return;
     }
     ptok *b = next(ps);
@@ -946,13 +1091,18 @@ static void decl_protocol(parser *ps, const ptok *kw)
         perr(ps, kw, "'extends' must be in the first declaration");
         return;
     }
-    if (ps->depth >= 8) {
-        perr(ps, b, "variants nested too deep (a cycle of 'extends'?)");
+    if (ps->depth >= PROTO_MAX_EXTENDS_DEPTH) {
+        perr(ps, b, "variants nested too deep (more than %d; a cycle of 'extends'?)",
+             PROTO_MAX_EXTENDS_DEPTH);
         return;
     }
     const char *path = base_path(ps->path, b->text);
-    char *text = read_text(path, ps->errors);
-    parser sub = {.path = path, .p = ps->p, .errors = ps->errors, .depth = ps->depth + 1};
+    ppos from = pos_at(ps, b);
+    size_t len;
+    char *text = read_text(path, &from, ps->errors, &len);
+    parser sub = {.path = path, .p = ps->p, .errors = ps->errors, .depth = ps->depth + 1, .home_limit = -1};
+    if (text && !no_nul(path, text, len, ps->errors))
+        text = NULL, ps->failed = true;
     if (!text || !parse_source(&sub, text)) {
         if (text)
             fprintf(ps->errors, "%s:%d:%d: note: in the base of this variant\n", ps->path, b->line, b->col);
@@ -960,6 +1110,7 @@ static void decl_protocol(parser *ps, const ptok *kw)
         return;
     }
     ps->p->name = name;
+    ps->p->decl_at = pos_at(ps, kw);
     ps->variant = true;
     ps->cur = NULL;
 }
@@ -974,7 +1125,7 @@ static bool events_overlap(const pevent *a, const pevent *b)
     if (a->kind == EV_INTERNAL)
         return a->internal == b->internal;
     return (a->order == PEV_ANY || b->order == PEV_ANY || a->order == b->order) &&
-           (a->scope == PEV_ANY || b->scope == PEV_ANY || a->scope == b->scope);
+           (a->scope == PEV_ANY || b->scope == PEV_ANY || a->scope == b->scope) && a->remote == b->remote;
 }
 
 /* A guarded row followed by a different, overlapping pattern: when the
@@ -1000,9 +1151,18 @@ static void warn_fall_through(const protocol *p, FILE *errors)
     }
 }
 
+protocol *protocol_parse_buffer(const char *path, const char *text, size_t len, FILE *errors)
+{
+    if (len > PROTO_MAX_FILE_BYTES) {
+        diag_error(errors, path, 1, 1, "file too large (more than %u bytes)", PROTO_MAX_FILE_BYTES);
+        return NULL;
+    }
+    return no_nul(path, text, len, errors) ? protocol_parse_text(path, text, errors) : NULL;
+}
+
 protocol *protocol_parse_text(const char *path, const char *text, FILE *errors)
 {
-    parser ps = {.path = path, .p = new_protocol(path), .errors = errors};
+    parser ps = {.path = path, .p = new_protocol(path), .errors = errors, .home_limit = -1};
     if (!parse_source(&ps, text))
         return NULL;
     check_complete(&ps);
@@ -1013,14 +1173,16 @@ protocol *protocol_parse_text(const char *path, const char *text, FILE *errors)
 
 protocol *protocol_load(const char *path, FILE *errors)
 {
-    char *text = read_text(path, errors);
-    return text ? protocol_parse_text(path, text, errors) : NULL;
+    size_t len;
+    char *text = read_text(path, NULL, errors, &len);
+    return text ? protocol_parse_buffer(path, text, len, errors) : NULL;
 }
 
 const char *protocol_name(const protocol *p) { return p->name; }
 
 /* ---- tables ------------------------------------------------------------ */
-static const char *const scope_names[] = {"none", "cta", "gpu", "sys"};
+/* Indexed by enum lit_scope: OpenCL's memory_scope_work_item is `wi`. */
+static const char *const scope_names[] = {"none", "cta", "gpu", "sys", "wi"};
 
 static int name_or_any(parser *ps, const char *const *names, int n, const char *what)
 {
@@ -1081,10 +1243,34 @@ static void recv_event(parser *ps, pctrl *c, pevent *ev, const pmsg **msg)
         *msg = &p->msgs[ev->msg];
 }
 
+/* After KIND.ORDER: [ '.' SCOPE ] [ '.' 'remote' ], or '.' 'remote' alone
+ * (any scope).  Without a scope a weak event has none; `remote` makes the
+ * row match only remote-scope-promotion forms (and only them). */
+static void processor_event_tail(parser *ps, pevent *ev)
+{
+    bool scoped = false;
+    if (accept(ps, ".")) {
+        if (accept(ps, "remote")) {
+            ev->remote = 1;
+            return;
+        }
+        ev->scope = name_or_any(ps, scope_names, 5, "scope");
+        scoped = true;
+    }
+    if (scoped && accept(ps, ".")) {
+        ptok *at = peek(ps);
+        if (!accept(ps, "remote") && !ps->failed)
+            perr(ps, at, "expected 'remote' after the scope, found '%s'", at->text);
+        ev->remote = 1;
+    }
+    if (!scoped && ev->order == ORD_WEAK)
+        ev->scope = SCOPE_NONE;
+}
+
 static pevent event(parser *ps, pctrl *c, const pmsg **msg)
 {
     static const char *const kinds[] = {"load", "store", "rmw", "fence"};
-    pevent ev = {EV_INTERNAL, PEV_ANY, PEV_ANY, -1, -1, -1};
+    pevent ev = {EV_INTERNAL, PEV_ANY, PEV_ANY, -1, -1, -1, 0};
     ptok *at = peek(ps);
     const char *w = ident(ps, "an event");
     int k = find(kinds, 4, w);
@@ -1098,13 +1284,12 @@ static pevent event(parser *ps, pctrl *c, const pmsg **msg)
         ev.kind = (enum pev_kind)k;
         expect(ps, ".");
         ev.order = name_or_any(ps, order_names, 6, "order");
-        if (accept(ps, "."))
-            ev.scope = name_or_any(ps, scope_names, 4, "scope");
-        else if (ev.order == ORD_WEAK)
-            ev.scope = SCOPE_NONE;
+        processor_event_tail(ps, &ev);
     } else {
         ev.internal = find(c->internal, c->ninternal, w);
-        if (ev.internal < 0) {
+        if (ev.internal < 0 && c->ninternal == MAXC) {
+            perr(ps, at, "too many internal events in the table of %s (at most %d)", c->name, MAXC);
+        } else if (ev.internal < 0) {
             ev.internal = c->ninternal;
             c->internal[c->ninternal++] = w;
         }
@@ -1301,16 +1486,19 @@ static void row(parser *ps, pctrl *c, prow *r)
     if (!ps->failed && !is_punct(peek(ps), "|"))
         r->guard = expr(ps, msg);
     expect(ps, "|");
-    r->acts = gc_array(32, sizeof *r->acts);
+    pact acts[MAXACTS];     /* read here, kept at their number */
+    memset(acts, 0, sizeof acts);
     while (!ps->failed && !is_punct(peek(ps), "|")) {
-        if (r->nacts == 32) {
-            perr(ps, peek(ps), "too many actions in one row");
+        if (r->nacts == MAXACTS) {
+            perr(ps, peek(ps), "too many actions in one row (at most %d)", MAXACTS);
             return;
         }
-        action(ps, c, &r->acts[r->nacts++], msg);
+        action(ps, c, &acts[r->nacts++], msg);
         if (!accept(ps, ";"))
             break;
     }
+    r->acts = gc_array((size_t)(r->nacts ? r->nacts : 1), sizeof *r->acts);
+    memcpy(r->acts, acts, sizeof *acts * (size_t)r->nacts);
     expect(ps, "|");
     r->next = accept(ps, "-") || ps->failed ? -1 : state_ref(ps, c);
 }
@@ -1319,14 +1507,33 @@ static bool expr_equal(const pexpr *a, const pexpr *b)
 {
     if (!a || !b)
         return a == b;
-    return a->kind == b->kind && a->op == b->op && a->idx == b->idx && a->num == b->num &&
-           expr_equal(a->l, b->l) && expr_equal(a->r, b->r) && expr_equal(a->r2, b->r2);
+    if (a->kind != b->kind || a->op != b->op || a->idx != b->idx || a->num != b->num ||
+        a->nterms != b->nterms)
+        return false;
+    for (int i = 0; i < a->nterms; i++)
+        if ((i && a->ops[i - 1] != b->ops[i - 1]) || !expr_equal(a->terms[i], b->terms[i]))
+            return false;
+    return expr_equal(a->l, b->l) && expr_equal(a->r, b->r) && expr_equal(a->r2, b->r2);
 }
 
 static bool same_event(const pevent *a, const pevent *b)
 {
     return a->kind == b->kind && a->order == b->order && a->scope == b->scope && a->chan == b->chan &&
-           a->msg == b->msg && a->internal == b->internal;
+           a->msg == b->msg && a->internal == b->internal && a->remote == b->remote;
+}
+
+/* Room for one more row: a table grows as its rows are read (to MAXROWS,
+ * which the callers check). */
+static void room_for_row(pctrl *c)
+{
+    if (c->nrows < c->rows_cap)
+        return;
+    int cap = c->rows_cap ? 2 * c->rows_cap : 16;
+    prow *grown = gc_array((size_t)cap, sizeof *grown);
+    if (c->nrows)
+        memcpy(grown, c->rows, sizeof *grown * (size_t)c->nrows);
+    c->rows = grown;
+    c->rows_cap = cap;
 }
 
 /* `- STATES | EVENT [| GUARD]` in a variant: removes the rows with exactly
@@ -1375,6 +1582,7 @@ static void table_change(parser *ps, pctrl *c, int *at)
     int k = *at < 0 ? c->nrows : *at;
     prow added = {0};
     row(ps, c, &added);
+    room_for_row(c);
     memmove(&c->rows[k + 1], &c->rows[k], sizeof *c->rows * (size_t)(c->nrows - k));
     c->rows[k] = added;
     c->nrows++;
@@ -1397,8 +1605,6 @@ static void parse_table(parser *ps)
         return;
     if (c->nrows && !ps->variant)
         perr(ps, at, "second table for controller %s", c->name);
-    if (!c->rows)
-        c->rows = gc_array(MAXROWS, sizeof *c->rows);
     pctrl *saved = ps->cur;
     ps->cur = c;
     end_line(ps);
@@ -1414,6 +1620,7 @@ static void parse_table(parser *ps)
             table_change(ps, c, &insert_at);
             end_line(ps);
         } else {
+            room_for_row(c);
             row(ps, c, &c->rows[c->nrows++]);
             end_line(ps);
         }

@@ -38,6 +38,7 @@
 #define SCOPECHECK_PROTOCOL_PROTOCOL_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -72,7 +73,19 @@ typedef struct proto_unhandled_pair {
     char event[48];           /* "load.acquire.gpu", "recv req.Load" */
 } proto_unhandled_pair;
 
+/* Limits on a protocol file (docs/protocol-tables.md, "Limits"): its size
+ * (a variant's base is read with the same limit), the nesting of
+ * parentheses, calls and prefix operators in one expression, and of
+ * variants (`extends`). */
+#define PROTO_MAX_FILE_BYTES (4u << 20)
+#define PROTO_MAX_EXPR_DEPTH 256
+#define PROTO_MAX_EXTENDS_DEPTH 8
+
+/* protocol_load reads `path` through base/textfile.h (a regular file or a
+ * pipe).  protocol_parse_buffer parses `len` bytes of text (a NUL byte is
+ * an error at its position); protocol_parse_text a C string. */
 protocol *protocol_load(const char *path, FILE *errors);
+protocol *protocol_parse_buffer(const char *path, const char *text, size_t len, FILE *errors);
 protocol *protocol_parse_text(const char *path, const char *text, FILE *errors);
 const char *protocol_name(const protocol *p);
 

@@ -20,6 +20,8 @@ int proto_state_nfields(const proto_instance *in)
     }
     for (int ch = 0; ch < in->p->nchans; ch++)
         n += in->chans[ch].ninst;
+    for (int a = 0; a < in->naddr; a++)
+        n += proto_scratchpad_slot(in, a) >= 0;
     return n + in->nbars;
 }
 
@@ -148,5 +150,14 @@ void proto_state_fields(const proto_instance *in, const uint8_t *state, proto_st
         tb_printf(&cb, "barrier %ld (CU %d)", in->bars[k].id, in->bars[k].cu);
         textbuf b = next_field(&f, comp, "arrived");
         tb_printf(&b, "%d", v[in->bars[k].slot]);
+    }
+    for (int a = 0; a < in->naddr; a++) {
+        if (proto_scratchpad_slot(in, a) < 0)
+            continue;
+        char comp[PROTO_NAME_MAX];
+        textbuf cb = tb_over(comp, sizeof comp);
+        tb_printf(&cb, "local [%s]", proto_loc_name(in, a));
+        textbuf b = next_field(&f, comp, "val");
+        tb_printf(&b, "%d", v[proto_scratchpad_slot(in, a)]);
     }
 }

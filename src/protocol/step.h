@@ -67,6 +67,7 @@ typedef enum proto_step_kind {
     PSTEP_RECEIVE,      /* a controller instance takes a message out of a channel */
     PSTEP_INTERNAL,     /* a controller instance's internal event on a line ("evict") */
     PSTEP_BARRIER,      /* a thread arrives at a CTA barrier (no table row) */
+    PSTEP_LOCAL,        /* a thread accesses local memory, its CU's scratchpad (no table row) */
     PSTEP_NONE          /* the rule offers no event in that state */
 } proto_step_kind;
 

@@ -1,8 +1,10 @@
 /* report/report.c: herd7-style blocks and JSON lines (see report.h). */
 #include "report/report.h"
 
+#include <gc.h>
 #include <inttypes.h>
 
+#include "enumerate/barriers.h"
 #include "litmus/hash.h"
 
 const char *report_verdict(const litmus_test *t, const check_result *r, const cat_model *m)
@@ -11,7 +13,25 @@ const char *report_verdict(const litmus_test *t, const check_result *r, const ca
         return "Unknown";
     if (m && cat_model_flags_undefined(m) && r->flags)
         return "Undef";
+    if (!report_established(t, r, m))
+        return "Unknown";
     return report_condition_ok(t, r) ? "Ok" : "No";
+}
+
+bool report_established(const litmus_test *t, const check_result *r, const cat_model *m)
+{
+    if (r->interrupted)       /* partial counts establish nothing (report_verdict) */
+        return false;
+    if (!enumerate_incomplete(r))
+        return true;
+    if (m && cat_model_flags_undefined(m))
+        return r->flags != 0; /* a skipped execution may have raised a flag */
+    switch (t->quant) {
+    case QUANT_EXISTS:
+    case QUANT_NOT_EXISTS: return r->positive > 0;
+    case QUANT_FORALL: return r->negative > 0;
+    }
+    return false;
 }
 
 bool report_condition_ok(const litmus_test *t, const check_result *r)
@@ -76,24 +96,44 @@ static void print_atom(FILE *out, const litmus_test *t, const lit_cond *c)
     print_term(out, t, &c->rhs, false);
 }
 
+static void print_prop(FILE *out, const litmus_test *t, const lit_cond *c, enum herd_op above);
+
+/* A chain of one connective, nested to the left as deep as it is long
+ * (x=1 /\ y=1 /\ ... with 40,000 terms), printed by a loop down its left
+ * spine rather than by recursion: herd7's printer puts no parentheses
+ * between links of one kind, so the text is the recursive printer's. */
+static void print_chain(FILE *out, const litmus_test *t, const lit_cond *c, enum herd_op above)
+{
+    enum lit_cond_kind kind = c->kind;
+    enum herd_op here = kind == COND_AND ? HERD_AND : HERD_OR;
+    int n = 0;
+    for (const lit_cond *x = c; x->kind == kind; x = x->left)
+        n++;
+    const lit_cond **spine = GC_MALLOC(sizeof *spine * (size_t)n);
+    n = 0;
+    for (const lit_cond *x = c; x->kind == kind; x = x->left)
+        spine[n++] = x;
+    bool paren = herd_paren(above, here);
+    if (paren)
+        fputc('(', out);
+    print_prop(out, t, spine[n - 1]->left, here);
+    while (n-- > 0) {
+        fputs(here == HERD_AND ? " /\\ " : " \\/ ", out);
+        print_prop(out, t, spine[n]->right, here);
+    }
+    if (paren)
+        fputc(')', out);
+}
+
 static void print_prop(FILE *out, const litmus_test *t, const lit_cond *c, enum herd_op above)
 {
     switch (c->kind) {
     case COND_TRUE: fputs("true", out); break;
     case COND_FALSE: fputs("false", out); break;
     case COND_AND:
-    case COND_OR: {
-        enum herd_op here = c->kind == COND_AND ? HERD_AND : HERD_OR;
-        bool paren = herd_paren(above, here);
-        if (paren)
-            fputc('(', out);
-        print_prop(out, t, c->left, here);
-        fputs(here == HERD_AND ? " /\\ " : " \\/ ", out);
-        print_prop(out, t, c->right, here);
-        if (paren)
-            fputc(')', out);
+    case COND_OR:
+        print_chain(out, t, c, above);
         break;
-    }
     case COND_NOT:
         fputs("not (", out);
         print_prop(out, t, c->left, HERD_TOP);
@@ -123,6 +163,10 @@ static void print_cond(FILE *out, const litmus_test *t)
 
 static void print_instr_ref(FILE *out, const litmus_test *t, int thread, int instr)
 {
+    if (thread < 0) {
+        fputs("the initial write", out);
+        return;
+    }
     const lit_instr *in = &t->threads[thread].instrs[instr];
     fprintf(out, "%s line %d `%s`", t->threads[thread].name, in->line, in->text ? in->text : "?");
 }
@@ -154,6 +198,30 @@ static const char *observation_word(const check_result *r)
     if (r->positive == 0)
         return "Never";
     return r->negative == 0 ? "Always" : "Sometimes";
+}
+
+/* What was not checked, one line each (the verdict line says Unknown
+ * when it matters). */
+static void herd_cut_warnings(FILE *out, const litmus_test *t, const check_result *r)
+{
+    if (r->timed_out)
+        fprintf(out, "Warning %s: time limit reached; only the executions found so far were checked\n", t->name);
+    if (r->out_of_memory)
+        fprintf(out, "Warning %s: memory limit reached; only the executions found so far were checked\n", t->name);
+    if (r->too_big)
+        fprintf(out, "Warning %s: executions with more than %d events were skipped\n", t->name, REL_MAX_EVENTS);
+    if (r->writes_cut)
+        fprintf(out, "Warning %s: executions with more writes to one location than coherence orders are listed for were skipped\n",
+                t->name);
+    if (r->paths_cut)
+        fprintf(out, "Warning %s: a thread has more paths than are listed (lower --unroll); the others were skipped\n",
+                t->name);
+    if (r->barriers_cut)
+        fprintf(out, "Warning %s: executions with more than %d arrivals at one counted barrier were skipped\n", t->name,
+                BAR_MAX_COUNTED_EVENTS);
+    if (r->undecided)
+        fprintf(out, "Warning %s: the model could not decide some executions (a linearisation of more than 64 events)\n",
+                t->name);
 }
 
 /* herd7's kind of a test: exists is Allowed, ~exists Forbidden, forall
@@ -196,8 +264,7 @@ void report_herd(FILE *out, const litmus_test *t, check_result *r, const report_
         fprintf(out, "Warning %s: loop bound %d cut some executions (raise --unroll)\n", t->name, info->unroll);
     if (r->values_cut)
         fprintf(out, "Warning %s: value search stopped before closing; outcomes may be missing\n", t->name);
-    if (r->too_big)
-        fprintf(out, "Warning %s: executions with more than 64 events were skipped\n", t->name);
+    herd_cut_warnings(out, t, r);
     if (r->hang)
         fprintf(out, "Warning %s: some executions wait forever at a counted barrier\n", t->name);
     if (info->extra_herd)
@@ -226,13 +293,41 @@ void report_json_string(FILE *out, const char *s)
     fputc('"', out);
 }
 
+/* A value in decimal, without printf: JSON states are most of a run's
+ * output. */
+static void put_value(FILE *out, lit_value v)
+{
+    char buf[24], *p = buf + sizeof buf;
+    uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+    do {
+        *--p = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    if (v < 0)
+        *--p = '-';
+    fwrite(p, 1, (size_t)(buf + sizeof buf - p), out);
+}
+
+/* The JSON key of an observed term: "P1:r0" or "x". */
+static void put_json_key(FILE *out, const litmus_test *t, const lit_term *term)
+{
+    if (term->kind == TERM_REG) {
+        fputs(t->threads[term->thread].name, out);
+        fputc(':', out);
+        fputs(t->threads[term->thread].reg_names[term->reg], out);
+    } else {
+        print_term(out, t, term, true);
+    }
+}
+
 void report_json_state(FILE *out, const litmus_test *t, const lit_value *state)
 {
     fputc('{', out);
     for (int i = 0; i < t->nobserved; i++) {
         fputs(i ? ",\"" : "\"", out);
-        print_term(out, t, &t->observed[i], true);
-        fprintf(out, "\":%" PRId64, state[i]);
+        put_json_key(out, t, &t->observed[i]);
+        fputs("\":", out);
+        put_value(out, state[i]);
     }
     fputc('}', out);
 }
@@ -252,6 +347,10 @@ static void json_states(FILE *out, const litmus_test *t, check_result *r)
 
 static void json_instr_ref(FILE *out, const litmus_test *t, int thread, int instr)
 {
+    if (thread < 0) {
+        fputs("{\"thread\":null,\"line\":null,\"instruction\":\"initial write\"}", out);
+        return;
+    }
     const lit_instr *in = &t->threads[thread].instrs[instr];
     fputs("{\"thread\":", out);
     report_json_string(out, t->threads[thread].name);
@@ -293,6 +392,15 @@ static void json_flags_and_races(FILE *out, const litmus_test *t, const check_re
     fputc(']', out);
 }
 
+/* "complete": whether every execution was checked; if not, why. */
+static void json_completeness(FILE *out, const check_result *r)
+{
+    const char *why = enumerate_incomplete(r);
+    fprintf(out, ",\"complete\":%s", why ? "false" : "true");
+    if (why)
+        fprintf(out, ",\"incomplete\":\"%s\"", why);
+}
+
 void report_json(FILE *out, const litmus_test *t, check_result *r, const report_info *info)
 {
     fputs("{\"test\":", out);
@@ -312,14 +420,11 @@ void report_json(FILE *out, const litmus_test *t, check_result *r, const report_
     json_flags_and_races(out, t, r, info);
     if (info->extra_json)
         info->extra_json(out, t, info->extra);
-    if (r->interrupted || r->too_big)
-        fprintf(out, ",\"complete\":false,\"incomplete\":\"%s\"",
-                r->interrupted ? "interrupted" : "too-many-events");
-    else
-        fputs(",\"complete\":true", out);
-    fprintf(out, ",\"unroll\":%d,\"unroll_cut\":%s,\"values_cut\":%s,\"hang\":%s,\"time_us\":%.0f}\n",
+    fprintf(out, ",\"unroll\":%d,\"unroll_cut\":%s,\"values_cut\":%s,\"hang\":%s",
             info->unroll, r->unroll_cut ? "true" : "false", r->values_cut ? "true" : "false",
-            r->hang ? "true" : "false", info->seconds * 1e6);
+            r->hang ? "true" : "false");
+    json_completeness(out, r);
+    fprintf(out, ",\"time_us\":%.0f}\n", info->seconds * 1e6);
 }
 
 void report_flags_text(FILE *out, const litmus_test *t, const check_result *r, const cat_model *m, bool races)

@@ -21,7 +21,13 @@
 
 /* True when the condition holds as herd7 means it ("Ok"). */
 bool report_condition_ok(const litmus_test *t, const check_result *r);
-/* "Ok", "No", or "Undef" when the model makes flagged programs undefined. */
+/* Whether the verdict stands although some executions were not checked
+ * (enumerate_incomplete): an execution found settles `exists` (Ok),
+ * `~exists` and `forall` (No), and a raised flag settles Undef.  True when
+ * every execution was checked. */
+bool report_established(const litmus_test *t, const check_result *r, const cat_model *m);
+/* "Ok", "No", "Undef" when the model makes flagged programs undefined, or
+ * "Unknown" when the verdict is not established. */
 const char *report_verdict(const litmus_test *t, const check_result *r, const cat_model *m);
 
 typedef struct report_info {

@@ -55,6 +55,11 @@ typedef struct nsi_sched {
     bool preempt;
 } nsi_sched;
 
+/* The most rules a model may have: back ends keep a state's rule in 16 bits
+ * (search/state_store.h).  A front end refuses a larger model itself, with
+ * an error its user can act on. */
+#define NSI_MAX_RULES 65535
+
 /* One step of a trace as data (for JSON and for printers that lay steps
  * out themselves): who took which event in which state, which table row
  * fired, and what it did.  Every field is optional (NULL, 0 or -1 when the
@@ -86,7 +91,7 @@ typedef struct nsi_step {
 typedef struct nsi_model {
     void *ctx;               /* the front end's own data */
     size_t state_bytes;      /* size of every packed state */
-    int nrules;              /* rule ids are 0..nrules-1 */
+    int nrules;              /* rule ids are 0..nrules-1, nrules <= NSI_MAX_RULES */
 
     /* Writes the initial state. */
     void (*initial)(void *ctx, uint8_t *state);

@@ -27,13 +27,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "search/nsi.h"
+
 typedef struct state_store state_store;
 
 /* The parent of a state stored without one (the initial state). */
 #define SS_NO_PARENT UINT32_MAX
 /* The rule of a state stored without one; rule ids are 0..SS_MAX_RULE. */
 #define SS_NO_RULE (-1)
-#define SS_MAX_RULE 65534
+#define SS_MAX_RULE (NSI_MAX_RULES - 1)
 
 typedef struct ss_limits {
     size_t max_bytes;      /* arena + table + bookkeeping; 0: no limit */

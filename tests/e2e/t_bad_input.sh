@@ -27,6 +27,7 @@ expect_error "$B/unknown-thread-in-condition.litmus" 7:23  "unknown thread 'P2' 
 expect_error "$B/missing-semicolon.litmus"           7:32  "missing ';' at the end of the row"
 expect_error "$B/missing-semicolon-init.litmus"      3:4   "missing ';' in the init block"
 expect_error "$B/unknown-architecture.litmus"        1:1   "unknown architecture 'OpenPTX'"
+expect_error "$B/alias-cycle.litmus"                 4:21  "aliases of .x. form a cycle"
 
 # An absurdly large file: a valid-looking test padded past 1 MiB.
 big="$tmp/huge.litmus"

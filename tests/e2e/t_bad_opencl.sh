@@ -20,6 +20,14 @@ expect_error "$B/truncated.litmus"                   4:35  "unexpected end of fi
 expect_error "$B/bad-memory-order.litmus"            4:31  "expected a memory order"
 expect_error "$B/bad-memory-scope.litmus"            4:53  "expected a memory scope"
 expect_error "$B/unterminated-comment.litmus"        4:3   "unterminated comment"
+expect_error "$B/herd-unclosed-device-group.litmus"  14:1  "expected '\)' closing a group of devices"
+expect_error "$B/herd-bracket-location.litmus"       13:12 "expected '\]' after '\[x'"
+expect_error "$B/array-index-out-of-range.litmus"    8:28  "index 2 is out of range for y\[2\]"
+
+# herd's legacy format (header OpenCL) runs: our own suite of it checks
+"$bin" litmus --model opencl litmus/opencl-herd >"$tmp/out" 2>"$tmp/err"
+check "litmus/opencl-herd: every test checked, nothing on stderr" test $? -eq 0 -a ! -s "$tmp/err"
+check "litmus/opencl-herd: one block per file" test "$(grep -c '^Test ' "$tmp/out")" -eq "$(ls litmus/opencl-herd/*.litmus | wc -l)"
 
 # every corpus test of the OpenCL dialect parses (when the corpus is present)
 corpus=/work/shared/corpus/opencl/OPENCL

@@ -105,14 +105,18 @@ check "opencl-race is explained, not just unknown" \
 mkdir -p "$tmp/mymodels"
 cp models/sc.cat "$tmp/mymodels/mysc.cat"
 check "SCOPECHECK_MODELS: a model found by name there" \
-    bash -c "cd / && SCOPECHECK_MODELS='$tmp/mymodels' '$bin' litmus --model mysc '$PWD/$L/MP-weak.litmus' | grep -q '^Test MP-weak'"
+    bash -c "cd / && SCOPECHECK_MODELS='$tmp/mymodels' '$(realpath "$bin")' litmus --model mysc '$PWD/$L/MP-weak.litmus' | grep -q '^Test MP-weak'"
 if make -s install PREFIX="$tmp/inst" >/dev/null 2>&1; then
     check "make install: the program runs with its models from another directory" \
         bash -c "cd / && '$tmp/inst/bin/scopecheck' litmus --model hrf-direct '$PWD/$L/MP-weak.litmus' | grep -qx Undef"
     check "make install: protocols are found too" \
         bash -c "cd / && '$tmp/inst/bin/scopecheck' verify --protocol gpu_vi '$PWD/$L/MP-weak.litmus' | grep -q '^Result Pass'"
     check "make install: scopecheck(1) with a section per command" \
-        bash -c "for s in LITMUS VERIFY GRAPH COMPARE 'EXIT STATUS' ENVIRONMENT; do grep -q \"^.SH \$s\" '$tmp/inst/share/man/man1/scopecheck.1' || exit 1; done"
+        bash -c "for s in LITMUS VERIFY GRAPH EXPORT COMPARE 'EXIT STATUS' ENVIRONMENT; do grep -q \"^.SH \$s\" '$tmp/inst/share/man/man1/scopecheck.1' || exit 1; done"
+    check "make install: scopesim beside scopecheck, with the same version" \
+        bash -c "v=\$('$tmp/inst/bin/scopesim' --version | cut -d' ' -f2); [ -n \"\$v\" ] && [ \"\$v\" = \"\$('$tmp/inst/bin/scopecheck' version | cut -d' ' -f2)\" ]"
+    check "make install: scopesim's systems and workloads (models/sim)" \
+        bash -c "[ -s '$tmp/inst/share/scopecheck/models/sim/hmg4x1.sys' ] && [ -s '$tmp/inst/share/scopecheck/models/sim/sharing.wl' ]"
     check "make install: the formats in section 5" \
         bash -c "ls '$tmp/inst/share/man/man5' | tr '\n' ' ' | grep -qx 'scopecheck-cat.5 scopecheck-litmus.5 scopecheck-proto.5 '"
     check "the man pages format without warnings" \

@@ -14,7 +14,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 corpus=../shared/corpus/ptx
 
-for multi in models/gpu_vi_multi.proto models/hmg_lite.proto; do
+for multi in models/gpu_vi_multi.proto models/gpu_vi_multi_p2p.proto models/hmg_lite.proto; do
     n=$(basename "$multi" .proto)
     for f in litmus/ptx/*.litmus; do
         check "$n sound on $(basename "$f")" "$bin" verify --protocol "$multi" --const MAXV=3 "$f"

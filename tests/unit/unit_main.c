@@ -10,6 +10,9 @@ int main(void)
     if (CU_initialize_registry() != CUE_SUCCESS)
         return 2;
     register_diag_tests();
+    register_input_tests();
+    register_cat_limits_tests();
+    register_protocol_limits_tests();
     register_relation_tests();
     register_cat_tests();
     register_litmus_ptx_tests();
@@ -17,6 +20,7 @@ int main(void)
     register_litmus_hash_tests();
     register_enumerate_tests();
     register_liveness_tests();
+    register_enumerate_wide_tests();
     register_ptx_model_tests();
     register_protocol_tests();
     register_protocol_lang_tests();
@@ -28,6 +32,7 @@ int main(void)
     register_report_tests();
     register_print_tests();
     register_gen_tests();
+    register_sim_tests();
     CU_basic_set_mode(CU_BRM_NORMAL);
     CU_basic_run_tests();
     unsigned failed = CU_get_number_of_failures() + CU_get_number_of_tests_failed();

@@ -3,6 +3,9 @@
 #define SCOPECHECK_UNIT_SUITES_H
 
 void register_diag_tests(void);
+void register_input_tests(void);
+void register_cat_limits_tests(void);
+void register_protocol_limits_tests(void);
 void register_report_tests(void);
 void register_relation_tests(void);
 void register_cat_tests(void);
@@ -11,6 +14,7 @@ void register_litmus_opencl_tests(void);
 void register_litmus_hash_tests(void);
 void register_enumerate_tests(void);
 void register_liveness_tests(void);
+void register_enumerate_wide_tests(void);
 void register_ptx_model_tests(void);
 void register_protocol_tests(void);
 void register_protocol_lang_tests(void);
@@ -21,5 +25,6 @@ void register_print_tests(void);
 void register_gen_tests(void);
 void register_describe_tests(void);
 void register_msc_tests(void);
+void register_sim_tests(void);
 
 #endif

@@ -50,28 +50,45 @@ static bool arg_scope(oparser *p, node *e, enum lit_scope *s)
     return false;
 }
 
+/* The regions that fence flags `A | B | ...` name, or -1 with *bad set to
+ * the leftmost operand that is no flag.  The chain nests to the left as
+ * deep as it is long: a loop walks it, recursion goes only into right
+ * operands (parenthesised, so bounded by the parser's depth). */
+static int flags_of(node *e, node **bad)
+{
+    int all = 0;
+    for (; e->kind == N_BIN && e->op == B_OR; e = e->l) {
+        int r = flags_of(e->r, bad);
+        all = all < 0 || r < 0 ? -1 : all | r;
+    }
+    int r = node_is(e, "CLK_GLOBAL_MEM_FENCE") ? REGION_GLOBAL
+          : node_is(e, "CLK_LOCAL_MEM_FENCE") ? REGION_LOCAL : -1;
+    if (r < 0)
+        *bad = e;       /* visited right to left: the last one is the leftmost */
+    return all < 0 || r < 0 ? -1 : all | r;
+}
+
 static bool arg_flags(oparser *p, node *e, uint8_t *regions)
 {
-    if (e->kind == N_BIN && e->op == B_OR) {
-        uint8_t a = 0, b = 0;
-        if (!arg_flags(p, e->l, &a) || !arg_flags(p, e->r, &b))
-            return false;
-        *regions = a | b;
+    node *bad = NULL;
+    int r = flags_of(e, &bad);
+    if (r >= 0) {
+        *regions = (uint8_t)r;
         return true;
     }
-    if (node_is(e, "CLK_GLOBAL_MEM_FENCE")) { *regions = REGION_GLOBAL; return true; }
-    if (node_is(e, "CLK_LOCAL_MEM_FENCE")) { *regions = REGION_LOCAL; return true; }
-    lex_error(LX, e->line, e->col, "expected fence flags (CLK_GLOBAL_MEM_FENCE, "
+    lex_error(LX, bad->line, bad->col, "expected fence flags (CLK_GLOBAL_MEM_FENCE, "
               "CLK_LOCAL_MEM_FENCE, or both joined by '|')");
     return false;
 }
 
-/* The location an atomic's object argument names. */
+/* The location an atomic's object argument names: x or &x (the location
+ * x), &y[i] or y[i] (an element of array y). */
 static int arg_loc(oparser *p, node *e, const char *fn)
 {
-    /* x or &x: the location x */
-    if ((e->kind == N_VAR || e->kind == N_ADDR) && ocl_local_index(p, e->name) < 0)
+    if ((e->kind == N_VAR || e->kind == N_ADDR) && !e->index && ocl_local_index(p, e->name) < 0)
         return ocl_deref_loc(p, e->name, e->line, e->col);
+    if ((e->kind == N_ADDR || e->kind == N_INDEX) && e->index)
+        return ocl_node_loc(p, e, "the first argument");
     lex_error(LX, e->line, e->col, "the first argument of '%s' must be a location (a pointer parameter)",
               fn);
     return -1;
@@ -116,8 +133,8 @@ static bool classify_sync(call *c)
 {
     if (strcmp(c->fn, "atomic_init") == 0)
         c->kind = F_INIT;
-    else if (strcmp(c->fn, "atomic_work_item_fence") == 0)
-        c->kind = F_FENCE;
+    else if (strcmp(c->fn, "atomic_work_item_fence") == 0 || strcmp(c->fn, "fence") == 0)
+        c->kind = F_FENCE;   /* fence(...): herd's name for it */
     else if (strcmp(c->fn, "barrier") == 0 || strcmp(c->fn, "work_group_barrier") == 0)
         c->kind = F_BARRIER;
     else
@@ -224,12 +241,14 @@ static bool order_and_scope(oparser *p, node *e, call *c)
         }
         if (e->nargs == nvals + nord + 1 && !arg_scope(p, e->args[nvals + nord], &scope))
             return false;
-        if (kind == F_LOAD && (order == ORD_RELEASE || order == ORD_ACQ_REL)) {
+        /* herd accepts any order on a load or store (its suite has
+         * release loads and acquire stores): the model sees the order */
+        if (!p->herd && kind == F_LOAD && (order == ORD_RELEASE || order == ORD_ACQ_REL)) {
             lex_error(LX, e->args[1]->line, e->args[1]->col,
                       "a load cannot have memory order release or acq_rel");
             return false;
         }
-        if (kind == F_STORE && (order == ORD_ACQUIRE || order == ORD_ACQ_REL)) {
+        if (!p->herd && kind == F_STORE && (order == ORD_ACQUIRE || order == ORD_ACQ_REL)) {
             lex_error(LX, e->args[2]->line, e->args[2]->col,
                       "a store cannot have memory order acquire or acq_rel");
             return false;
@@ -242,6 +261,26 @@ static bool order_and_scope(oparser *p, node *e, call *c)
 }
 
 /* ---- compiling a call ------------------------------------------------------------- */
+
+/* The id of a barrier call: the k-th barrier of the thread's text meets the
+ * k-th of the other work-items of its work group; in herd's format a
+ * labelled barrier ("B1: barrier(...)") meets the barriers of the same
+ * label instead, as herd's same_B does. */
+static lit_value barrier_id(oparser *p)
+{
+    enum { LABELLED = 1 << 20 };
+    if (!p->herd || !p->stmt_label)
+        return p->nbarriers++;
+    for (int i = 0; i < p->nbarrier_labels; i++)
+        if (strcmp(p->barrier_labels[i], p->stmt_label) == 0)
+            return LABELLED + i;
+    const char **n = ocl_append(p->barrier_labels, p->nbarrier_labels, sizeof *n);
+    if (!n)
+        return LABELLED + p->nbarrier_labels;
+    p->barrier_labels = n;
+    p->barrier_labels[p->nbarrier_labels] = p->stmt_label;
+    return LABELLED + p->nbarrier_labels++;
+}
 
 /* atomic_work_item_fence(flags, order, scope), barrier(flags),
  * work_group_barrier(flags[, scope]) */
@@ -259,9 +298,7 @@ static bool gen_fence_barrier(oparser *p, node *e, enum fn_kind kind)
             return false;
         in->barrier_waits = true;
         in->scope = SCOPE_CTA;
-        /* the k-th barrier of the thread's text meets the k-th of
-         * the other work-items of its work group */
-        in->a = imm(p->nbarriers++);
+        in->a = imm(barrier_id(p));
         in->b.kind = OPND_NONE;
         in->regions = regions;
         return true;
@@ -338,13 +375,16 @@ static bool cas_expected_arg(oparser *p, node *ex, const char *fn, cas_expected 
 {
     x->arg = ex;
     x->loc = x->reg = -1;
+    if ((ex->kind == N_ADDR || ex->kind == N_INDEX) && ex->index) {
+        x->loc = ocl_node_loc(p, ex, "the expected argument");
+        return x->loc >= 0;
+    }
     if (ex->kind == N_ADDR && ocl_local_index(p, ex->name) >= 0) {
         x->reg = ocl_local_index(p, ex->name);
         return true;
     }
-    if ((ex->kind == N_VAR || ex->kind == N_ADDR) && ocl_local_index(p, ex->name) < 0 &&
-        ocl_param_loc(p, ex->name) >= 0) {
-        x->loc = ocl_param_loc(p, ex->name);
+    if ((ex->kind == N_VAR || ex->kind == N_ADDR) && ocl_location_named(p, ex->name) >= 0) {
+        x->loc = ocl_location_named(p, ex->name);
         return true;
     }
     lex_error(LX, ex->line, ex->col, "the expected argument of '%s' must be a location "
@@ -414,6 +454,18 @@ static bool gen_cas(oparser *p, node *e, const call *c, int dst, ocl_value_compi
 
 /* Compile a call; `dst` is the register that receives its value, or -1
  * when the value is unused (a call statement). */
+typedef struct call_ctx {
+    node *e;
+    int dst;
+    ocl_value_compiler gen_value;
+} call_ctx;
+
+static bool gen_call_for_element(oparser *p, void *ctx)
+{
+    call_ctx *c = ctx;
+    return ocl_gen_call(p, c->e, c->dst, c->gen_value);
+}
+
 bool ocl_gen_call(oparser *p, node *e, int dst, ocl_value_compiler gen_value)
 {
     call c;
@@ -421,6 +473,14 @@ bool ocl_gen_call(oparser *p, node *e, int dst, ocl_value_compiler gen_value)
         return false;
     if (c.kind == F_FENCE || c.kind == F_BARRIER)
         return gen_fence_barrier(p, e, c.kind);
+    /* an object (or compare-exchange expected) argument y[r]: one copy of
+     * the call per element of y */
+    int nloc = c.kind == F_CAS ? 2 : 1;
+    for (int i = 0; i < nloc; i++)
+        if (ocl_needs_dispatch(e->args[i])) {
+            call_ctx cc = { e, dst, gen_value };
+            return ocl_each_element(p, e->args[i], gen_value, gen_call_for_element, &cc);
+        }
     c.loc = arg_loc(p, e->args[0], c.fn);
     if (c.loc < 0 || !order_and_scope(p, e, &c))
         return false;

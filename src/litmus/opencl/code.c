@@ -174,10 +174,29 @@ int ocl_param_loc(oparser *p, const char *name)
     return -1;
 }
 
+int ocl_location_named(oparser *p, const char *name)
+{
+    if (ocl_local_index(p, name) >= 0)
+        return -1;
+    int l = ocl_param_loc(p, name);
+    if (l >= 0 || !p->herd)
+        return l;
+    /* herd's format: a name no parameter declares is a location of the
+     * test all the same (CT_wsq2 spells oldhead_p two ways), in no region
+     * and, unless the init block gives one, with no initial value: herd
+     * finds no execution in which it is read before it is written */
+    l = litmus_loc_index(p->t, name);
+    if (l < 0) {
+        l = litmus_add_loc(p->t, name, LIT_NO_VALUE);
+        p->t->locs[l].region = REGION_NONE;
+    }
+    return l;
+}
+
 /* A variable of the same name hides the parameter, as in C. */
 int ocl_deref_loc(oparser *p, const char *name, int line, int col)
 {
-    int loc = ocl_local_index(p, name) >= 0 ? -1 : ocl_param_loc(p, name);
+    int loc = ocl_location_named(p, name);
     if (loc < 0)
         lex_error(LX, line, col, "undeclared location '%s' (not a parameter of thread %s)", name,
                   p->th->name);

@@ -16,6 +16,7 @@ static node *new_node(enum node_kind k, int line, int col)
 {
     node *n = GC_MALLOC(sizeof *n);
     n->kind = k;
+    n->fixed = -1;
     n->line = line;
     n->col = col;
     return n;
@@ -103,7 +104,16 @@ static node *parse_unary(oparser *p)
     return n;
 }
 
-/* *x (a location) or &v (a variable, for a compare-exchange). */
+/* "[i]" after a name: the index of an array element, into n->index. */
+static bool parse_index(oparser *p, node *n)
+{
+    lex_advance(LX);                /* [ */
+    n->index = parse_expr_prec(p, 1);
+    return n->index && ocl_expect_punct(p, "]", "']' after the index");
+}
+
+/* *x (a location), &v (a variable, for a compare-exchange) or &y[i] (an
+ * array element). */
 static node *parse_deref_or_addr(oparser *p)
 {
     lex_token op = TOK;
@@ -116,6 +126,8 @@ static node *parse_deref_or_addr(oparser *p)
     node *n = new_node(deref ? N_DEREF : N_ADDR, op.line, op.col);
     n->name = lex_tok_str(&TOK);
     lex_advance(LX);
+    if (!deref && lex_is_punct(&TOK, "[") && !parse_index(p, n))
+        return NULL;
     return n;
 }
 
@@ -152,6 +164,11 @@ static node *parse_name(oparser *p)
     lex_token name = TOK;
     lex_advance(LX);
     bool call = lex_is_punct(&TOK, "(");
+    if (!call && lex_is_punct(&TOK, "[")) {
+        node *n = new_node(N_INDEX, name.line, name.col);
+        n->name = lex_tok_str(&name);
+        return parse_index(p, n) ? n : NULL;
+    }
     node *n = new_node(call ? N_CALL : N_VAR, name.line, name.col);
     n->name = lex_tok_str(&name);
     return !call || parse_args(p, n) ? n : NULL;
@@ -273,6 +290,26 @@ static bool gen_deref_into(oparser *p, node *e, int dst)
     return loc >= 0 && ocl_emit_plain_load(p, dst, loc, e->line, e->col);
 }
 
+typedef struct index_load {
+    node *e;
+    int dst;
+} index_load;
+
+static bool gen_element_load(oparser *p, void *ctx)
+{
+    index_load *l = ctx;
+    int loc = ocl_node_loc(p, l->e, "an array element");
+    return loc >= 0 && ocl_emit_plain_load(p, l->dst, loc, l->e->line, l->e->col);
+}
+
+/* dst = y[i]: a plain load of an array element. */
+static bool gen_index_into(oparser *p, node *e, int dst)
+{
+    index_load l = { e, dst };
+    return ocl_needs_dispatch(e) ? ocl_each_element(p, e, ocl_gen_value, gen_element_load, &l)
+                                 : gen_element_load(p, &l);
+}
+
 /* dst = the truth of e: t = 1; if (e) goto end; t = 0; end: dst = t.
  * Through a temporary t, because e may read dst. */
 static bool gen_truth_into(oparser *p, node *e, int dst)
@@ -330,6 +367,8 @@ bool ocl_gen_into(oparser *p, node *e, int dst)
         ok = ocl_gen_call(p, e, dst, ocl_gen_value);
     else if (e->kind == N_DEREF)
         ok = gen_deref_into(p, e, dst);
+    else if (e->kind == N_INDEX)
+        ok = gen_index_into(p, e, dst);
     else if (is_compare(e))
         ok = gen_truth_into(p, e, dst);
     else if (e->kind == N_BIN || e->kind == N_NEG)

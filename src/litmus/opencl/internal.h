@@ -12,6 +12,8 @@
  *                            into values, registers and conditional jumps
  *   litmus/opencl/builtin.c  calls of the builtins (atomics, fences, barriers)
  *   litmus/opencl/stmt.c     statements and control flow
+ *   litmus/opencl/index.c    arrays: their elements as locations, and
+ *                            accesses through an index held in a register
  *
  * Every function reports at most one diagnostic through the lexer (which
  * sets p->lx.failed) and returns false, NULL or -1 after it; callers stop.
@@ -32,7 +34,9 @@
 
 /* ---- expression trees ---------------------------------------------------- */
 
-enum node_kind { N_NUM, N_VAR, N_DEREF, N_ADDR, N_CALL, N_BIN, N_NOT, N_NEG };
+/* N_INDEX: name[index] (a plain access of an array element); N_ADDR:
+ * &name, or &name[index] when index is set. */
+enum node_kind { N_NUM, N_VAR, N_DEREF, N_ADDR, N_CALL, N_BIN, N_NOT, N_NEG, N_INDEX };
 enum binop { B_ADD, B_SUB, B_MUL, B_AND, B_OR, B_EQ, B_NE, B_LT, B_GT, B_LE, B_GE, B_LAND, B_LOR };
 
 typedef struct node {
@@ -43,8 +47,19 @@ typedef struct node {
     struct node *l, *r;      /* N_BIN: both; N_NOT, N_NEG: l */
     struct node *args[MAX_ARGS];
     int nargs;
+    struct node *index;      /* N_INDEX, N_ADDR: the element index, or NULL */
+    int fixed;               /* while an access through a register index is
+                              * compiled per element (index.c): that element */
     int line, col;
 } node;
+
+/* An array of the init block: its elements are the locations base, ...,
+ * base + len - 1, named "name[0]", ... */
+typedef struct array_decl {
+    const char *name;
+    int base, len;
+    int out_of_range;        /* a location no access may read, or -1 */
+} array_decl;
 
 /* ---- parser state ------------------------------------------------------- */
 
@@ -65,6 +80,16 @@ typedef struct oparser {
     lexer lx;
     litmus_test *t;
     int depth;
+    /* herd's legacy format (header "OpenCL", docs/litmus-opencl.md): info
+     * lines after the header, variables introduced by assignment, loads and
+     * stores of any order, names that no parameter declares, barriers
+     * matched by their statement label */
+    bool herd;
+    const char *stmt_label;  /* the label of the statement being compiled, or NULL */
+    const char **barrier_labels; /* herd: barrier labels of the whole test, by id */
+    int nbarrier_labels;
+    array_decl *arrays;      /* arrays of the init block */
+    int narrays;
     /* register initialisations from the init block */
     struct { int thread; const char *name; lit_value v; int line, col; } *rinit;
     int nrinit;
@@ -158,6 +183,11 @@ bool ocl_declare(oparser *p, const char *name);
 /* The register of a declared variable, the location of a parameter, or -1. */
 int ocl_local_index(oparser *p, const char *name);
 int ocl_param_loc(oparser *p, const char *name);
+/* The location `name` denotes where a location is expected: a parameter of
+ * the thread not hidden by a variable; in herd's format also any other name
+ * that is no variable (a location of the test, created on first use); -1
+ * if none. */
+int ocl_location_named(oparser *p, const char *name);
 /* The location *name reads or writes: that of the pointer parameter `name`
  * unless a variable hides it; -1 (reported at line:col) if there is none. */
 int ocl_deref_loc(oparser *p, const char *name, int line, int col);
@@ -183,6 +213,29 @@ typedef bool (*ocl_value_compiler)(oparser *p, node *e, lit_operand *out);
 /* Compile a call; `dst` is the register that receives its value, or -1
  * when the value is unused (a call statement). */
 bool ocl_gen_call(oparser *p, node *e, int dst, ocl_value_compiler gen_value);
+
+/* ---- arrays (litmus/opencl/index.c) --------------------------------------- */
+
+/* The most elements an array may have. */
+#define OCL_MAX_ARRAY 64
+
+/* Declare array `name` of `len` locations from `base` on (false when out
+ * of memory). */
+bool ocl_add_array(oparser *p, const char *name, int base, int len);
+/* The array named `name` (the init block's), or NULL. */
+const array_decl *ocl_array(oparser *p, const char *name);
+/* The location an access names: x, &x, x[i], &x[i] with i a constant (or
+ * fixed by ocl_each_element); -2 when i is held in a register and not
+ * fixed yet; -1 after reporting an error ("what" names the position). */
+int ocl_node_loc(oparser *p, node *e, const char *what);
+/* Does e index an array through a register not fixed yet? */
+bool ocl_needs_dispatch(const node *e);
+/* Compile `body` once per element of the array e indexes, each copy run
+ * when the index (compiled with gen_value) equals that element's number,
+ * with e fixed to it; an index out of range leaves the path with no
+ * execution (C: undefined behaviour). */
+bool ocl_each_element(oparser *p, node *e, ocl_value_compiler gen_value,
+                      bool (*body)(oparser *p, void *ctx), void *ctx);
 
 /* ---- statements (litmus/opencl/stmt.c) ----------------------------------- */
 

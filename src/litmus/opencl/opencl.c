@@ -31,9 +31,17 @@
 
 /* ---- header, init block -------------------------------------------------- */
 
+/* The header line and doc strings; in herd's format (header "OpenCL") also
+ * the information lines herd's generators write before the init block
+ * (Prefetch=..., Com=..., Orig=...), which say nothing about the test. */
 static bool parse_header(oparser *p)
 {
-    return litmus_lex_header(LX, p->t);
+    if (!litmus_lex_header(LX, p->t))
+        return false;
+    p->herd = strcmp(p->t->arch, "OpenCL") == 0;
+    while (p->herd && !lex_is_punct(&TOK, "{") && TOK.kind != TOK_EOF && TOK.kind != TOK_ERROR)
+        lex_advance(LX);
+    return !failed(p);
 }
 
 /* "= v" after the location `name` of the init block. */
@@ -109,11 +117,131 @@ static bool parse_reg_init(oparser *p, const lex_token *thread)
     return true;
 }
 
-/* One item of the init block: "[x] = v", "x = v" or a register's "T:r = v". */
+/* What the words before a parameter's '*' (or a typed name of the init
+ * block) say. */
+typedef struct param_decl {
+    bool local, global, atomic, type;
+} param_decl;
+
+static void read_param_decl(oparser *p, param_decl *d);
+static bool is_qualifier(const lex_token *t);
+static bool is_atomic_type(const lex_token *t);
+
+/* The values of "= v" or "= {v, ...}" (up to max of them) into vals;
+ * *n receives their number, -1 when there is no initialiser. */
+static bool parse_init_values(oparser *p, lit_value *vals, int max, int *n, bool *braced)
+{
+    *n = -1;
+    *braced = false;
+    if (!lex_is_punct(&TOK, "="))
+        return true;
+    lex_advance(LX);
+    if (!lex_is_punct(&TOK, "{")) {
+        *n = 1;
+        return lex_signed_number(LX, &vals[0], "an integer value");
+    }
+    *braced = true;
+    lex_advance(LX);
+    for (*n = 0; !lex_is_punct(&TOK, "}");) {
+        if (*n == max) {
+            lex_error(LX, TOK.line, TOK.col, "too many initial values (at most %d)", max);
+            return false;
+        }
+        if (!lex_signed_number(LX, &vals[(*n)++], "an integer value"))
+            return false;
+        if (!lex_is_punct(&TOK, "}") && !ocl_expect_punct(p, ",", "',' or '}' in the initial values"))
+            return false;
+    }
+    lex_advance(LX);
+    return true;
+}
+
+/* "atomic_int y[2] = {0, 0}", "int z[3]", "global int x = 1": a typed
+ * location, or an array whose elements are the locations "y[0]", "y[1]",
+ * ... (missing initial values are 0, as in C). */
+static bool parse_typed_init(oparser *p)
+{
+    param_decl d = { false, false, false, false };
+    read_param_decl(p, &d);
+    if (!d.type || TOK.kind != TOK_IDENT) {
+        ocl_expected(p, d.type ? "a location name after the type" : "a type (int, atomic_int, ...)");
+        return false;
+    }
+    lex_token name = TOK;
+    char *s = lex_tok_str(&name);
+    if (litmus_loc_index(p->t, s) >= 0 || ocl_array(p, s)) {
+        lex_error(LX, name.line, name.col, "location '%s' is initialised twice", s);
+        return false;
+    }
+    lex_advance(LX);
+    int len = -1;                   /* a scalar */
+    lex_token open = TOK;
+    if (lex_is_punct(&TOK, "[")) {
+        lex_advance(LX);
+        len = 0;                    /* from the initial values */
+        if (TOK.kind == TOK_NUMBER) {
+            if (TOK.num < 1 || TOK.num > OCL_MAX_ARRAY) {
+                lex_error(LX, TOK.line, TOK.col, "an array has 1 to %d elements, not %lld", OCL_MAX_ARRAY,
+                          (long long)TOK.num);
+                return false;
+            }
+            len = (int)TOK.num;
+            lex_advance(LX);
+        }
+        if (!ocl_expect_punct(p, "]", "']' after the array length"))
+            return false;
+    }
+    lit_value vals[OCL_MAX_ARRAY];
+    int n;
+    bool braced;
+    if (!parse_init_values(p, vals, OCL_MAX_ARRAY, &n, &braced))
+        return false;
+    if (len < 0 && braced) {
+        lex_error(LX, name.line, name.col, "'%s' is not an array: initialise it with '= v'", s);
+        return false;
+    }
+    if (len >= 0 && n >= 0 && !braced) {
+        lex_error(LX, name.line, name.col, "array '%s' is initialised with '= {v, ...}'", s);
+        return false;
+    }
+    if (len == 0 && n <= 0) {
+        lex_error(LX, open.line, open.col, "array '%s' needs a length or initial values", s);
+        return false;
+    }
+    if (len > 0 && n > len) {
+        lex_error(LX, name.line, name.col, "%d initial values for %s[%d]", n, s, len);
+        return false;
+    }
+    if (len == 0)
+        len = n;
+    uint8_t region = d.local ? REGION_LOCAL : d.global ? REGION_GLOBAL : 0;
+    int base = p->t->nlocs;
+    for (int k = 0; k < (len < 0 ? 1 : len); k++) {
+        char buf[160];
+        if (len >= 0)
+            snprintf(buf, sizeof buf, "%s[%d]", s, k);
+        int l = litmus_add_loc(p->t, len < 0 ? s : lex_strndup(buf, strlen(buf)), k < n ? vals[k] : 0);
+        p->t->locs[l].region = region;
+        p->t->locs[l].atomic_type = d.atomic;
+    }
+    return len < 0 || ocl_add_array(p, s, base, len);
+}
+
+static bool starts_typed_init(oparser *p)
+{
+    return ocl_is_type_word(&TOK) || is_atomic_type(&TOK) || is_qualifier(&TOK) ||
+           lex_is_ident(&TOK, "global") || lex_is_ident(&TOK, "__global") || lex_is_ident(&TOK, "local") ||
+           lex_is_ident(&TOK, "__local");
+}
+
+/* One item of the init block: "[x] = v", "x = v", a register's "T:r = v",
+ * or a typed location or array. */
 static bool parse_init_item(oparser *p)
 {
     if (lex_is_punct(&TOK, "["))
         return parse_bracket_init(p);
+    if (starts_typed_init(p))
+        return parse_typed_init(p);
     lex_token first = TOK;
     if (first.kind != TOK_IDENT && first.kind != TOK_NUMBER) {
         ocl_expected(p, "a location ([x] = v) or register (1:r = v) initialisation");
@@ -234,7 +362,38 @@ static bool parse_device(oparser *p, int dev, int *nwg)
     return ocl_expect_punct(p, ")", "'(' or ')' in the scope tree");
 }
 
-/* scopeTree (device (work_group P0 P1) (work_group P2)) ... */
+/* The token after the current one is '(' (past blanks and comments). */
+static bool next_is_paren(oparser *p)
+{
+    const char *q = TOK.text + TOK.len, *end = LX->src + LX->len;
+    while (q < end && (*q == ' ' || *q == '\t' || *q == '\n' || *q == '\r'))
+        q++;
+    return q < end && *q == '(';
+}
+
+/* Devices, or parenthesised groups of them ("((device ...))", which herd's
+ * own parser refuses but some of its suite's files contain). */
+static bool parse_devices(oparser *p, int *ndev, int *nwg, int depth)
+{
+    while (lex_is_punct(&TOK, "(")) {
+        if (!next_is_paren(p)) {
+            if (!parse_device(p, (*ndev)++, nwg))
+                return false;
+            continue;
+        }
+        if (depth >= 4) {
+            lex_error(LX, TOK.line, TOK.col, "scope tree nested too deeply");
+            return false;
+        }
+        lex_advance(LX);            /* ( */
+        if (!parse_devices(p, ndev, nwg, depth + 1) ||
+            !ocl_expect_punct(p, ")", "')' closing a group of devices in the scope tree"))
+            return false;
+    }
+    return true;
+}
+
+/* scopeTree (device (work_group P0 P1) (work_group P2)) (device ...) ... */
 static bool parse_scope_tree(oparser *p)
 {
     lex_advance(LX);                /* scopeTree */
@@ -243,18 +402,10 @@ static bool parse_scope_tree(oparser *p)
         return false;
     }
     int ndev = 0, nwg = 0;
-    while (lex_is_punct(&TOK, "("))
-        if (!parse_device(p, ndev++, &nwg))
-            return false;
-    return true;
+    return parse_devices(p, &ndev, &nwg, 0);
 }
 
 /* ---- threads ------------------------------------------------------------------- */
-
-/* What the words before a parameter's '*' say. */
-typedef struct param_decl {
-    bool local, global, atomic, type;
-} param_decl;
 
 static bool is_qualifier(const lex_token *t)
 {
@@ -315,22 +466,29 @@ static bool check_param_decl(oparser *p, const param_decl *d)
 }
 
 /* The location parameter `name` points to: the init block's, or a new one
- * holding 0.  The declaration gives its region (global unless local) and
- * whether it is atomic. */
+ * holding 0.  The declarations give its region: local if some thread says
+ * local, else global if some thread says global, else none (a pointer with
+ * no address space, which herd's OpenCL models and Dat3M put in neither
+ * region: no happens-before reaches it); atomic if some thread declares it
+ * atomic. */
 static int param_location(oparser *p, const char *name, const param_decl *d)
 {
     litmus_test *t = p->t;
-    int l = litmus_loc_index(t, name);
-    if (l < 0) {
+    const array_decl *a = ocl_array(p, name);   /* a parameter names its array's first element */
+    int l = a ? a->base : litmus_loc_index(t, name);
+    if (l < 0)
         l = litmus_add_loc(t, name, 0);
-        t->locs[l].region = REGION_GLOBAL;
+    for (int k = l; k < l + (a ? a->len : 1); k++) {
+        uint8_t *r = &t->locs[k].region;
+        if (d->local)
+            *r = REGION_LOCAL;
+        else if (d->global && *r != REGION_LOCAL)
+            *r = REGION_GLOBAL;
+        else if (*r == 0)
+            *r = REGION_NONE;
+        if (d->atomic)
+            t->locs[k].atomic_type = true;
     }
-    if (d->local)
-        t->locs[l].region = REGION_LOCAL;
-    else if (t->locs[l].region == 0)
-        t->locs[l].region = REGION_GLOBAL;
-    if (d->atomic)
-        t->locs[l].atomic_type = true;
     return l;
 }
 

@@ -326,6 +326,15 @@ static int assigned_reg(oparser *p, const lex_token *name, const char *s)
     int r = ocl_local_index(p, s);
     if (r >= 0)
         return r;
+    bool is_param = false;
+    for (int i = 0; i < p->nparams; i++)
+        is_param |= strcmp(p->params[i].name, s) == 0;
+    if (p->herd && !is_param) {
+        /* herd's format: "r0 = ...", "localTail = ..." introduce a variable */
+        if (litmus_reg_index(p->th, s) < 0)
+            litmus_add_reg(p->th, s, 0);
+        return ocl_declare(p, s) ? ocl_local_index(p, s) : -1;
+    }
     if (ocl_param_loc(p, s) >= 0)
         lex_error(LX, name->line, name->col, "cannot assign to location '%s' (write *%s = ...)", s, s);
     else
@@ -333,18 +342,60 @@ static int assigned_reg(oparser *p, const lex_token *name, const char *s)
     return -1;
 }
 
-/* r = e; r++; r--; r += e; r -= e; or a label "L:" before a statement */
+typedef struct index_store {
+    node *target;
+    lit_operand v;
+} index_store;
+
+static bool store_element(oparser *p, void *ctx)
+{
+    index_store *st = ctx;
+    int loc = ocl_node_loc(p, st->target, "an array element");
+    return loc >= 0 && ocl_emit_plain_store(p, loc, st->v, st->target->line, st->target->col);
+}
+
+/* y[i] = e;  (the name y read, at '['): the value first, then the store to
+ * the element, one copy per element when i is in a register. */
+static bool stmt_index_store(oparser *p, const lex_token *name, const char *s)
+{
+    lex_advance(LX);                /* [ */
+    node *target = GC_MALLOC(sizeof *target);
+    target->kind = N_INDEX;
+    target->name = s;
+    target->fixed = -1;
+    target->line = name->line;
+    target->col = name->col;
+    target->index = ocl_parse_expr(p);
+    if (!target->index || !ocl_expect_punct(p, "]", "']' after the index") ||
+        !ocl_expect_punct(p, "=", "'=' after the array element"))
+        return false;
+    node *e = ocl_parse_expr(p);
+    index_store st = { target, { OPND_NONE, -1, 0 } };
+    if (!e || !ocl_gen_value(p, e, &st.v))
+        return false;
+    return ocl_needs_dispatch(target) ? ocl_each_element(p, target, ocl_gen_value, store_element, &st)
+                                      : store_element(p, &st);
+}
+
+/* r = e; r++; r--; r += e; r -= e; y[i] = e; or a label "L:" before a statement */
 static bool stmt_assign(oparser *p)
 {
     lex_token start = TOK;
     int from = p->ncode;
     lex_advance(LX);
     if (lex_is_punct(&TOK, ":")) {
-        /* a statement label (B1:): no effect */
+        /* a statement label (B1:): names a barrier in herd's format, else
+         * no effect */
         lex_advance(LX);
-        return parse_stmt(p);
+        const char *outer = p->stmt_label;
+        p->stmt_label = lex_tok_str(&start);
+        bool ok = parse_stmt(p);
+        p->stmt_label = outer;
+        return ok;
     }
     char *s = lex_tok_str(&start);
+    if (lex_is_punct(&TOK, "["))
+        return stmt_index_store(p, &start, s) && finish_stmt(p, from, &start);
     if (!lex_is_punct(&TOK, "=") && !lex_is_punct(&TOK, "+") && !lex_is_punct(&TOK, "-")) {
         if (TOK.kind != TOK_ERROR)
             lex_error(LX, TOK.line, TOK.col, "expected a statement: '=', '(' or ':' after '%s', got %s",
@@ -360,6 +411,10 @@ static bool stmt_assign(oparser *p)
 
 static bool parse_stmt_inner(oparser *p)
 {
+    /* a label names only a barrier call that is its own statement */
+    if (TOK.kind != TOK_IDENT || lex_is_ident(&TOK, "if") || lex_is_ident(&TOK, "while") ||
+        lex_is_ident(&TOK, "do"))
+        p->stmt_label = NULL;
     if (lex_is_punct(&TOK, "{"))
         return parse_block(p);
     if (lex_is_punct(&TOK, ";")) {

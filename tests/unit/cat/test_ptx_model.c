@@ -11,17 +11,21 @@
  * group to every waiting one (no quorum).
  */
 #include <CUnit/CUnit.h>
+#include <gc.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cat/cat.h"
+#include "exec_build.h"
 #include "unit_suites.h"
 
 /* ---- Builder ---- */
 
-/* Virtual locations: S is a surface alias of x, X2 a generic alias of x. */
-enum { X, Y, S, X2, NLOC };
+/* Virtual addresses: X2 is a generic alias of x (an address of its own).  A
+ * surface, texture or constant alias is a synonym of its target (the front
+ * end resolves it), so a surface access "through s" is made at X or X2. */
+enum { X, Y, X2, NLOC };
 enum { MAXT = 4 };
 #define NOSCOPE (-1)
 
@@ -29,19 +33,19 @@ typedef struct px {
     exec x;
     int cta[MAXT], gpu[MAXT];      /* placement of each thread */
     int phys_of[NLOC];             /* virtual location -> physical one */
-    int thread[REL_MAX_EVENTS];    /* -1: initial write */
-    int vloc[REL_MAX_EVENTS];      /* virtual location, -1: not an access */
-    int scope[REL_MAX_EVENTS];     /* XS_CTA, XS_GPU, XS_SYS or NOSCOPE */
-    int bar[REL_MAX_EVENTS];       /* barrier id, -1: not a barrier */
+    int thread[TX_EVENTS];    /* -1: initial write */
+    int vloc[TX_EVENTS];      /* virtual location, -1: not an access */
+    int scope[TX_EVENTS];     /* XS_CTA, XS_GPU, XS_SYS or NOSCOPE */
+    int bar[TX_EVENTS];       /* barrier id, -1: not a barrier */
 } px;
 
 /* Every thread in CTA 0 of GPU 0 until px_place says otherwise. */
 static void px_init(px *b)
 {
     memset(b, 0, sizeof *b);
+    tx_init(&b->x);
     for (int v = 0; v < NLOC; v++)
         b->phys_of[v] = v;
-    b->phys_of[S] = X;
     b->phys_of[X2] = X;
 }
 
@@ -53,13 +57,13 @@ static void px_place(px *b, int t, int cta, int gpu)
 
 static void tag(px *b, int set, int e)
 {
-    b->x.set[set] |= evset_of(e);
+    *tx_set(&b->x, set) |= evword_bit(e);
 }
 
 static int new_event(px *b, int t, int v, int scope)
 {
     int e = b->x.n++;
-    CU_ASSERT_FATAL(e < REL_MAX_EVENTS);
+    CU_ASSERT_FATAL(e < TX_EVENTS);
     b->thread[e] = t;
     b->vloc[e] = v;
     b->scope[e] = scope;
@@ -108,7 +112,7 @@ static void atom(px *b, int t, int v, int rord, int word, int scope, int *r, int
     *w = st(b, t, v, word, scope);
     tag(b, XS_RMW_EV, *r);
     tag(b, XS_RMW_EV, *w);
-    rel_add(&b->x.rel[XR_RMW], *r, *w);
+    tx_add(&b->x, XR_RMW, *r, *w);
 }
 
 /* fence.sc.S (kind XS_SC) or fence.acq_rel.S (kind XS_ACQ_REL). */
@@ -141,9 +145,9 @@ static int bar(px *b, int t, int id, bool waits)
     return e;
 }
 
-static void rf(px *b, int w, int r) { rel_add(&b->x.rel[XR_RF], w, r); }
-static void co(px *b, int w1, int w2) { rel_add(&b->x.rel[XR_CO], w1, w2); }
-static void dep(px *b, int kind, int from, int to) { rel_add(&b->x.rel[kind], from, to); }
+static void rf(px *b, int w, int r) { tx_add(&b->x, XR_RF, w, r); }
+static void co(px *b, int w1, int w2) { tx_add(&b->x, XR_CO, w1, w2); }
+static void dep(px *b, int kind, int from, int to) { tx_add(&b->x, kind, from, to); }
 
 /* Is thread u inside the scope instance of an event of thread t? */
 static bool in_scope(const px *b, int t, int u, int scope)
@@ -163,52 +167,52 @@ static const exec *px_done(px *b)
 {
     exec *x = &b->x;
     int n = x->n;
-    x->set[XS_M] = x->set[XS_R] | x->set[XS_W];
+    *tx_set(x, XS_M) = *tx_set(x, XS_R) | *tx_set(x, XS_W);
     for (int i = 0; i < n; i++)
         for (int j = 0; j < n; j++) {
             int ti = b->thread[i], tj = b->thread[j];
-            bool mem = evset_has(x->set[XS_M], i) && evset_has(x->set[XS_M], j);
+            bool mem = tx_has(*tx_set(x, XS_M), i) && tx_has(*tx_set(x, XS_M), j);
             bool same_phys = mem && b->phys_of[b->vloc[i]] == b->phys_of[b->vloc[j]];
             if (same_phys) {
-                rel_add(&x->rel[XR_LOC], i, j);
+                tx_add(x, XR_LOC, i, j);
                 if (b->vloc[i] == b->vloc[j])
-                    rel_add(&x->rel[XR_VLOC], i, j);
-                if (evset_has(x->set[XS_IW], i) && evset_has(x->set[XS_W], j) && i != j)
+                    tx_add(x, XR_VLOC, i, j);
+                if (tx_has(*tx_set(x, XS_IW), i) && tx_has(*tx_set(x, XS_W), j) && i != j)
                     co(b, i, j); /* the initial write comes first */
             }
             if (ti < 0 || tj < 0)
                 continue;
             if (ti == tj) {
-                rel_add(&x->rel[XR_INT], i, j);
+                tx_add(x, XR_INT, i, j);
                 if (i < j)
-                    rel_add(&x->rel[XR_PO], i, j);
+                    tx_add(x, XR_PO, i, j);
             } else {
-                rel_add(&x->rel[XR_EXT], i, j);
+                tx_add(x, XR_EXT, i, j);
             }
             if (in_scope(b, ti, tj, XS_CTA))
-                rel_add(&x->rel[XR_SCTA], i, j);
+                tx_add(x, XR_SCTA, i, j);
             if (in_scope(b, ti, tj, XS_GPU))
-                rel_add(&x->rel[XR_SGPU], i, j);
+                tx_add(x, XR_SGPU, i, j);
             if (b->scope[i] != NOSCOPE && b->scope[j] != NOSCOPE && in_scope(b, ti, tj, b->scope[i]) &&
                 in_scope(b, tj, ti, b->scope[j]))
-                rel_add(&x->rel[XR_SR], i, j);
+                tx_add(x, XR_SR, i, j);
             if (b->bar[i] >= 0 && b->bar[i] == b->bar[j] && i != j && in_scope(b, ti, tj, XS_CTA) &&
-                evset_has(x->set[XS_BSYNC], j))
-                rel_add(&x->rel[XR_SYNCBAR], i, j);
+                tx_has(*tx_set(x, XS_BSYNC), j))
+                tx_add(x, XR_SYNCBAR, i, j);
         }
-    rel_plus(&x->rel[XR_CO], &x->rel[XR_CO], n);
-    rel_inter(&x->rel[XR_PO_LOC], &x->rel[XR_PO], &x->rel[XR_LOC], n);
-    relation rf_inv;
-    rel_inverse(&rf_inv, &x->rel[XR_RF], n);
-    rel_seq(&x->rel[XR_FR], &rf_inv, &x->rel[XR_CO], n);
+    rel_plus(x->rel[XR_CO], x->rel[XR_CO], n);
+    rel_inter(x->rel[XR_PO_LOC], x->rel[XR_PO], x->rel[XR_LOC], n);
+    relation *rf_inv = GC_MALLOC_ATOMIC(rel_bytes(TX_EVENTS));
+    rel_inverse(rf_inv, x->rel[XR_RF], n);
+    rel_seq(x->rel[XR_FR], rf_inv, x->rel[XR_CO], n);
     for (int r = 0; r < n; r++) {
-        if (!evset_has(x->set[XS_R], r))
+        if (!tx_has(*tx_set(x, XS_R), r))
             continue;
         int sources = 0;
         for (int w = 0; w < n; w++)
-            if (rel_has(&x->rel[XR_RF], w, r)) {
+            if (rel_has(x->rel[XR_RF], w, r, TX_EVENTS)) {
                 sources++;
-                CU_ASSERT(evset_has(x->set[XS_W], w) && rel_has(&x->rel[XR_LOC], w, r));
+                CU_ASSERT(tx_has(*tx_set(x, XS_W), w) && rel_has(x->rel[XR_LOC], w, r, TX_EVENTS));
             }
         CU_ASSERT_EQUAL(sources, 1);
     }
@@ -659,20 +663,20 @@ static void test_causality_barriers(void)
     OK(px_done(bar_mp(&b, true, false, 0)));
     /* barriers of different CTAs: even given syncbar edges, sync_barrier needs scta */
     bar_mp(&b, true, true, 1);
-    rel_add(&b.x.rel[XR_SYNCBAR], 2, 3);
-    rel_add(&b.x.rel[XR_SYNCBAR], 3, 2);
+    tx_add(&b.x, XR_SYNCBAR, 2, 3);
+    tx_add(&b.x, XR_SYNCBAR, 3, 2);
     OK(px_done(&b));
 }
 
 /* ---- ptx75: proxies and aliases ---- */
 
-/* T0: sust.weak s (surface alias of x); [fence.proxy.P]; ld.weak x (generic,
- * reads the initial write).  fproxy: -1 for no fence. */
+/* T0: sust.weak s (s a surface alias of x, so at x's address); [fence.proxy.P];
+ * ld.weak x (generic, reads the initial write).  fproxy: -1 for no fence. */
 static const exec *surface_then_generic(px *b, int fproxy)
 {
     px_init(b);
     int ix = iw(b, X);
-    access(b, 0, XS_W, S, XS_WEAK, NOSCOPE, XS_SUR);
+    access(b, 0, XS_W, X, XS_WEAK, NOSCOPE, XS_SUR);
     if (fproxy >= 0)
         proxy_fence(b, 0, fproxy);
     int r = ld(b, 0, X, XS_WEAK, NOSCOPE);
@@ -694,6 +698,41 @@ static const exec *alias_write_read(px *b, int fproxy)
     return px_done(b);
 }
 
+/* T0: st.weak x; the fences `f` (XS_SUR, XS_ALIAS, ..., ending with -1);
+ * suld.weak through a surface alias of x2 (so at x2's address), reading the
+ * initial write. */
+static const exec *generic_then_surface_alias(px *b, const int *f)
+{
+    px_init(b);
+    int ix = iw(b, X);
+    st(b, 0, X, XS_WEAK, NOSCOPE);
+    for (; *f >= 0; f++)
+        proxy_fence(b, 0, *f);
+    int r = access(b, 0, XS_R, X2, XS_WEAK, NOSCOPE, XS_SUR);
+    rf(b, ix, r);
+    return px_done(b);
+}
+
+/* T0 (CTA 0): sust.weak x; st.release.gpu y / T1 (CTA 1): ld.acquire.gpu y
+ * (reads T0's y); [fence.proxy.surface]; ld.weak x (reads the initial
+ * write).  The reader's fence is in another CTA than the surface write. */
+static const exec *surface_mp_reader_fence(px *b, bool fenced)
+{
+    px_init(b);
+    px_place(b, 1, 1, 0);
+    int ix = iw(b, X), iy = iw(b, Y);
+    access(b, 0, XS_W, X, XS_WEAK, NOSCOPE, XS_SUR);
+    int wy = st(b, 0, Y, XS_REL, XS_GPU);
+    int ry = ld(b, 1, Y, XS_ACQ, XS_GPU);
+    if (fenced)
+        proxy_fence(b, 1, XS_SUR);
+    int rx = ld(b, 1, X, XS_WEAK, NOSCOPE);
+    rf(b, wy, ry);
+    rf(b, ix, rx);
+    (void)iy;
+    return px_done(b);
+}
+
 static void test_ptx75_proxies(void)
 {
     px b;
@@ -705,6 +744,11 @@ static void test_ptx75_proxies(void)
     OK75(surface_then_generic(&b, XS_TEX));
     /* ptx6 knows no proxies: po-loc on one physical location forbids the stale read */
     FAIL6(surface_then_generic(&b, -1), "SC-per-Location");
+    /* a proxy fence acts only in its own CTA: the reader's fence cannot
+     * publish the writer's surface data ... */
+    OK75(surface_mp_reader_fence(&b, true));
+    /* ... while ptx6 synchronises release and acquire and forbids it */
+    FAIL6(surface_mp_reader_fence(&b, false), "Causality");
 }
 
 static void test_ptx75_alias(void)
@@ -716,6 +760,15 @@ static void test_ptx75_alias(void)
     OK75(alias_write_read(&b, -1));
     /* a surface proxy fence is not an alias fence */
     OK75(alias_write_read(&b, XS_SUR));
+    /* a surface read at the alias x2: the surface fence alone orders only
+     * accesses at x2's address, so the write to x is not ordered before it */
+    static const int sur_only[] = {XS_SUR, -1}, alias_sur[] = {XS_ALIAS, XS_SUR, -1},
+                     sur_alias[] = {XS_SUR, XS_ALIAS, -1};
+    OK75(generic_then_surface_alias(&b, sur_only));
+    /* an alias fence and then a surface fence: ordered */
+    FAIL75(generic_then_surface_alias(&b, alias_sur), "Causality");
+    /* the other way round the surface fence comes before the alias step: not */
+    OK75(generic_then_surface_alias(&b, sur_alias));
 }
 
 void register_ptx_model_tests(void)

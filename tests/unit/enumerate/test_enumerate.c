@@ -165,6 +165,42 @@ static void test_co_staging_agrees_with_whole_checks(void)
     CU_ASSERT_TRUE(a.consistent > 0);
 }
 
+/* A seq_cst access (OpenCL) is preceded in its trace by an implicit fence of
+ * its scope; relaxed accesses and fences are not.  A model that names SCF
+ * sees it, and only there (not in F, not in SC). */
+static void test_implicit_sc_fence(void)
+{
+    const char *text =
+        "OPENCL S\n{ [x]=0; }\n"
+        "P0@wg 0, dev 0 (global atomic_int* x) {\n"
+        "  atomic_store(x, 1);\n"
+        "  int r0 = atomic_load_explicit(x, memory_order_relaxed, memory_scope_work_group);\n"
+        "  int r1 = atomic_fetch_add_explicit(x, 1, memory_order_seq_cst, memory_scope_work_group);\n"
+        "  atomic_work_item_fence(CLK_GLOBAL_MEM_FENCE, memory_order_seq_cst, memory_scope_device);\n"
+        "}\nexists (0:r0=1)\n";
+    litmus_test *t = parse(text);
+    tp_limits lim = {.unroll = 2, .max_traces = 100};
+    tp_result paths;
+    thread_paths_build(t, &lim, &paths);
+    CU_ASSERT_TRUE_FATAL(paths.threads[0].ntraces >= 1); /* one per value read; one shape */
+    const tp_trace *tr = &paths.threads[0].traces[0];
+    /* fence, W | R | fence, R, W (the RMW) | the real fence */
+    CU_ASSERT_EQUAL_FATAL(tr->nevents, 7);
+    static const int kinds[] = {EV_FENCE, EV_WRITE, EV_READ, EV_FENCE, EV_READ, EV_WRITE, EV_FENCE};
+    static const bool implicit[] = {true, false, false, true, false, false, false};
+    for (int i = 0; i < 7; i++) {
+        CU_ASSERT_EQUAL(tr->events[i].kind, kinds[i]);
+        CU_ASSERT_EQUAL(tr->events[i].implicit_sc, implicit[i]);
+    }
+    CU_ASSERT_EQUAL(tr->events[0].scope, SCOPE_GPU);   /* atomic_store: device scope */
+    CU_ASSERT_EQUAL(tr->events[3].scope, SCOPE_CTA);
+    /* the model sees two SCF events, and only the real fence in F and SC */
+    check_result r = run(text, "T\nempty ([SCF] ; po ; [SCF]) \\ (SCF * SCF) as two\n"
+                               "flag ~empty (SCF * SCF) as scf\nflag ~empty [F & SC] as fsc\n"
+                               "flag ~empty [SCF & (F | SC)] as leak\n", 2);
+    CU_ASSERT_EQUAL(r.flags, 3u);        /* scf and fsc, not leak */
+}
+
 static void test_loop_bound_cuts_paths(void)
 {
     const char *spin =
@@ -177,7 +213,7 @@ static void test_loop_bound_cuts_paths(void)
     litmus_test *t = parse(spin);
     tp_limits lim = {.unroll = 2, .max_traces = 100};
     tp_result paths;
-    CU_ASSERT_TRUE_FATAL(thread_paths_build(t, &lim, &paths, stderr));
+    thread_paths_build(t, &lim, &paths);
     CU_ASSERT_TRUE(paths.unroll_cut);
     /* exits after reading 1 on the first, second or third try */
     CU_ASSERT_EQUAL(paths.threads[0].ntraces, 3);
@@ -207,7 +243,7 @@ static void test_loops_in_two_threads(void)
     litmus_test *t = parse(spin2);
     tp_limits lim = {.unroll = 2, .max_traces = 100};
     tp_result paths;
-    CU_ASSERT_TRUE_FATAL(thread_paths_build(t, &lim, &paths, stderr));
+    thread_paths_build(t, &lim, &paths);
     /* each thread: its write, then its own value read on the 1st, 2nd or 3rd try */
     CU_ASSERT_EQUAL(paths.threads[0].ntraces, 3);
     CU_ASSERT_EQUAL(paths.threads[1].ntraces, 3);
@@ -229,7 +265,7 @@ static void test_counters_stay_finite(void)
     litmus_test *t = parse(add);
     tp_limits lim = {.unroll = 2, .max_traces = 100};
     tp_result paths;
-    CU_ASSERT_TRUE_FATAL(thread_paths_build(t, &lim, &paths, stderr));
+    thread_paths_build(t, &lim, &paths);
     CU_ASSERT_FALSE(paths.values_cut);
     CU_ASSERT_EQUAL(paths.threads[0].ntraces, 3);  /* reads 0, 1 or 2, never 3 */
 }
@@ -370,6 +406,7 @@ void register_enumerate_tests(void)
     CU_add_test(s, "counted barrier hangs", test_counted_barrier_hangs);
     CU_add_test(s, "static part follows trace shape", test_static_part_follows_trace_shape);
     CU_add_test(s, "order tables", test_order_tables_count_every_order_once);
+    CU_add_test(s, "implicit fence of seq_cst accesses", test_implicit_sc_fence);
     CU_add_test(s, "outcome set", test_outcome_set_sorts_and_dedups);
     CU_add_test(s, "value range of a run", test_value_range);
 }

@@ -211,7 +211,132 @@ static void test_scope_tree(void)
     CU_ASSERT_NOT_EQUAL(t->threads[0].reg_init[r], 0);
 }
 
+/* herd's legacy format: header OpenCL, info lines, placement by scopeTree
+ * with two devices, variables by assignment, undeclared locations, release
+ * loads, fence(), labelled barriers, [x] and () in the condition. */
+static const char herd_text[] =
+    "OpenCL H\n"
+    "\"PodWW Rfe\"\n"
+    "Prefetch=0:x=F,1:y=T\n"
+    "Com=Rf Fr\n"
+    "{ [x]=0; [y]=0; }\n"
+    "P0 (volatile int* x, global atomic_int* y) {\n"
+    "  B1: barrier(CLK_GLOBAL_MEM_FENCE);\n"
+    "  r0 = atomic_load_explicit(y, memory_order_release, memory_scope_device);\n"
+    "  fence(CLK_GLOBAL_MEM_FENCE, memory_order_acquire, memory_scope_device);\n"
+    "  B2: barrier(CLK_GLOBAL_MEM_FENCE);\n"
+    "  r1 = *z;\n"
+    "}\n"
+    "P1 (global int* x, global atomic_int* y) {\n"
+    "  B2: barrier(CLK_GLOBAL_MEM_FENCE);\n"
+    "}\n"
+    "P2 (local int* w) { }\n"
+    "scopeTree (device (work_group P0 P1)) ((device (work_group P2)))\n"
+    "exists ([x]=0 /\\ ())\n";
+
+static void test_herd_format(void)
+{
+    litmus_test *t = parse(herd_text);
+    CU_ASSERT_STRING_EQUAL(errbuf, "");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+    CU_ASSERT_STRING_EQUAL(t->arch, "OpenCL");
+    CU_ASSERT_EQUAL(t->threads[1].gpu, 0);
+    CU_ASSERT_EQUAL(t->threads[2].gpu, 1);
+    CU_ASSERT_EQUAL(t->threads[2].cta, 1);
+    int x = litmus_loc_index(t, "x"), z = litmus_loc_index(t, "z"), w = litmus_loc_index(t, "w");
+    CU_ASSERT_TRUE_FATAL(x >= 0 && z >= 0 && w >= 0);
+    CU_ASSERT_EQUAL(t->locs[x].region, REGION_GLOBAL);   /* global in P1, none in P0 */
+    CU_ASSERT_EQUAL(t->locs[z].region, REGION_NONE);     /* never declared */
+    CU_ASSERT_EQUAL(t->locs[z].init, LIT_NO_VALUE);
+    CU_ASSERT_EQUAL(t->locs[w].region, REGION_LOCAL);
+    lit_thread *p0 = &t->threads[0], *p1 = &t->threads[1];
+    CU_ASSERT_TRUE(litmus_reg_index(p0, "r0") >= 0);     /* declared by assignment */
+    CU_ASSERT_EQUAL_FATAL(p0->ninstrs, 5);
+    CU_ASSERT_EQUAL(p0->instrs[1].op, OP_LOAD);
+    CU_ASSERT_EQUAL(p0->instrs[1].order, ORD_RELEASE);
+    CU_ASSERT_EQUAL(p0->instrs[2].op, OP_FENCE);
+    CU_ASSERT_EQUAL(p0->instrs[2].order, ORD_ACQUIRE);
+    /* barriers meet by label: P0's B2 (its second) is P1's B2 (its first) */
+    CU_ASSERT_EQUAL(p0->instrs[3].a.imm, p1->instrs[0].a.imm);
+    CU_ASSERT_NOT_EQUAL(p0->instrs[0].a.imm, p1->instrs[0].a.imm);
+    CU_ASSERT_EQUAL(p0->instrs[4].loc, z);
+    /* [x]=0 /\ (): the empty proposition is true */
+    CU_ASSERT_EQUAL_FATAL(t->cond->kind, COND_AND);
+    CU_ASSERT_EQUAL(t->cond->left->lhs.kind, TERM_LOC);
+    CU_ASSERT_EQUAL(t->cond->left->lhs.loc, x);
+    CU_ASSERT_EQUAL(t->cond->right->kind, COND_TRUE);
+}
+
+/* In our dialect (OPENCL) a pointer without address space is in no region;
+ * unlabelled barriers meet by position. */
+static void test_regions_and_positions(void)
+{
+    litmus_test *t = parse("OPENCL R\n{ }\nP0 (int* a, global int* b) {\n  barrier(CLK_LOCAL_MEM_FENCE);\n"
+                           "  L: barrier(CLK_LOCAL_MEM_FENCE);\n}\nexists (a=0)\n");
+    CU_ASSERT_STRING_EQUAL(errbuf, "");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+    CU_ASSERT_EQUAL(t->locs[litmus_loc_index(t, "a")].region, REGION_NONE);
+    CU_ASSERT_EQUAL(t->locs[litmus_loc_index(t, "b")].region, REGION_GLOBAL);
+    CU_ASSERT_EQUAL(t->threads[0].instrs[0].a.imm, 0);
+    CU_ASSERT_EQUAL(t->threads[0].instrs[1].a.imm, 1);
+}
+
+/* Arrays: typed declarations with initialisers, constant and register
+ * indices. */
+static void test_arrays(void)
+{
+    litmus_test *t = parse("OPENCL A\n{ atomic_int y[2] = {0, 7}; int d[] = {1, 2, 3}; local int s = 4; }\n"
+                           "P0 (global atomic_int* y, global int* d) {\n"
+                           "  d[2] = 5;\n"
+                           "  int i = atomic_load(&y[1]);\n"
+                           "  int v = d[i];\n"
+                           "}\n"
+                           "exists (y[1]=7 /\\ d[0]=1)\n");
+    CU_ASSERT_STRING_EQUAL(errbuf, "");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+    int y1 = litmus_loc_index(t, "y[1]"), d0 = litmus_loc_index(t, "d[0]"), d2 = litmus_loc_index(t, "d[2]");
+    int s = litmus_loc_index(t, "s");
+    CU_ASSERT_TRUE_FATAL(y1 >= 0 && d0 >= 0 && d2 >= 0 && s >= 0);
+    CU_ASSERT_EQUAL(t->locs[y1].init, 7);
+    CU_ASSERT_TRUE(t->locs[y1].atomic_type);
+    CU_ASSERT_FALSE(t->locs[d0].atomic_type);
+    CU_ASSERT_EQUAL(t->locs[d2].init, 3);
+    CU_ASSERT_EQUAL(t->locs[s].region, REGION_LOCAL);
+    CU_ASSERT_EQUAL(t->locs[d0].region, REGION_GLOBAL);   /* from the parameter */
+    lit_thread *th = &t->threads[0];
+    CU_ASSERT_EQUAL(th->instrs[0].op, OP_STORE);
+    CU_ASSERT_EQUAL(th->instrs[0].loc, d2);
+    CU_ASSERT_EQUAL(th->instrs[1].op, OP_LOAD);
+    CU_ASSERT_EQUAL(th->instrs[1].loc, y1);
+    /* d[i]: one comparison per element, then a load of each element */
+    int branches = 0, loads_of_d = 0;
+    for (int k = 2; k < th->ninstrs; k++) {
+        branches += th->instrs[k].op == OP_BRANCH;
+        loads_of_d += th->instrs[k].op == OP_LOAD && th->instrs[k].loc >= d0 && th->instrs[k].loc <= d2;
+    }
+    CU_ASSERT_EQUAL(branches, 3);
+    CU_ASSERT_EQUAL(loads_of_d, 3);
+    CU_ASSERT_EQUAL(t->cond->left->lhs.loc, y1);
+}
+
 static const struct { const char *text, *err; } bad[] = {
+    { "OPENCL b\n{ int y[2]; }\nP0 (global int* y) {\n  y[2] = 1;\n}\nexists (y[0]=1)\n",
+      "t.litmus:4:5: error: index 2 is out of range for y[2]\n" },
+    { "OPENCL b\n{ [x]=0; }\nP0 (global int* x) {\n  x[1] = 1;\n}\nexists (x=1)\n",
+      "t.litmus:4:3: error: 'x' is not an array (declare it in the init block, e.g. int x[2] = {0,0};)\n" },
+    { "OPENCL b\n{ int y[2] = 3; }\nP0 (global int* y) { }\nexists (y[0]=1)\n",
+      "t.litmus:2:7: error: array 'y' is initialised with '= {v, ...}'\n" },
+    { "OPENCL b\n{ int y[1] = {1, 2}; }\nP0 (global int* y) { }\nexists (y[0]=1)\n",
+      "t.litmus:2:7: error: 2 initial values for y[1]\n" },
+    { "OPENCL b\n{ int y[]; }\nP0 (global int* y) { }\nexists (y[0]=1)\n",
+      "t.litmus:2:8: error: array 'y' needs a length or initial values\n" },
+    { "OPENCL b\n{ int y[0]; }\nP0 (global int* y) { }\nexists (y[0]=1)\n",
+      "t.litmus:2:9: error: an array has 1 to 64 elements, not 0\n" },
+    { "OpenCL b\nPrefetch=0:x=F\n", "t.litmus:3:1: error: unexpected end of file: expected '{' to open the init block\n" },
+    { "OpenCL b\n{ [x]=0; }\nP0 (global int* x) { }\nscopeTree ((device (work_group P0))\nexists (x=1)\n",
+      "t.litmus:5:1: error: expected ')' closing a group of devices in the scope tree, got 'exists'\n" },
+    { "OpenCL b\n{ [x]=0; }\nP0 (global int* x) { }\nexists ([x=1)\n",
+      "t.litmus:4:11: error: expected ']' after '[x', got '='\n" },
     { "OPENCL b\n{ [x]=0; }\nP0 (global int* x) {\n  frob(x);\n}\nexists (x=1)\n",
       "t.litmus:4:3: error: unknown function 'frob'\n" },
     { "OPENCL b\n{ [x]=0; }\nP0 (global int* x) {\n  *y = 1;\n}\nexists (x=1)\n",
@@ -272,5 +397,8 @@ void register_litmus_opencl_tests(void)
     CU_add_test(s, "compare-exchange", test_cas);
     CU_add_test(s, "scopeTree and pointer registers", test_scope_tree);
     CU_add_test(s, "errors", test_errors);
+    CU_add_test(s, "herd's legacy format", test_herd_format);
+    CU_add_test(s, "arrays", test_arrays);
+    CU_add_test(s, "regions and barrier positions", test_regions_and_positions);
     CU_add_test(s, "truncated input", test_truncations);
 }

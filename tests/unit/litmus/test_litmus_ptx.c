@@ -284,6 +284,47 @@ static const char proxy_text[] =
     " fence.proxy.surface | fence.proxy.constant ;\n"
     "~exists (P0:r2 != 42 \\/ ~(P1:r0 == P1:r1) \\/ z == 1)\n";
 
+/* Alias chains, declared in any order: physical location at the end of the
+ * chain; a non-generic alias names its target's virtual address. */
+static void test_alias_chains(void)
+{
+    litmus_test *t = parse("PTX chains\n{\ns @ surface aliases y; c @ constant aliases s;\n"
+                           "y @ generic aliases x; x = 7;\n}\n"
+                           " P0 ;\n sust.weak s, 1 ;\n cold.weak r0, c ;\n ld.weak r1, y ;\n"
+                           "exists (P0:r0 == 1)\n");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+    int x = loc(t, "x"), y = loc(t, "y");
+    for (int l = 0; l < t->nlocs; l++) {
+        CU_ASSERT_EQUAL(t->locs[l].physical, x);
+        CU_ASSERT_EQUAL(t->locs[l].init, 7);
+    }
+    lit_instr *a = t->threads[0].instrs;
+    CU_ASSERT_EQUAL(a[0].loc, y);                  /* s names y's address */
+    CU_ASSERT_EQUAL(a[1].loc, y);                  /* c names s's, which is y's */
+    CU_ASSERT_EQUAL(a[2].loc, y);
+}
+
+/* PTX has no atomic types: a location is an atomic object when some strong
+ * access (relaxed or stronger, atom, red) touches it, through any alias;
+ * the OpenCL models read the others as plain (NAL), as the test's OpenCL
+ * translation declares them `int`. */
+static void test_atomic_locations(void)
+{
+    litmus_test *t = parse("PTX atomics\n{\nw=0; x=0; y=0; z=0; v=0; a @ generic aliases v;\n}\n"
+                           " P0@cta 0,gpu 0       | P1@cta 0,gpu 0 ;\n"
+                           " st.weak w, 1         | ld.weak r0, w  ;\n"
+                           " st.release.cta x, 1  | ld.weak r1, x  ;\n"
+                           " atom.gpu.add r2, y, 1 | red.gpu.add z, 1   ;\n"
+                           " st.weak v, 1         | ld.relaxed.gpu r3, a ;\n"
+                           "exists (P1:r0 == 1)\n");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+    CU_ASSERT_FALSE(t->locs[loc(t, "w")].atomic_type);
+    CU_ASSERT_TRUE(t->locs[loc(t, "x")].atomic_type);
+    CU_ASSERT_TRUE(t->locs[loc(t, "y")].atomic_type);
+    CU_ASSERT_TRUE(t->locs[loc(t, "z")].atomic_type);
+    CU_ASSERT_TRUE(t->locs[loc(t, "v")].atomic_type);
+}
+
 static void test_proxies_and_aliases(void)
 {
     litmus_test *t = parse(proxy_text);
@@ -309,17 +350,18 @@ static void test_proxies_and_aliases(void)
     lit_instr *a = t->threads[0].instrs, *b = t->threads[1].instrs;
     CU_ASSERT_EQUAL(a[0].op, OP_STORE);
     CU_ASSERT_EQUAL(a[0].proxy, PROXY_SURFACE);
-    CU_ASSERT_EQUAL(a[0].loc, rd3);
+    CU_ASSERT_EQUAL(a[0].loc, rd1);                /* rd3 is a synonym of rd1 */
     CU_ASSERT_EQUAL(a[1].op, OP_FENCE);
     CU_ASSERT_EQUAL(a[1].proxy, PROXY_ALIAS);
     CU_ASSERT_EQUAL(a[2].op, OP_LOAD);
     CU_ASSERT_EQUAL(a[2].proxy, PROXY_CONSTANT);
-    CU_ASSERT_EQUAL(a[2].loc, rd2);
+    CU_ASSERT_EQUAL(a[2].loc, rd1);
     CU_ASSERT_EQUAL(a[3].proxy, PROXY_SURFACE);
     CU_ASSERT_EQUAL(b[0].proxy, PROXY_SURFACE);
     CU_ASSERT_EQUAL(b[0].op, OP_LOAD);
     CU_ASSERT_EQUAL(b[1].proxy, PROXY_TEXTURE);
-    CU_ASSERT_EQUAL(b[1].loc, tx);
+    CU_ASSERT_EQUAL(b[1].loc, rd1);
+    CU_ASSERT_EQUAL(b[2].loc, g);                  /* a generic alias has its own address */
     CU_ASSERT_EQUAL(b[2].proxy, PROXY_GENERIC);
     CU_ASSERT_EQUAL(b[3].proxy, PROXY_CONSTANT);
 
@@ -391,8 +433,8 @@ static const struct bad_case {
 } bad_cases[] = {
     { "", "t.litmus:1:1: error: empty file: expected a litmus test\n" },
     { " \n\t\n", "t.litmus:1:1: error: empty file: expected a litmus test\n" },
-    { "ARM foo\n{}\n", "t.litmus:1:1: error: unknown architecture 'ARM' (supported: PTX)\n" },
-    { "  PTX foo\n", "t.litmus:1:3: error: expected the architecture name (PTX) at the very start of the file\n" },
+    { "ARM foo\n{}\n", "t.litmus:1:1: error: unknown architecture 'ARM' (supported: PTX, OPENCL or OpenCL)\n" },
+    { "  PTX foo\n", "t.litmus:1:3: error: expected the architecture name (PTX, OPENCL or OpenCL) at the very start of the file\n" },
     { "PTX\n{}\n", "t.litmus:1:4: error: expected the test name after 'PTX' on the first line\n" },
     { "PTX a b\n{}\n", "t.litmus:1:7: error: unexpected text after the test name\n" },
     { "PTX a\n\"doc\n{}\n", "t.litmus:2:1: error: unterminated string\n" },
@@ -406,6 +448,8 @@ static const struct bad_case {
     { "PTX a\n{ Q0:r0=0; }\n", "t.litmus:2:3: error: bad thread name 'Q0' (expected P0, P1, ...)\n" },
     { "PTX a\n{ P3:r0=0; }\n P0 ;\nexists (true)",
       "t.litmus:2:3: error: unknown thread P3 in the init block (the test has 1 thread)\n" },
+    { "PTX a\n{ x @ generic aliases y; y @ surface aliases x; }\n",
+      "t.litmus:2:23: error: aliases of 'x' form a cycle\n" },
     { "PTX a\n{ y @ shared aliases x; }\n",
       "t.litmus:2:7: error: expected a proxy (generic, constant, surface or texture), got 'shared'\n" },
     { "PTX a\n{}\n P1 ;\n", "t.litmus:3:2: error: thread 'P1' in column 1: expected P0\n" },
@@ -509,7 +553,7 @@ static void test_binary_and_size(void)
         "c.litmus:2:1: error: binary data in file (byte 0x01): not a litmus test\n"
         "d.litmus:2:2: error: binary data in file (byte 0xff): not a litmus test\n"
         "e.litmus:1:1: error: file too large (1048577 bytes, the limit is 1048576)\n"
-        "/nonexistent/dir/x.litmus:1:1: error: cannot open file: No such file or directory\n");
+        "/nonexistent/dir/x.litmus:1:1: error: cannot open: No such file or directory\n");
     free(buf);
 
     litmus_test *t = parse("PTX utf8\n\"caf\xc3\xa9\"\n{}\n P0 ;\n fence.sc.cta ;\nforall (true)\n");
@@ -559,6 +603,8 @@ void register_litmus_ptx_tests(void)
     CU_add_test(s, "message passing: header, init, threads, condition", test_mp);
     CU_add_test(s, "every instruction kind", test_instruction_kinds);
     CU_add_test(s, "proxies and aliases", test_proxies_and_aliases);
+    CU_add_test(s, "alias chains", test_alias_chains);
+    CU_add_test(s, "atomic locations: touched by a strong access", test_atomic_locations);
     CU_add_test(s, "herd condition forms, locations, comments", test_herd_condition_forms);
     CU_add_test(s, "bad inputs: exact diagnostics", test_bad_inputs);
     CU_add_test(s, "binary, oversized, unreadable input", test_binary_and_size);

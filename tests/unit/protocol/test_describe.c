@@ -301,6 +301,31 @@ static void test_stuck_guard_text(void)
                                      "(state = V, line.val = 1)");
 }
 
+/* Chains of three or more operators are kept flat (EX_CHAIN) and printed
+ * by a loop: the text is the one the nested form would give.  By hand:
+ * `line.val + 0 + 0 + 0 > 1 && state == V` is one chain whose links are
+ * + + + > && (precedence never rising), so no parentheses; in
+ * `(line.val + 1 + 1) * 2 == 7` the inner chain's last link + binds less
+ * than the * it stands under, so it keeps its parentheses.  line.val is 1
+ * (P0's store), so 1 + 0 + 0 + 0 > 1 and (1 + 1 + 1) * 2 == 7 are false. */
+static void test_stuck_guard_chain_text(void)
+{
+    const char *guards[] = {"line.val + 0 + 0 + 0 > 1 && state == V", "(line.val + 1 + 1) * 2 == 7"};
+    const char *want[] = {
+        "Load(x) to L2 [x] in V: row models/t.proto:4: line.val + 0 + 0 + 0 > 1 && state == V is false "
+        "(line.val = 1, state = V)",
+        "Load(x) to L2 [x] in V: row models/t.proto:4: (line.val + 1 + 1) * 2 == 7 is false (line.val = 1)",
+    };
+    for (int i = 0; i < 2; i++) {
+        proto_instance *in = l2_variant(guards[i], "send resp LoadResp(addr, line.val)", 0);
+        uint8_t st[PROTO_STEP_BYTES];
+        run_to_stuck(in, st);
+        proto_reason r[8];
+        CU_ASSERT_EQUAL_FATAL(proto_stuck_reasons(in, st, r, 8), 2);
+        CU_ASSERT_STRING_EQUAL(r[1].why, want[i]);
+    }
+}
+
 /* The row fires, but its second response does not fit a channel of
  * capacity 1. */
 static void test_stuck_full_channel(void)
@@ -348,6 +373,7 @@ void register_describe_tests(void)
     CU_add_test(s, "state fields: aggregates", test_state_aggregates);
     CU_add_test(s, "stuck: a false guard and its values", test_stuck_guard);
     CU_add_test(s, "stuck: guard text as written", test_stuck_guard_text);
+    CU_add_test(s, "stuck: chains of operators written back", test_stuck_guard_chain_text);
     CU_add_test(s, "stuck: a full channel", test_stuck_full_channel);
     CU_add_test(s, "stuck: a false final condition", test_stuck_final);
 }

@@ -418,11 +418,11 @@ static void test_size_errors(void)
 {
     char text[4096];
     snprintf(text, sizeof text, ONE_ROW_PROTO, "var b : bits K-3", "done");
-    expect_instance_error(text, ONE_LOAD, "t.proto: error: variable C.b: its length is not in 1..64\n");
+    expect_instance_error(text, ONE_LOAD, "t.proto:7:5: error: variable C.b: its length is not in 1..64\n");
     snprintf(text, sizeof text, ONE_ROW_PROTO, "field t : array 65 of 0..1", "done");
-    expect_instance_error(text, ONE_LOAD, "t.proto: error: field C.t: its length is not in 1..64\n");
+    expect_instance_error(text, ONE_LOAD, "t.proto:7:7: error: field C.t: its length is not in 1..64\n");
     snprintf(text, sizeof text, ONE_ROW_PROTO, "var q : fifo 2 of K..1", "done");
-    expect_instance_error(text, ONE_LOAD, "t.proto: error: variable C.q: its range is empty\n");
+    expect_instance_error(text, ONE_LOAD, "t.proto:7:5: error: variable C.q: its range is empty\n");
 }
 
 /* ---- 2. topology ------------------------------------------------------------------------- */
@@ -503,7 +503,7 @@ static void test_slice_errors(void)
     snprintf(sliced, sizeof sliced, "%.*scontroller M sliced 65\nstates V\nfield val : value init memory\n"
              "home h = 0\nmemory M.val at h\ntable C\n  * | load.weak | | done | -\nend\n",
              (int)(big - text), text);
-    expect_instance_error(sliced, ONE_LOAD, "t.proto: error: controller M: 65 slices, not in 1..64\n");
+    expect_instance_error(sliced, ONE_LOAD, "t.proto:8:12: error: controller M: 65 slices, not in 1..64\n");
 }
 
 /* `order` is the order of the instruction of the event's thread, compared
@@ -515,6 +515,116 @@ static void test_order_expression(void)
     CU_ASSERT_EQUAL(first_r0(instance_text(text, ONE_LOAD)), 7);
     snprintf(text, sizeof text, ONE_ROW_PROTO, "", "reg := cond(order == acquire, 7, 8); done");
     CU_ASSERT_EQUAL(first_r0(instance_text(text, ONE_LOAD)), 8);
+}
+
+/* ---- OpenCL programs: remote events, tid, last(), scaled bounds, hold, local memory ---- */
+/* tid is the thread slot of the event's context (P0: slot 0); last(X, e)
+ * the index of the last element of X equal to e, -1 when none. */
+static void test_tid_and_last(void)
+{
+    CU_ASSERT_EQUAL(one_shot("", "reg := tid + 4; done"), 4);
+    const char *q = "var q : fifo 3 of 0..9";
+    CU_ASSERT_EQUAL(one_shot(q, "push q 4; push q 5; push q 4; reg := last(q, 4); done"), 2);
+    CU_ASSERT_EQUAL(one_shot(q, "push q 4; push q 5; reg := last(q, 5); done"), 1);
+    CU_ASSERT_EQUAL(one_shot(q, "push q 4; reg := last(q, 7) + 1; done"), 0);
+}
+
+/* NUMBER * CONST in a bound (K = 3): 0..2*K-1 is 0..5. */
+static void test_scaled_bounds(void)
+{
+    CU_ASSERT_EQUAL(one_shot("var a : 0..2*K-1", "a := 5; reg := a; done"), 5);
+    CU_ASSERT_EQUAL(one_shot("var a : 0..2*K-1", "a := 6; reg := a; done"), -1);
+    CU_ASSERT_EQUAL(one_shot("var a : 0..2*K+1", "a := 7; reg := a; done"), 7);
+}
+
+/* A row with .remote matches only the remote forms, a row without it
+ * only the others; .remote alone matches any scope. */
+#define REMOTE_PROTO \
+    "protocol t\nvalue 0..99\n" \
+    "controller C per cu processor\nstates A\nfield val : value\n" \
+    "controller M shared\nstates V\nfield val : value init memory\nmemory M.val\n" \
+    "table C\n" \
+    "  * | load.acquire.gpu        | | reg := 8; done | -\n" \
+    "  * | %s | | reg := 7; done | -\n" \
+    "end\n"
+
+static const char *const REMOTE_LOAD =
+    "OPENCL T\n{\n[x] = 0;\n}\n"
+    "P0@wg 0, dev 0 (global atomic_int* x) {\n"
+    "  int r = atomic_load_explicit_remote(x, memory_order_acquire, memory_scope_device);\n}\n"
+    "exists (0:r=0)\n";
+
+static const char *const DEVICE_LOAD =
+    "OPENCL T\n{\n[x] = 0;\n}\n"
+    "P0@wg 0, dev 0 (global atomic_int* x) {\n"
+    "  int r = atomic_load_explicit(x, memory_order_acquire, memory_scope_device);\n}\n"
+    "exists (0:r=0)\n";
+
+static void test_remote_events(void)
+{
+    char text[2048];
+    snprintf(text, sizeof text, REMOTE_PROTO, "load.acquire.gpu.remote");
+    CU_ASSERT_EQUAL(first_r0(instance_text(text, REMOTE_LOAD)), 7);
+    CU_ASSERT_EQUAL(first_r0(instance_text(text, DEVICE_LOAD)), 8);
+    snprintf(text, sizeof text, REMOTE_PROTO, "load.*.remote");
+    CU_ASSERT_EQUAL(first_r0(instance_text(text, REMOTE_LOAD)), 7);
+    snprintf(text, sizeof text, REMOTE_PROTO, "load.acquire.remote");
+    CU_ASSERT_EQUAL(first_r0(instance_text(text, REMOTE_LOAD)), 7);
+    /* no row for the remote form: the instance is refused where it is used */
+    snprintf(text, sizeof text, REMOTE_PROTO, "load.acquire.cta");
+    expect_instance_error(text, REMOTE_LOAD,
+                          "t.litmus:6:3: error: protocol t cannot run 'int r = atomic_load_explicit_remote(x, "
+                          "memory_order_acquire, memory_scope_device);': no row of the processor table "
+                          "handles this event (load.acquire.gpu.remote)\n");
+    snprintf(text, sizeof text, REMOTE_PROTO, "load.acquire.gpu.far    ");
+    expect_error_at(text, "far", 0, "expected 'remote' after the scope, found 'far'");
+}
+
+/* hold EXPR: only on a processor controller; while it holds no processor
+ * event is taken (here it always holds, so the load never runs). */
+static void test_hold(void)
+{
+    CU_ASSERT_EQUAL(one_shot("var a : 0..1\nhold a == 1", "reg := 5; done"), 5);
+    CU_ASSERT_EQUAL(one_shot("var a : 0..1\nhold a == 0", "reg := 5; done"), -1);
+    const char *text =
+        "protocol t\nvalue 0..9\ncontroller C per cu processor\nstates A\nfield val : value\n"
+        "controller M shared\nstates V\nfield val : value init memory\nhold 1 == 1\nmemory M.val\n"
+        "table C\n  * | load.weak | | done | -\nend\n";
+    expect_error_at(text, "hold", 0, "'hold' holds processor events, and M is not 'processor'");
+}
+
+/* Local memory: served by the CU's scratchpad, no table row sees it (the
+ * protocol has none for stores); a local location used from two CUs is
+ * refused. */
+static void test_local_memory(void)
+{
+    const char *proto =
+        "protocol t\nvalue 0..9\ncontroller C per cu processor\nstates A\nfield val : value\n"
+        "controller M shared\nstates V\nfield val : value init memory\nmemory M.val\n"
+        "table C\n  * | load.weak | | reg := line.val; done | -\nend\n";
+    const char *one_cu =
+        "OPENCL T\n{\n[x] = 0;\n}\n"
+        "P0@wg 0, dev 0 (local int* x) {\n  *x = 5;\n  int r = *x;\n}\n"
+        "exists (0:r=5)\n";
+    proto_bfs b = {0};
+    proto_bfs_explore(&b, instance_text(proto, one_cu));
+    lit_value five[1] = {5};
+    CU_ASSERT(b.finals > 0);
+    CU_ASSERT_EQUAL(b.deadlocks, 0);
+    CU_ASSERT_EQUAL(b.noutcomes, 1);
+    CU_ASSERT(proto_bfs_saw(&b, five, 1));
+    proto_bfs_free(&b);
+    const char *two_cus =
+        "OPENCL T\n{\n[x] = 0;\n}\n"
+        "P0@wg 0, dev 0 (local int* x) {\n  *x = 5;\n}\n"
+        "P1@wg 1, dev 0 (local int* x) {\n  int r = *x;\n}\n"
+        "exists (1:r=5)\n";
+    char buf[512] = {0};
+    FILE *err = fmemopen(buf, sizeof buf - 1, "w");
+    CU_ASSERT_PTR_NULL(proto_instantiate(parse(proto), litmus(two_cus), NULL, err));
+    fclose(err);
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "local location x is used by"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, ": error: protocol t cannot run"));
 }
 
 /* Send destinations, on a per-cu channel from the L1 to itself (3 CUs):
@@ -1029,7 +1139,8 @@ static void test_variant_extends_errors(void)
     snprintf(want, sizeof want, "%s/str.proto:1:20: error: expected the base file as a string, found 'base'\n",
              d.root);
     expect_load_error(tmp_write(&d, "str.proto", "protocol v extends base\n"), want);
-    snprintf(want, sizeof want, "%s/nope.proto: error: cannot open protocol file\n", d.root);
+    snprintf(want, sizeof want, "%s/miss.proto:1:20: error: cannot read the base protocol '%s/nope.proto': "
+             "cannot open: No such file or directory\n", d.root, d.root);
     expect_load_error(tmp_write(&d, "miss.proto", "protocol v extends \"nope.proto\"\n"), want);
     snprintf(want, sizeof want,
              "%s/bad.proto:2:1: error: unknown declaration 'bogus'\n"
@@ -1047,7 +1158,7 @@ static void test_variant_extends_errors(void)
 static void nested_error(char *out, size_t size, const char *root, const char *first, const char *at,
                          const char *const *notes, int nnotes)
 {
-    size_t n = (size_t)snprintf(out, size, "%s/%s:%s: error: variants nested too deep (a cycle of 'extends'?)\n",
+    size_t n = (size_t)snprintf(out, size, "%s/%s:%s: error: variants nested too deep (more than 8; a cycle of 'extends'?)\n",
                                 root, first, at);
     for (int k = 0; k < nnotes && n < size; k++)
         n += (size_t)snprintf(out + n, size - n, "%s/%s:%s: note: in the base of this variant\n", root, notes[k], at);
@@ -1398,4 +1509,9 @@ void register_protocol_lang_tests(void)
     CU_add_test(s, "only value slots wrap", test_wrap_only_values);
     CU_add_test(s, "a guard out of range does not hold", test_guard_out_of_range);
     CU_add_test(s, "a home cannot name a line", test_home_names_no_line);
+    CU_add_test(s, "tid and last()", test_tid_and_last);
+    CU_add_test(s, "NUMBER*CONST bounds", test_scaled_bounds);
+    CU_add_test(s, "remote events match only remote forms", test_remote_events);
+    CU_add_test(s, "hold", test_hold);
+    CU_add_test(s, "local memory in the scratchpad", test_local_memory);
 }

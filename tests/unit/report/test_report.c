@@ -45,6 +45,43 @@ static void test_verdict_rule(void)
     }
 }
 
+/* With executions left unchecked (a limit, an execution too large), a
+ * verdict stands only if what was found settles it: one positive
+ * execution settles exists (Ok) and ~exists (No), one negative settles
+ * forall (No); otherwise it is Unknown. */
+static void test_unknown_unless_settled(void)
+{
+    litmus_test *t = parse(mp);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+    check_result r;
+    memset(&r, 0, sizeof r);
+    struct { enum lit_quantifier q; uint64_t pos, neg; const char *want; } cases[] = {
+        { QUANT_EXISTS, 1, 0, "Ok" },      { QUANT_EXISTS, 0, 5, "Unknown" },
+        { QUANT_NOT_EXISTS, 1, 0, "No" },  { QUANT_NOT_EXISTS, 0, 5, "Unknown" },
+        { QUANT_FORALL, 3, 1, "No" },      { QUANT_FORALL, 3, 0, "Unknown" },
+    };
+    bool *cuts[] = {&r.too_big, &r.timed_out, &r.out_of_memory, &r.writes_cut, &r.barriers_cut,
+                    &r.values_cut, &r.undecided, &r.paths_cut};
+    for (size_t c = 0; c < sizeof cuts / sizeof *cuts; c++) {
+        *cuts[c] = true;
+        for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+            t->quant = cases[i].q;
+            r.positive = cases[i].pos;
+            r.negative = cases[i].neg;
+            CU_ASSERT_STRING_EQUAL(report_verdict(t, &r, NULL), cases[i].want);
+            CU_ASSERT_PTR_NOT_NULL(enumerate_incomplete(&r));
+        }
+        *cuts[c] = false;
+    }
+    /* nothing cut: herd's rule, and the loop bound is not a cut */
+    r.unroll_cut = true;
+    t->quant = QUANT_FORALL;
+    r.positive = 3;
+    r.negative = 0;
+    CU_ASSERT_STRING_EQUAL(report_verdict(t, &r, NULL), "Ok");
+    CU_ASSERT_PTR_NULL(enumerate_incomplete(&r));
+}
+
 /* Run `print` into a string. */
 static char *capture(void (*print)(FILE *, const litmus_test *, const lit_value *), const litmus_test *t,
                      const lit_value *v)
@@ -103,6 +140,7 @@ static void test_status_merge(void)
 void register_report_tests(void)
 {
     CU_pSuite s = CU_add_suite("report", NULL, NULL);
+    CU_add_test(s, "Unknown unless what was found settles it", test_unknown_unless_settled);
     CU_add_test(s, "herd7's verdict rule", test_verdict_rule);
     CU_add_test(s, "a final state, herd and JSON", test_state_forms);
     CU_add_test(s, "JSON string escapes", test_json_string);

@@ -1,0 +1,60 @@
+/* cli/program_json.c: a litmus program as JSON (see cli/program_json.h). */
+#include "cli/program_json.h"
+
+static const char *const opcodes[] = {[OP_LOAD] = "load", [OP_STORE] = "store", [OP_RMW] = "rmw",
+                                      [OP_RED] = "red", [OP_FENCE] = "fence", [OP_BARRIER] = "barrier",
+                                      [OP_MOV] = "mov", [OP_ALU] = "alu", [OP_BRANCH] = "branch",
+                                      [OP_GOTO] = "goto"};
+static const char *const orders[] = {"weak", "relaxed", "acquire", "release", "acq_rel", "sc"};
+static const char *const scopes[] = {"none", "cta", "gpu", "sys", "wi"};
+static const char *const rmw_ops[] = {"add", "sub", "inc", "dec", "exch", "cas", "and", "or", "xor", "min", "max"};
+static const char *const alu_ops[] = {"add", "sub", "mul", "and", "or", "xor"};
+
+static json_t *operand_json(lit_operand o)
+{
+    if (o.kind == OPND_REG)
+        return json_pack("{s:i}", "reg", o.reg);
+    if (o.kind == OPND_IMM)
+        return json_pack("{s:I}", "imm", (json_int_t)o.imm);
+    return json_null();
+}
+
+static json_t *instr_json(const lit_instr *in)
+{
+    json_t *o = json_pack("{s:s, s:s, s:s, s:i, s:i, s:o, s:o}", "op", opcodes[in->op], "order", orders[in->order],
+                          "scope", scopes[in->scope], "dst", in->dst, "loc", in->loc, "a", operand_json(in->a), "b",
+                          operand_json(in->b));
+    if (in->op == OP_RMW || in->op == OP_RED)
+        json_object_set_new(o, "rmw", json_string(rmw_ops[in->rmw_op]));
+    if (in->op == OP_ALU)
+        json_object_set_new(o, "alu", json_string(alu_ops[in->alu_op]));
+    if (in->op == OP_BRANCH)
+        json_object_set_new(o, "cmp", json_string(in->cmp == CMP_EQ ? "eq" : "ne"));
+    if (in->op == OP_BRANCH || in->op == OP_GOTO)
+        json_object_set_new(o, "target", json_integer(in->target));
+    if (in->op == OP_BARRIER)
+        json_object_set_new(o, "waits", json_boolean(in->barrier_waits));
+    return o;
+}
+
+static json_t *thread_json(const lit_thread *th)
+{
+    json_t *regs = json_array(), *instrs = json_array();
+    for (int r = 0; r < th->nregs; r++)
+        json_array_append_new(regs, json_pack("{s:s, s:I}", "name", th->reg_names[r], "init",
+                                              (json_int_t)(th->reg_init ? th->reg_init[r] : 0)));
+    for (int i = 0; i < th->ninstrs; i++)
+        json_array_append_new(instrs, instr_json(&th->instrs[i]));
+    return json_pack("{s:s, s:i, s:i, s:o, s:o}", "name", th->name, "cta", th->cta, "gpu", th->gpu, "registers",
+                     regs, "instrs", instrs);
+}
+
+json_t *program_json(const litmus_test *t)
+{
+    json_t *locs = json_array(), *threads = json_array();
+    for (int l = 0; l < t->nlocs; l++)
+        json_array_append_new(locs, json_pack("{s:s, s:I}", "name", t->locs[l].name, "init", (json_int_t)t->locs[l].init));
+    for (int k = 0; k < t->nthreads; k++)
+        json_array_append_new(threads, thread_json(&t->threads[k]));
+    return json_pack("{s:o, s:o}", "locations", locs, "threads", threads);
+}

@@ -1,0 +1,32 @@
+/*
+ * enumerate/trace_filter.h: the combinations of thread traces (one trace per
+ * thread) in which every read can be served, before any relation is built.
+ *
+ * Contract: a read needs its (location, value) pair written by its own
+ * thread earlier in program order (with thread coherence; without, anywhere
+ * in its trace), by another thread's trace, or by the initial state.
+ * trace_filter_each lists, thread by thread, every combination of traces
+ * that meets that need, and no other; a combination it leaves out has no
+ * candidate execution (no reads-from choice exists for it), so nothing is
+ * lost.  Traces of one thread that read, write and need the same pairs are
+ * tested once per choice of the threads before it.  Allocation: Boehm GC,
+ * per test.
+ */
+#ifndef SCOPECHECK_ENUMERATE_TRACE_FILTER_H
+#define SCOPECHECK_ENUMERATE_TRACE_FILTER_H
+
+#include <stdbool.h>
+
+#include "enumerate/thread_paths.h"
+#include "litmus/litmus.h"
+
+typedef struct trace_filter trace_filter;
+
+/* coherent: the model promises thread coherence (cat_model_thread_coherent). */
+trace_filter *trace_filter_build(const litmus_test *t, const tp_result *paths, bool coherent);
+
+/* Calls visit(ctx) once per combination that passes, with choice[th] the
+ * trace of each thread th; stops as soon as visit returns false. */
+void trace_filter_each(const trace_filter *f, int *choice, bool (*visit)(void *ctx), void *ctx);
+
+#endif

@@ -1,0 +1,130 @@
+/*
+ * litmus/opencl/index.c: arrays of the OpenCL dialect (see internal.h).
+ *
+ * An array of the init block ("atomic_int y[2] = {0,0};") is a run of
+ * locations named "y[0]", "y[1]", ...; a parameter of the same name points
+ * at its first element.  A constant index names one location at compile
+ * time.  The register machine has no computed addresses, so an access
+ * through an index held in a register becomes a chain of comparisons and
+ * one copy of the access per element: the path that runs is the one whose
+ * element the index names (the dependency on the index is then a control
+ * dependency, not an address one; no bundled OpenCL model tells them
+ * apart).
+ */
+#include <gc.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "litmus/opencl/internal.h"
+
+bool ocl_add_array(oparser *p, const char *name, int base, int len)
+{
+    array_decl *a = ocl_append(p->arrays, p->narrays, sizeof *a);
+    if (!a)
+        return false;
+    p->arrays = a;
+    p->arrays[p->narrays++] = (array_decl){ name, base, len, -1 };
+    return true;
+}
+
+const array_decl *ocl_array(oparser *p, const char *name)
+{
+    for (int i = 0; i < p->narrays; i++)
+        if (strcmp(p->arrays[i].name, name) == 0)
+            return &p->arrays[i];
+    return NULL;
+}
+
+bool ocl_needs_dispatch(const node *e)
+{
+    return (e->kind == N_INDEX || e->kind == N_ADDR) && e->index && e->index->kind != N_NUM && e->fixed < 0;
+}
+
+/* The array a parameter of the thread names, reporting when there is none. */
+static const array_decl *indexed_array(oparser *p, node *e)
+{
+    const array_decl *a = ocl_param_loc(p, e->name) >= 0 ? ocl_array(p, e->name) : NULL;
+    if (!a) {
+        if (ocl_local_index(p, e->name) < 0 && ocl_param_loc(p, e->name) < 0)
+            lex_error(LX, e->line, e->col, "undeclared location '%s' (not a parameter of thread %s)", e->name,
+                      p->th->name);
+        else
+            lex_error(LX, e->line, e->col, "'%s' is not an array (declare it in the init block, "
+                      "e.g. int %s[2] = {0,0};)", e->name, e->name);
+    }
+    return a;
+}
+
+int ocl_node_loc(oparser *p, node *e, const char *what)
+{
+    if ((e->kind == N_VAR || e->kind == N_ADDR || e->kind == N_DEREF) && !e->index) {
+        int l = ocl_location_named(p, e->name);
+        if (l < 0)
+            lex_error(LX, e->line, e->col, "%s must be a location (a pointer parameter)", what);
+        return l;
+    }
+    if (!e->index) {
+        lex_error(LX, e->line, e->col, "%s must be a location (a pointer parameter)", what);
+        return -1;
+    }
+    const array_decl *a = indexed_array(p, e);
+    if (!a)
+        return -1;
+    lit_value k = e->fixed;
+    if (e->index->kind == N_NUM)
+        k = e->index->num;
+    else if (k < 0)
+        return -2;
+    if (k < 0 || k >= a->len) {
+        lex_error(LX, e->index->line, e->index->col, "index %lld is out of range for %s[%d]", (long long)k,
+                  a->name, a->len);
+        return -1;
+    }
+    return a->base + (int)k;
+}
+
+/* The location whose read ends a path: it has no value, and nothing writes it. */
+static int out_of_range_loc(oparser *p, array_decl *a)
+{
+    if (a->out_of_range < 0) {
+        char buf[128];
+        snprintf(buf, sizeof buf, "%s[out of range]", a->name);
+        a->out_of_range = litmus_add_loc(p->t, lex_strndup(buf, strlen(buf)), LIT_NO_VALUE);
+        p->t->locs[a->out_of_range].region = REGION_NONE;
+    }
+    return a->out_of_range;
+}
+
+bool ocl_each_element(oparser *p, node *e, ocl_value_compiler gen_value,
+                      bool (*body)(oparser *p, void *ctx), void *ctx)
+{
+    const array_decl *ca = indexed_array(p, e);
+    if (!ca)
+        return false;
+    array_decl *a = &p->arrays[ca - p->arrays];
+    lit_operand idx;
+    if (!gen_value(p, e->index, &idx))
+        return false;
+    int end = ocl_new_label(p), first = -1;
+    for (int k = 0; k < a->len; k++) {
+        int l = ocl_new_label(p);
+        if (l < 0 || !ocl_emit_branch(p, CMP_EQ, idx, imm(k), l, e->line, e->col))
+            return false;
+        if (k == 0)
+            first = l;
+    }
+    if (end < 0 || !ocl_emit_plain_load(p, ocl_new_temp(p), out_of_range_loc(p, a), e->line, e->col) ||
+        !ocl_emit_goto(p, end, e->line, e->col))
+        return false;
+    /* labels were made in order: element k's is first + k */
+    for (int k = 0; k < a->len; k++) {
+        ocl_place_label(p, first + k);
+        e->fixed = k;
+        bool ok = body(p, ctx);
+        e->fixed = -1;
+        if (!ok || !ocl_emit_goto(p, end, e->line, e->col))
+            return false;
+    }
+    ocl_place_label(p, end);
+    return true;
+}

@@ -1,0 +1,390 @@
+/* sim/interp.c: one step of the tables (see sim/interp.h).  The meaning
+ * follows docs/protocol-tables.md, section 3, action by action. */
+#include "sim/interp.h"
+
+#include <string.h>
+
+enum { RMW_ADD, RMW_SUB, RMW_INC, RMW_DEC, RMW_EXCH, RMW_CAS, RMW_AND, RMW_OR, RMW_XOR, RMW_MIN, RMW_MAX };
+
+int64_t sim_rmw_result(int op, bool has_a, int64_t old, int64_t a, int64_t b)
+{
+    switch (op) {
+    case RMW_ADD: return old + a;
+    case RMW_SUB: return old - a;
+    case RMW_INC: return !has_a ? old + 1 : (old >= a ? 0 : old + 1);
+    case RMW_DEC: return !has_a ? old - 1 : ((old == 0 || old > a) ? a : old - 1);
+    case RMW_EXCH: return a;
+    case RMW_CAS: return old == a ? b : old;
+    case RMW_AND: return old & a;
+    case RMW_OR: return old | a;
+    case RMW_XOR: return old ^ a;
+    case RMW_MIN: return old < a ? old : a;
+    case RMW_MAX: return old > a ? old : a;
+    }
+    return old;
+}
+
+static const sim_type *storage_type(const sim_ctx *c, bool on_line, int idx)
+{
+    const sim_ctrl *ct = &c->t->ctrls[c->ctrl];
+    return on_line ? &ct->fields[idx].type : &ct->vars[idx].type;
+}
+
+/* The first slot of a variable or line field; NULL for a line field when
+ * there is no line. */
+static int64_t *storage(const sim_ctx *c, bool on_line, int idx)
+{
+    const sim_ctrl *ct = &c->t->ctrls[c->ctrl];
+    if (on_line)
+        return c->has_line ? &c->line[ct->field_off[idx]] : NULL;
+    return &c->vars[ct->var_off[idx]];
+}
+
+/* The elements an aggregate holds now (a fifo: its queued ones). */
+static int64_t *live(const sim_ctx *c, bool on_line, int idx, int *len)
+{
+    int64_t *s = storage(c, on_line, idx);
+    const sim_type *ty = storage_type(c, on_line, idx);
+    if (!s)
+        return NULL;
+    if (ty->kind == ST_FIFO) {
+        *len = (int)s[0];
+        return s + 1;
+    }
+    *len = ty->n;
+    return s;
+}
+
+static int64_t wrap_value(const sim_tables *t, int64_t x)
+{
+    int64_t span = t->vhi - t->vlo + 1, r = (x - t->vlo) % span;
+    return t->vlo + (r < 0 ? r + span : r);
+}
+
+/* x into a slot of type ty: out of range disables the row, except for
+ * values when the tables wrap. */
+static void put(sim_ctx *c, int64_t *slot, const sim_type *ty, int64_t x)
+{
+    if (x < ty->lo || x > ty->hi) {
+        if (ty->kind == ST_BITS || !ty->r.is_value || !c->t->value_wrap) {
+            c->ok = false;
+            return;
+        }
+        x = wrap_value(c->t, x);
+    }
+    *slot = x;
+}
+
+/* ---- expressions ----------------------------------------------------------------- */
+
+static int64_t eval(sim_ctx *c, const sim_expr *e);
+
+static int64_t binop(sim_ctx *c, const sim_expr *e)
+{
+    int64_t l = eval(c, e->l);
+    if (e->op == SO_AND && !l)
+        return 0;
+    if (e->op == SO_OR && l)
+        return 1;
+    int64_t r = eval(c, e->r);
+    switch (e->op) {
+    case SO_ADD: return l + r;
+    case SO_SUB: return l - r;
+    case SO_EQ: return l == r;
+    case SO_NE: return l != r;
+    case SO_LT: return l < r;
+    case SO_LE: return l <= r;
+    case SO_GT: return l > r;
+    case SO_GE: return l >= r;
+    case SO_AND:
+    case SO_OR: return r != 0;
+    case SO_MUL: return l * r;
+    case SO_DIV:
+    case SO_MOD:
+        if (r == 0) {
+            c->ok = false;
+            return 0;
+        }
+        return e->op == SO_DIV ? l / r : ((l % r) + r) % r;
+    }
+    return 0;
+}
+
+static int64_t element(sim_ctx *c, const sim_expr *e)
+{
+    int len;
+    int64_t *el = live(c, e->on_line, e->idx, &len);
+    int64_t i = eval(c, e->r);
+    if (!el || i < 0 || i >= len) {
+        c->ok = false;
+        return 0;
+    }
+    return el[i];
+}
+
+static int64_t aggregate_query(sim_ctx *c, const sim_expr *e)
+{
+    int len;
+    int64_t *el = live(c, e->on_line, e->idx, &len);
+    if (!el)
+        return 0;
+    const sim_type *ty = storage_type(c, e->on_line, e->idx);
+    int64_t x = e->kind == SX_HAS ? eval(c, e->r) : 0, n = 0;
+    if (e->kind == SX_HAS && ty->kind == ST_BITS)
+        return x >= 0 && x < len && el[x];
+    for (int i = 0; i < len; i++)
+        n += e->kind == SX_HAS ? el[i] == x : ty->kind == ST_BITS ? el[i] : 1;
+    return e->kind == SX_HAS ? n > 0 : n;
+}
+
+static int64_t home_at(sim_ctx *c, int h, int64_t a)
+{
+    sim_ctx hc = *c;
+    hc.addr = (uint64_t)a;
+    int64_t x = eval(&hc, c->t->homes[h].e);
+    c->ok &= hc.ok;
+    return x;
+}
+
+static int64_t eval(sim_ctx *c, const sim_expr *e)
+{
+    switch (e->kind) {
+    case SX_NUM: return e->num;
+    case SX_CONST: return c->t->const_values[e->idx];
+    case SX_VAR: return *storage(c, false, e->idx);
+    case SX_FIELD: return c->has_line ? *storage(c, true, e->idx) : 0;
+    case SX_MSG: return c->msg ? c->msg[e->idx] : 0;
+    case SX_ADDR: return (int64_t)c->addr;
+    case SX_VALUE: return c->value;
+    case SX_STATE: return c->has_line ? c->line[0] : 0;
+    case SX_CU: return c->cu;
+    case SX_GPU: return c->gpu;
+    case SX_ORDER: return c->has_thread ? c->order : -1;
+    case SX_BIN: return binop(c, e);
+    case SX_NOT: return !eval(c, e->l);
+    case SX_NEG: return -eval(c, e->l);
+    case SX_RMW: {
+        int64_t old = eval(c, e->l), a = eval(c, e->r);
+        return c->has_thread ? sim_rmw_result(c->rmw_op, c->rmw_has_a, old, a, c->rmw_b) : old;
+    }
+    case SX_INDEX: return element(c, e);
+    case SX_LEN:
+    case SX_HAS: return aggregate_query(c, e);
+    case SX_HOME: return home_at(c, e->idx, eval(c, e->r));
+    case SX_COND: return eval(c, e->l) ? eval(c, e->r) : eval(c, e->r2);
+    }
+    return 0;
+}
+
+int64_t sim_home_of(const sim_tables *t, int h, uint64_t addr)
+{
+    sim_ctx c = {.t = t, .addr = addr, .ok = true, .cu = -1, .gpu = -1};
+    return eval(&c, t->homes[h].e);
+}
+
+/* ---- actions ----------------------------------------------------------------------- */
+
+/* The context's own instance of a channel's level (docs/protocol-tables.md,
+ * "Where a send goes"); -1 when it has none. */
+static int self_instance(const sim_ctx *c, const sim_chan *ch)
+{
+    switch (ch->level) {
+    case SL_CU: return c->cu;
+    case SL_GPU: return c->gpu >= 0 ? c->gpu : c->cu >= 0 ? c->cu_gpu[c->cu] : -1;
+    case SL_SHARED: return 0;
+    case SL_SLICE: return c->t->ctrls[c->ctrl].level == SL_SLICE ? c->inst : -1;
+    }
+    return -1;
+}
+
+static void act_send(sim_ctx *c, const sim_action *a, sim_effects *fx)
+{
+    if (fx->nsends == SIM_MAX_SENDS) {
+        c->ok = false;
+        return;
+    }
+    const sim_chan *ch = &c->t->chans[a->idx];
+    const sim_msg *m = &c->t->msgs[a->msg];
+    sim_send *s = &fx->sends[fx->nsends];
+    s->chan = a->idx;
+    s->msg = a->msg;
+    s->dest = a->dest;
+    if (a->dest == SD_SELF || a->dest == SD_INDEX) {
+        int64_t d = a->dest == SD_SELF ? self_instance(c, ch) : eval(c, a->index);
+        if (d < 0 || d >= ch->ndest) {
+            c->ok = false;
+            return;
+        }
+        s->index = (int)d;
+    } else if (a->dest == SD_EACH) {
+        int len;
+        memset(s->each, 0, sizeof s->each);
+        int64_t *bits = live(c, a->e->on_line, a->e->idx, &len);
+        if (!bits) {
+            c->ok = false;
+            return;
+        }
+        for (int i = 0; i < len; i++)
+            if (bits[i]) {
+                if (i >= ch->ndest || i >= 64 * SIM_EACH_WORDS) {
+                    c->ok = false;
+                    return;
+                }
+                s->each[i / 64] |= 1ull << (i % 64);
+            }
+    }
+    for (int k = 0; k < m->nfields; k++) {
+        int64_t x = eval(c, a->args[k]);
+        if (k > 0 && (x < m->lo[k] || x > m->hi[k])) {
+            if (!m->range[k].is_value || !c->t->value_wrap)
+                c->ok = false;
+            x = wrap_value(c->t, x);
+        }
+        s->fields[k] = x;
+    }
+    for (int k = m->nfields; k < SIM_MAX_FIELDS; k++)
+        s->fields[k] = 0;
+    fx->nsends++;
+}
+
+static void act_assign(sim_ctx *c, const sim_action *a)
+{
+    int64_t *s = storage(c, a->on_line, a->idx);
+    const sim_type *ty = storage_type(c, a->on_line, a->idx);
+    if (!s) {
+        c->ok = false;
+        return;
+    }
+    if (a->index) {
+        int64_t i = eval(c, a->index);
+        if (i < 0 || i >= ty->n) {
+            c->ok = false;
+            return;
+        }
+        s += i;
+    }
+    int64_t x = eval(c, a->e);
+    put(c, s, ty, a->mode == SM_SET ? x : a->mode == SM_ADD ? *s + x : *s - x);
+}
+
+static void act_aggregate(sim_ctx *c, const sim_action *a)
+{
+    int64_t *s = storage(c, a->on_line, a->idx);
+    const sim_type *ty = storage_type(c, a->on_line, a->idx);
+    if (!s) {
+        c->ok = false;
+        return;
+    }
+    if (a->kind == SA_CLEAR) {
+        for (int i = 0; i < ty->slots; i++)
+            s[i] = ty->kind == ST_FIFO && i == 0 ? 0 : ty->lo;
+    } else if (a->kind == SA_PUSH) {
+        if (s[0] >= ty->n) {
+            c->ok = false;
+            return;
+        }
+        put(c, &s[1 + s[0]], ty, eval(c, a->e));
+        s[0]++;
+    } else {
+        if (s[0] == 0) {
+            c->ok = false;
+            return;
+        }
+        memmove(&s[1], &s[2], sizeof *s * (size_t)(s[0] - 1));
+        s[s[0]] = ty->lo;
+        s[0]--;
+    }
+}
+
+/* The line back to its initial contents, except its `keep` fields. */
+static void reset_line(sim_ctx *c)
+{
+    const sim_ctrl *ct = &c->t->ctrls[c->ctrl];
+    c->line[0] = c->line_init[0];
+    for (int f = 0; f < ct->nfields; f++)
+        if (!ct->fields[f].keep)
+            memcpy(&c->line[ct->field_off[f]], &c->line_init[ct->field_off[f]],
+                   sizeof *c->line * (size_t)ct->fields[f].type.slots);
+}
+
+static void act(sim_ctx *c, const sim_action *a, sim_effects *fx)
+{
+    switch (a->kind) {
+    case SA_SEND: act_send(c, a, fx); break;
+    case SA_ASSIGN: act_assign(c, a); break;
+    case SA_PUSH:
+    case SA_POP:
+    case SA_CLEAR: act_aggregate(c, a); break;
+    case SA_REG: {
+        int64_t x = eval(c, a->e);
+        if (!c->has_thread) {
+            c->ok = false;
+            break;
+        }
+        if (x < c->t->vlo || x > c->t->vhi) {
+            if (!c->t->value_wrap)
+                c->ok = false;
+            x = wrap_value(c->t, x);
+        }
+        fx->reg_set = true;
+        fx->reg = x;
+        break;
+    }
+    case SA_DONE:
+    case SA_WAIT:
+        if (!c->has_thread)
+            c->ok = false;
+        else if (a->kind == SA_DONE)
+            fx->done = true, fx->wait = false;
+        else
+            fx->wait = true;
+        break;
+    case SA_STALL: c->ok = false; break;
+    case SA_INV:
+        if (!c->has_line)
+            c->ok = false;
+        else
+            reset_line(c);
+        break;
+    case SA_INV_ALL:
+        if (c->has_line)
+            reset_line(c);
+        fx->inv_all = true;
+        break;
+    case SA_SET:
+        if (!c->has_line)
+            c->ok = false;
+        else
+            c->line[0] = a->idx;
+        break;
+    }
+}
+
+/* ---- choosing and firing a row ------------------------------------------------------- */
+
+enum sim_fire sim_fire(sim_ctx *c, const sim_event_desc *ev, const sim_row **out, sim_effects *fx)
+{
+    const sim_ctrl *ct = &c->t->ctrls[c->ctrl];
+    int state = c->has_line ? (int)c->line[0] : 0;
+    bool matched = false;
+    fx->nsends = 0;
+    fx->done = fx->wait = fx->reg_set = fx->inv_all = false;
+    *out = NULL;
+    int key = sim_event_key(c->t, (int)ev->kind, ev->order, ev->scope, ev->chan, ev->msg, ev->internal);
+    for (int i = ct->cand_first[key]; i < ct->cand_first[key + 1]; i++) {
+        const sim_row *row = &ct->rows[ct->cand_rows[i]];
+        if (!(row->states >> state & 1))
+            continue;
+        matched = true;
+        c->ok = true;
+        if (row->guard && !(eval(c, row->guard) && c->ok))
+            continue;
+        *out = row;
+        for (int k = 0; k < row->nacts && c->ok; k++)
+            act(c, &row->acts[k], fx);
+        if (c->ok && row->next >= 0 && c->has_line)
+            c->line[0] = row->next;
+        return c->ok ? FIRE_OK : FIRE_BLOCKED;
+    }
+    return matched || ev->kind == SE_INTERNAL ? FIRE_BLOCKED : FIRE_UNHANDLED;
+}

@@ -1,0 +1,85 @@
+/*
+ * sim/interp.h: one step of the tables: choosing a controller's row for an
+ * event and running its actions, as docs/protocol-tables.md defines them
+ * (the same meaning as the checker's interpreter, src/protocol/interp.c,
+ * written again over the exported form).
+ *
+ * Contract.  sim_fire works on the caller's scratch copies of the line
+ * and of the instance's variables and changes nothing else: what reaches
+ * beyond them (messages to send, the thread's completion, wait or read
+ * value, the reset of the instance's other lines) is returned in
+ * `sim_effects` for the caller to commit.  Rows are tried top to bottom;
+ * the first whose state column and event pattern match and whose guard
+ * holds fires, and if one of its actions cannot be done (a range left, an
+ * index out of range, a `stall`, a full fifo) the step is FIRE_BLOCKED and
+ * the scratch copies must be discarded (the event waits).  FIRE_UNHANDLED:
+ * no row matches the (state, event) pair at all.  No allocation, no
+ * global state.
+ */
+#ifndef SCOPECHECK_SIM_INTERP_H
+#define SCOPECHECK_SIM_INTERP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "sim/tables.h"
+
+#define SIM_MAX_SENDS 16
+#define SIM_EACH_WORDS 4            /* a multicast reaches at most 256 destinations */
+
+/* The event offered to a controller. */
+typedef struct sim_event_desc {
+    enum sim_ev kind;
+    int order, scope;               /* processor events */
+    int chan, msg;                  /* SE_RECV */
+    int internal;                   /* SE_INTERNAL */
+} sim_event_desc;
+
+/* Everything a row may read besides its line and variables. */
+typedef struct sim_ctx {
+    const sim_tables *t;
+    int ctrl, inst;
+    int cu, gpu;                    /* the context's CU and GPU, -1 when none */
+    const int *cu_gpu;              /* CU -> GPU */
+    uint64_t addr;
+    bool has_line;
+    int64_t *line;                  /* scratch: state, then fields */
+    const int64_t *line_init;       /* the line's initial contents */
+    int64_t *vars;                  /* scratch: the instance's variables */
+    const int64_t *msg;             /* the received message's fields, or NULL */
+    int tid;                        /* sender's thread slot within its CU, for sends */
+    bool has_thread;
+    int order;                      /* the thread's instruction: order, operand, rmw */
+    int64_t value;
+    int rmw_op;
+    bool rmw_has_a;
+    int64_t rmw_b;
+    bool ok;
+} sim_ctx;
+
+typedef struct sim_send {
+    int chan, msg;
+    enum sim_dest dest;
+    int index;                      /* SD_SELF, SD_INDEX: the destination */
+    uint64_t each[SIM_EACH_WORDS];  /* SD_EACH: the destinations */
+    int64_t fields[SIM_MAX_FIELDS];
+} sim_send;
+
+typedef struct sim_effects {
+    int nsends;
+    sim_send sends[SIM_MAX_SENDS];
+    bool done, wait, reg_set, inv_all;
+    int64_t reg;
+} sim_effects;
+
+enum sim_fire { FIRE_OK, FIRE_BLOCKED, FIRE_UNHANDLED };
+
+enum sim_fire sim_fire(sim_ctx *c, const sim_event_desc *ev, const sim_row **row, sim_effects *fx);
+
+/* The home `h` of address a (for placing data and routing). */
+int64_t sim_home_of(const sim_tables *t, int h, uint64_t addr);
+
+/* rmw arithmetic of the litmus instruction set (litmus/ops.c's meaning). */
+int64_t sim_rmw_result(int op, bool has_a, int64_t old, int64_t a, int64_t b);
+
+#endif

@@ -1,0 +1,52 @@
+/*
+ * sim/machine.h: one timed run of exported tables on a system with a
+ * workload (docs/simulator.md, "Timing").
+ *
+ * The machine is event driven: warps issue operations to their CU's
+ * processor controller; every controller instance serves its events (a
+ * processor operation, the head of a FIFO channel, any message of an
+ * unordered one) at its rate, firing the tables' rows (sim/interp.h); a
+ * row's sends leave after the controller's latency and cross a link
+ * (local, between GPMs, between GPUs) with its latency and bandwidth; a
+ * row's `done` completes the operation after the same latency.  Events
+ * that cannot fire wait and are tried again when their controller's state
+ * changes.  Caches are tag arrays: a line that leaves its controller's
+ * initial state needs a frame, and a full set gives one up by firing the
+ * tables' `evict` row on a victim; a memory-backed controller's accesses
+ * go through an optional memory-side cache to DRAM.
+ *
+ * Contract.  machine_run binds the tables and the workload to the system
+ * (checking that the system fits what was verified, and recording every
+ * assumption beyond the check in the results), runs to the end of the
+ * workload, and fills `r`.  Returns 0 when the run completed; 1 when the
+ * tables met an event they have no row for, an eviction that does not
+ * free its frame, or a deadlock (the message says which); 2 when the
+ * system, the tables and the workload do not fit together ("FILE: FIELD:
+ * ..."); 3 when --max-cycles cut the run (the results are partial and say
+ * so).  Memory for a run is allocated while it is set up and while
+ * queues first reach their size; it does not grow with simulated time.
+ */
+#ifndef SCOPECHECK_SIM_MACHINE_H
+#define SCOPECHECK_SIM_MACHINE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "sim/config.h"
+#include "sim/results.h"
+#include "sim/tables.h"
+#include "sim/workload.h"
+
+typedef struct sim_run_opts {
+    uint64_t seed;
+    bool ideal;             /* every access weak, fences dropped: caching with no coherence cost */
+    bool unverified;        /* accept a system larger than what was verified */
+    uint64_t max_cycles;    /* 0: no limit */
+    bool progress;          /* a progress line on standard error */
+} sim_run_opts;
+
+int machine_run(sim_tables *t, const sim_system *s, sim_workload *wl, const sim_run_opts *o, sim_results *r,
+                FILE *errors);
+
+#endif

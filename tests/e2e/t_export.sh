@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# End-to-end checks of `scopecheck export`: the stamp is SHA-256 over the
+# canonical text, recomputed here by a second path (jq's sorted, compact,
+# ASCII output and sha256sum); rows are trees that match the source
+# table row for row; every checked test is listed with verify's own state
+# count; a failing, incomplete or unusable check writes nothing (not even
+# a temporary file).  $1: the scopecheck binary.
+set -u
+. "$(dirname "$0")/lib.sh"
+bin=$1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+tests=(litmus/protocol/MP-stale-seed.litmus litmus/protocol/MP-shared-cu-fill.litmus)
+
+"$bin" export --protocol gpu_vi "${tests[@]}" -o "$tmp/gpu_vi.json" >"$tmp/out" 2>"$tmp/err"
+check "export gpu_vi: exit 0" test $? -eq 0
+check "export gpu_vi: one summary line per test" test "$(grep -c '^Checked .*: pass' "$tmp/out")" -eq 2
+check "export gpu_vi: the file says its format and version" \
+    jq -e '.format == "scopecheck-tables" and .version == 1' "$tmp/gpu_vi.json"
+
+digest=$(jq -r .stamp.digest "$tmp/gpu_vi.json")
+again=$(jq -acS 'del(.stamp)' "$tmp/gpu_vi.json" | tr -d '\n' | sha256sum | cut -d' ' -f1)
+check "stamp: the digest is SHA-256 of the canonical text (jq + sha256sum agree)" test "$digest" = "$again"
+l1=$(jq -acS '.content.controllers[] | select(.name == "L1")' "$tmp/gpu_vi.json" | tr -d '\n' | sha256sum | cut -d' ' -f1)
+check "stamp: the section digest of controller L1 (jq + sha256sum agree)" \
+    test "$l1" = "$(jq -r '.stamp.sections["content.controllers.L1"]' "$tmp/gpu_vi.json")"
+grep -q "sha256 $digest" "$tmp/out"
+check "export prints the digest it wrote" test $? -eq 0
+
+# The rows are the source table's, one for one: count the row lines of
+# models/gpu_vi.proto's `table L1` (lines between it and `end` that are
+# neither comments nor blank).
+src_rows=$(awk '/^table L1/{t=1; next} t && /^end/{t=0} t && !/^[[:space:]]*(#|$)/' models/gpu_vi.proto | wc -l)
+check "rows: L1 has as many rows as models/gpu_vi.proto's table ($src_rows)" \
+    jq -e --argjson n "$src_rows" '.content.controllers[0].rows | length == $n' "$tmp/gpu_vi.json"
+check "rows: the acquire load is a tree (invalidate_all, send to the slice home, loads += 1, acq := 1, wait)" \
+    jq -e '.content.controllers[0].rows[] | select(.event.kind == "load" and .event.order == "acquire")
+           | [.actions[].op] == ["invalidate_all","send","assign","assign","wait"]
+             and .actions[1].dest.expr.op == "home" and .guard.op == "&&" and .next == "I"' "$tmp/gpu_vi.json"
+check "constants, homes, channels and memory are exported" \
+    jq -e '.content.constants.NSLICE == 1 and .content.homes[0].name == "slice"
+           and (.content.channels | map(.name)) == ["req","resp"] and .content.memory.home == "slice"' "$tmp/gpu_vi.json"
+
+# Each test is listed with verify's own figures and its program.
+for f in "${tests[@]}"; do
+    n=$(basename "$f" .litmus)
+    states=$("$bin" verify --protocol gpu_vi --json "$f" | jq .stats.states)
+    check "verification lists $n with verify's $states states, every check passed" \
+        jq -e --arg n "$n" --argjson s "$states" '.verification.checks[] | select(.test == $n)
+            | .result == "pass" and .states == $s and ([.checks[]] | all(. == "pass")) and (.program.threads | length) >= 2' \
+        "$tmp/gpu_vi.json"
+done
+check "verification: what the checks covered" \
+    jq -e '.verification.covered == {"ncu":2,"ngpu":1,"naddr":2,"max_threads_per_cu":2,"maxops":3}' "$tmp/gpu_vi.json"
+
+# A directory stands for its *.litmus files.
+mkdir "$tmp/dir"
+cp "${tests[@]}" "$tmp/dir/"
+"$bin" export --protocol gpu_vi "$tmp/dir" -o "$tmp/dir.json" >/dev/null 2>&1
+check "a directory argument: its two tests are checked" jq -e '.verification.checks | length == 2' "$tmp/dir.json"
+
+# Nothing is written when a check fails, a constant is unknown, the
+# search is cut or the output cannot be written.
+nothing_written() { # STATUS WHAT ARGS...: export exits STATUS and leaves no file
+    local want=$1 what=$2; shift 2
+    rm -rf "$tmp/w" && mkdir "$tmp/w"
+    "$bin" export "$@" -o "$tmp/w/x.json" >"$tmp/w.out" 2>"$tmp/w.err"
+    local rc=$?
+    if [ "$rc" -ne "$want" ]; then echo "FAIL: $what (exit $rc, want $want)"; return; fi
+    if [ -n "$(ls -A "$tmp/w")" ]; then echo "FAIL: $what (left $(ls "$tmp/w"))"; return; fi
+    echo "PASS: $what"
+}
+nothing_written 1 "a failing check (mutant): exit 1, nothing written" \
+    --protocol models/mutants/gpu_vi_no_acquire_inval.proto litmus/protocol/MP-stale-seed.litmus
+check "a failing check prints the violation as verify does" grep -q '^Violation unsound outcome: 1:r1=1; 1:r2=0;' "$tmp/w.out"
+nothing_written 2 "an unknown constant: exit 2, nothing written" --protocol gpu_vi --const NOPE=1 "${tests[0]}"
+nothing_written 3 "a search cut by --max-states: exit 3, nothing written" --protocol gpu_vi --max-states 10 "${tests[0]}"
+nothing_written 2 "a litmus file that does not parse: exit 2, nothing written" --protocol gpu_vi tests/bad/ptx/$(ls tests/bad/ptx | head -n 1)
+"$bin" export --protocol gpu_vi "${tests[0]}" -o "$tmp/none/x.json" >/dev/null 2>"$tmp/err"
+check "an output that cannot be written: exit 2 with a message" grep -q "cannot write" "$tmp/err"
+"$bin" export --protocol gpu_vi -o "$tmp/x.json" >/dev/null 2>"$tmp/err"
+check "no test given: exit 2" test $? -eq 2
