@@ -22,7 +22,8 @@
 # Environment: DIFFTEST_BATCH (tests per batch, default 500), DIFFTEST_KEEP=DIR
 # (where disagreeing tests are kept, shrunk; default out/difftest/SEED),
 # DIFFTEST_PROTOCOLS (the protocols checked against ptx6, default gpu_vi),
-# DIFFTEST_GEN (`scopecheck gen` options,
+# DIFFTEST_TIMEOUT (seconds per test and run, default 10), DIFFTEST_GEN
+# (`scopecheck gen` options,
 # default "--ops 3": small tests, so that hundreds run in seconds).
 set -u
 if [ $# -lt 2 ]; then
@@ -41,6 +42,9 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 # A protocol's values must hold every value a generated test can compute.
 maxv=(--const MAXV=15)
+# Seconds per test and tool: a test cut there has no established result and
+# is counted out of that check (never as agreement).
+limit=${DIFFTEST_TIMEOUT:-10}
 
 # ---- outcome sets as canonical JSON, one "TEST<TAB>SET" line per test ---------------
 
@@ -56,14 +60,14 @@ differ() { # NAME_A SET_A NAME_B SET_B: the states on one side only
 litmus_sets() { # MODEL FILES...: states of each test under MODEL
     local model=$1
     shift
-    "$bin" litmus --model "$model" --json "$@" 2>/dev/null |
-        jq -r "[.test, (.states | $canon), (.flags | length | tostring)] | @tsv"
+    "$bin" litmus --model "$model" --timeout "$limit" --json "$@" 2>/dev/null |
+        jq -r "select(.test and .complete != false) | [.test, (.states | $canon), (.flags | length | tostring)] | @tsv"
 }
 
 verify_sets() { # PROTOCOL MODEL FILES...: protocol and model outcomes, soundness
     local proto=$1 model=$2
     shift 2
-    "$bin" verify --protocol "$proto" --model "$model" "${maxv[@]}" --json "$@" 2>/dev/null |
+    "$bin" verify --protocol "$proto" --model "$model" "${maxv[@]}" --timeout "$limit" --json "$@" 2>/dev/null |
         jq -r "select(.test) | [.test, (.protocol_outcomes | $canon), (.model_outcomes | $canon),
                (.sound | tostring), (.complete | tostring)] | @tsv"
 }

@@ -7,6 +7,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "gen/gen.h"
@@ -29,6 +30,23 @@ static bool parse_dialect(const char *s, enum dialect *d)
 static bool print_test(FILE *out, const litmus_test *t, enum dialect d, const char **why)
 {
     return d == DIALECT_PTX ? litmus_print_ptx(out, t, why) : litmus_print_opencl(out, t, why);
+}
+
+/* -o DIR: created when missing (its parent must exist), as diy7 does;
+ * false, with a message, when it cannot be. */
+static bool ensure_dir(const char *dir, FILE *err)
+{
+    struct stat st;
+    if (stat(dir, &st) == 0) {
+        if (S_ISDIR(st.st_mode))
+            return true;
+        fprintf(err, "%s: error: -o needs a directory, and this is not one\n", dir);
+        return false;
+    }
+    if (mkdir(dir, 0777) == 0 || errno == EEXIST)
+        return true;
+    fprintf(err, "%s: error: cannot create the directory: %s\n", dir, strerror(errno));
+    return false;
 }
 
 /* Writes t to DIR/NAME.litmus through a temporary renamed into place.
@@ -203,7 +221,7 @@ static bool gen_parse(int argc, char **argv, gen_run *r, FILE *err)
         fprintf(err, "scopecheck gen: error: --count %ld needs -o DIR (only one test goes to stdout)\n", r->count);
         return false;
     }
-    return true;
+    return !r->dir || ensure_dir(r->dir, err);
 }
 
 int gen_cmd_main(int argc, char **argv, FILE *out, FILE *err)
@@ -274,6 +292,8 @@ int convert_cmd_main(int argc, char **argv, FILE *out, FILE *err)
         convert_usage(err);
         return 2;
     }
+    if (dir && !ensure_dir(dir, err))
+        return 2;
     int status = 0;
     for (int i = optind; i < argc; i++) {
         litmus_test *t = litmus_read_file(argv[i], err);

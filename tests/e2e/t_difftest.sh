@@ -47,4 +47,11 @@ check "convert: a CAS has no exact OpenCL form (exit 1, reason given)" \
     bash -c "'$bin' convert --to opencl litmus/ptx/CAS-lock-relacq.litmus 2>&1 >/dev/null | grep -q 'compare-and-swap\|cas'; test \${PIPESTATUS[0]} -eq 1"
 check "shrink: past the last reduction, exit 1" bash -c "'$bin' shrink litmus/ptx/MP-weak.litmus 1000; test \$? -eq 1"
 check "shrink: a bad file is refused with exit 2" bash -c "'$bin' shrink /nonexistent.litmus 0; test \$? -eq 2"
+
+# -o DIR is created when missing (diy7's habit); a file there is refused.
+"$bin" gen --seed 3 --count 2 -o "$tmp/newdir" 2>/dev/null
+check "gen -o: a missing directory is created and holds the tests" test "$(ls "$tmp/newdir" | wc -l)" -eq 2
+touch "$tmp/afile"
+check "gen -o FILE: refused with exit 2 and a message" \
+    bash -c "'$bin' gen --seed 3 --count 2 -o '$tmp/afile' 2>&1 | grep -q 'needs a directory'; test \${PIPESTATUS[0]} -eq 2"
 exit 0
