@@ -271,7 +271,7 @@ static void emit_trace(walker *w, path_state *s, enum tp_end end, int spin_from,
 /* Liveness mode: the path is cut here by a bound (LIVE_MAX_*, the
  * repetitions of a loop that writes); the enumerator then asks whether any
  * consistent execution reaches the cut. */
-static void live_cut(walker *w, path_state *s, int pc)
+__attribute__((cold, noinline)) static void live_cut(walker *w, path_state *s, int pc)
 {
     w->live_cut = true;
     emit_trace(w, s, TP_END_CUT, s->nevents, pc);
@@ -375,9 +375,9 @@ static void emit_trace(walker *w, path_state *s, enum tp_end end, int spin_from,
 }
 
 /* Liveness mode with prefixes: the thread may be starved here. */
-static void emit_prefix(walker *w, const path_state *s)
+static inline void emit_prefix(walker *w, const path_state *s)
 {
-    if (w->loops && w->lim->prefixes)
+    if (__builtin_expect(w->loops != NULL, 0) && w->lim->prefixes)
         emit_trace(w, (path_state *)s, TP_END_PREFIX, s->nevents, -1);
 }
 
@@ -587,7 +587,7 @@ static void walk(walker *w, path_state *s, int pc)
     uint64_t *deps = w->scratch;
     while (pc < th->ninstrs && !stopped(w)) {
         const lit_instr *in = &th->instrs[pc];
-        if (w->loops && !live_step(w, s, pc))
+        if (__builtin_expect(w->loops != NULL, 0) && !live_step(w, s, pc))
             return;
         deps_clear(deps, w->dep_words);
         switch (in->op) {
