@@ -2,6 +2,8 @@
  * liveness check (enumerate/liveness.c, enumerate_liveness).  Each
  * expected verdict is derived by hand in the comment above its test. */
 #include <CUnit/CUnit.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cat/cat.h"
@@ -297,6 +299,55 @@ static void test_straight_line_is_live(void)
     CU_ASSERT_EQUAL(check(sb, SC_MODEL, 2, LIVE_FAIR_NONE, 1).verdict, LIVE_OK);
 }
 
+/* The liveness check follows executions of up to 64 events.  Here P0
+ * writes x 70 times and P1 waits for a flag nobody sets: the stuck
+ * execution has 2 initial writes + 70 + 1 read = 73 events, so the check
+ * cannot establish it and must not say Ok either: Unknown, saying why. */
+static void test_execution_beyond_64_events(void)
+{
+    char *text = malloc(8192);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+    size_t at = (size_t)sprintf(text, "PTX Wide\n{ f=0; x=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n");
+    for (int i = 0; i < 70; i++)
+        at += (size_t)sprintf(text + at, " st.weak x, %d | %s ;\n", i + 1,
+                              i == 0 ? "L:" : i == 1 ? "ld.weak r0, f" : i == 2 ? "beq r0, 0, L" : "");
+    sprintf(text + at, "exists (x == 70)\n");
+    live_result r = check_weak(text, SC_MODEL);
+    CU_ASSERT_EQUAL(r.verdict, LIVE_UNKNOWN);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(r.unknown);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.unknown, "64 events"));
+    free(text);
+}
+
+/* Liveness mode's live-register sets span words: SET's P1 with 71
+ * registers, the loop comparing r0 with r70 (set to 0 before the loop, so
+ * live at L, in the second word).  By hand as test_liveness_mode_paths:
+ * read 1 and exit (DONE), read 0 and come back to L with r70 unchanged
+ * (SPIN). */
+static void test_liveness_mode_wide_registers(void)
+{
+    char *text = malloc(8192);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+    size_t at = (size_t)sprintf(text, "PTX SetWide\n{ f=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n"
+                                      " st.weak f, 1 | mov r70, 0 ;\n");
+    for (int i = 1; i < 70; i++)
+        at += (size_t)sprintf(text + at, " | mov r%d, %d ;\n", i, i);
+    sprintf(text + at, " | L: ;\n | ld.weak r0, f ;\n | beq r0, r70, L ;\nexists (P1:r0 == 1)\n");
+    litmus_test *t = parse(text);
+    free(text);
+    CU_ASSERT_TRUE_FATAL(t->threads[1].nregs > 64);
+    tp_limits lim = {.unroll = 2, .max_traces = 100, .liveness = true, .live_repeats = 2};
+    tp_result p;
+    thread_paths_build(t, &lim, &p);
+    CU_ASSERT_FALSE(p.too_many || p.too_long || p.stopped || p.live_cut);
+    const tp_thread *p1 = &p.threads[1];
+    CU_ASSERT_EQUAL_FATAL(p1->ntraces, 2);
+    int ends = 0;
+    for (int i = 0; i < p1->ntraces; i++)
+        ends |= 1 << p1->traces[i].end;
+    CU_ASSERT_EQUAL(ends, (1 << TP_END_DONE) | (1 << TP_END_SPIN));
+}
+
 void register_liveness_tests(void)
 {
     CU_pSuite s = CU_add_suite("liveness", NULL, NULL);
@@ -311,4 +362,6 @@ void register_liveness_tests(void)
     CU_add_test(s, "HeteroSync exit test", test_heterosync_exit_test);
     CU_add_test(s, "loops beyond and within the check", test_loops_beyond_and_within);
     CU_add_test(s, "straight-line code is live", test_straight_line_is_live);
+    CU_add_test(s, "an execution beyond 64 events is unknown", test_execution_beyond_64_events);
+    CU_add_test(s, "liveness mode with registers beyond 64", test_liveness_mode_wide_registers);
 }
