@@ -12,7 +12,11 @@
 # and a closing line "conformance: N passed, M failed".
 # A model named BASE-race is the race verdict of model BASE: the binary runs
 # with --model BASE --races, and the verdict is Ok exactly when no execution
-# of the test has a race.  Exit 1 if any failed,
+# of the test has a race.  A model named BASE-live[-occN][-unfair] is the
+# liveness verdict (Ok, No or Unknown) of model BASE: the binary runs with
+# --model BASE --liveness --unroll 0 [--occupancy N] [--fairness none] and the
+# verdict is the JSON "liveness" (which no loop bound changes; --unroll 0
+# keeps the safety half of the run small).  Exit 1 if any failed,
 # 2 on bad usage.  The binary defaults to bin/scopecheck of this repository.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -63,14 +67,19 @@ for m in "${models[@]}"; do
     files=()
     for p in "${paths[@]}"; do files+=("$dir/$p"); done
     verdict='(.verdict // "?")'
+    args=(--model "$m")
     if [ "${m%-race}" != "$m" ]; then
-        "$bin" litmus --json --races --model "${m%-race}" "${files[@]}" >"$tmp/out" 2>"$tmp/err"
-        rc=$?
+        args=(--races --model "${m%-race}")
         verdict='(if (.races | length) == 0 then "Ok" else "No" end)'
-    else
-        "$bin" litmus --json --model "$m" "${files[@]}" >"$tmp/out" 2>"$tmp/err"
-        rc=$?
+    elif [[ $m == *-live* ]]; then
+        args=(--liveness --unroll 0 --model "${m%%-live*}")
+        opts=${m#*-live}
+        [[ $opts =~ -occ([0-9]+) ]] && args+=(--occupancy "${BASH_REMATCH[1]}")
+        [[ $opts == *-unfair* ]] && args+=(--fairness none)
+        verdict='(.liveness // "?")'
     fi
+    "$bin" litmus --json "${args[@]}" "${files[@]}" >"$tmp/out" 2>"$tmp/err"
+    rc=$?
 
     # got[canonical path] = verdict of the (first) test reported for that file.
     declare -A got=()
@@ -96,9 +105,9 @@ for m in "${models[@]}"; do
         # died (signal, crash), rerun the file alone to get its own message.
         msg=$(grep -F -- "$dir/$p" "$tmp/err" | head -1)
         if [ -z "$msg" ]; then
-            "$bin" litmus --json --model "$m" "$dir/$p" >"$tmp/out1" 2>"$tmp/err1"
+            "$bin" litmus --json "${args[@]}" "$dir/$p" >"$tmp/out1" 2>"$tmp/err1"
             rc1=$?
-            v1=$(jq -r 'select(type == "object") | .verdict // empty' "$tmp/out1" 2>/dev/null | head -1)
+            v1=$(jq -r "select(type == \"object\") | $verdict" "$tmp/out1" 2>/dev/null | head -1)
             if [ -n "$v1" ]; then
                 if [ "$v1" = "$want" ]; then
                     echo "conformance: note: $p $m: no verdict from the batch run (status $rc), alone it gives $v1" >&2

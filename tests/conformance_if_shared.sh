@@ -3,8 +3,9 @@
 #   - the shared reference corpus ../shared/corpus/ptx (relative to the repository
 #     root) for ptx6 and ptx75, when it is there;
 #   - ../shared/corpus/opencl for opencl and opencl-race, when it is there;
-#   - our own suites litmus/ptx, litmus/hrf, litmus/opencl and
-#     litmus/opencl-herd for every model their expected.tsv lists;
+#   - our own suites litmus/ptx, litmus/hrf, litmus/ptx-liveness,
+#     litmus/write-atomicity, litmus/opencl and litmus/opencl-herd for every
+#     model their expected.tsv lists;
 #   - herd7's C corpus ../shared/corpus/c11-herd against herd7's expected
 #     outputs, and our suite litmus/c11 under herd7's rc11.cat and
 #     c11_simp.cat, when herd7's model library ../shared/bench/herd7 is there;
@@ -38,7 +39,7 @@ if [ -d "$ocl" ]; then
 else
     echo "conformance: skipped ../shared/corpus/opencl (not found)"
 fi
-for suite in litmus/ptx litmus/hrf litmus/opencl litmus/opencl-herd; do
+for suite in litmus/ptx litmus/hrf litmus/ptx-liveness litmus/write-atomicity litmus/opencl litmus/opencl-herd; do
     echo "== $suite (all models listed)"
     SCOPECHECK=$bin bash scripts/conformance.sh "$suite" || status=1
 done

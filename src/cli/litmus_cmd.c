@@ -18,6 +18,8 @@
 #include "cli/limit_args.h"
 #include "cli/json_error.h"
 #include "cli/model_path.h"
+#include "cli/schedule_opts.h"
+#include "report/live.h"
 #include "cli/output.h"
 #include "cli/parallel.h"
 #include "report/report.h"
@@ -44,6 +46,7 @@ typedef struct litmus_opts {
     bool races;
     file_list cat_dirs;      /* -I: herd's search path for models and includes */
     file_list variants;      /* --variant: herd's variants for `if "name"` */
+    schedule_opts sched;
     double timeout_s;     /* per test; 0: none */
     size_t max_memory;    /* bytes of collected heap in use; 0: none */
     bool quiet;          /* -q: no warnings on stderr (herd's -q) */
@@ -59,7 +62,7 @@ static void usage(FILE *to)
     fprintf(to,
             "usage: scopecheck litmus [--model NAME|PATH.cat] [--unroll N] [--json] [--races] [-q] [-j N]\n"
             "                         [--timeout SECONDS] [--max-memory SIZE] [-I DIR] [--variant V]\n"
-            "                         FILE|DIR...\n"
+            "                         [--liveness] [--fairness F] [--occupancy N] FILE|DIR...\n"
             "  --model M   memory model: %s;\n"
             "              or the path of a .cat file (names are looked up in $SCOPECHECK_MODELS first)\n"
             "  --unroll N  times a loop's backward branch may be taken per path (default 2)\n"
@@ -74,12 +77,15 @@ static void usage(FILE *to)
             "              or all: DIR/TEST.dot (one graph each) and DIR/TEST-K.svg\n"
             "  -I DIR      where .cat models, their includes and herd's stdlib.cat are also\n"
             "              looked for (herd's -I / -set-libdir; repeatable)\n"
-            "  --variant V a variant that the model's `if \"V\"` tests (herd's -variant; repeatable)\n"
-            "herd7's spellings work: -model M, -cat M, -unroll N, -show, -o, -nshow, -q, -set-libdir, -variant.\n"
-            "Exit status: 0 every file checked and every verdict established; 2 unusable input,\n"
-            "arguments or output; 3 some verdict unknown (a limit, an execution too large to check, a\n"
-            "signal: the verdict is Unknown unless what was found settles it).\n",
+            "  --variant V a variant that the model's `if \"V\"` tests (herd's -variant; repeatable)\n",
             model_path_bundled_names());
+    schedule_usage(to, false);
+    fputs("herd7's spellings work: -model M, -cat M, -unroll N, -show, -o, -nshow, -q, -set-libdir, -variant.\n"
+          "Exit status: 0 every file checked and every verdict established; 2 unusable input,\n"
+          "arguments or output; 3 some verdict unknown (a limit, an execution too large to check, a\n"
+          "signal: the verdict is Unknown unless what was found settles it; --liveness: a liveness\n"
+          "answer Unknown).\n",
+          to);
 }
 
 static bool parse_unroll(const char *text, int *out)
@@ -147,6 +153,9 @@ static int parse_options(int argc, char **argv, litmus_opts *o, FILE *out, FILE 
         {"races", no_argument, NULL, 'r'},
         {"variant", required_argument, NULL, 'V'},
         {"set-libdir", required_argument, NULL, 'I'},
+        {"liveness", no_argument, NULL, 'L'},
+        {"fairness", required_argument, NULL, 'F'},
+        {"occupancy", required_argument, NULL, 'O'},
         {"timeout", required_argument, NULL, 't'},
         {"max-memory", required_argument, NULL, 'M'},
         {"quiet", no_argument, NULL, 'q'},
@@ -161,6 +170,7 @@ static int parse_options(int argc, char **argv, litmus_opts *o, FILE *out, FILE 
     o->model = "ptx6";
     o->unroll = DEFAULT_UNROLL;
     o->jobs = 1;
+    schedule_defaults(&o->sched);
     optind = 1;
     opterr = 0;
     int ch;
@@ -178,6 +188,16 @@ static int parse_options(int argc, char **argv, litmus_opts *o, FILE *out, FILE 
         case 'r': o->races = true; break;
         case 'I': file_list_add(&o->cat_dirs, optarg); break;
         case 'V': file_list_add(&o->variants, optarg); break;
+        case 'L': o->sched.liveness = true; break;
+        case 'F':
+            if (!schedule_fairness(&o->sched, "litmus", optarg, err))
+                return 2;
+            break;
+        case 'O':
+            if (!schedule_occupancy(&o->sched, "litmus", optarg, err))
+                return 2;
+            o->sched.liveness = true;
+            break;
         case 't':
         case 'M': {
             int status = limit_option(ch, o, err);
@@ -230,6 +250,18 @@ static double now_seconds(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* The liveness answer of one test (docs/liveness.md). */
+static report_live *check_liveness(const litmus_test *t, const litmus_opts *o, const cat_model *m,
+                                   cat_workspace *ws)
+{
+    report_live *live = GC_MALLOC(sizeof *live);
+    live->options.fairness = o->sched.fair_weak ? LIVE_FAIR_WEAK : LIVE_FAIR_NONE;
+    live->options.occupancy = o->sched.occupancy;
+    enum_options eo = {.unroll = o->unroll, .max_traces = 100000, .stop = o->stop};
+    enumerate_liveness(t, m, ws, &eo, &live->options, &live->result);
+    return live;
+}
+
 /* What every file of a run shares. */
 typedef struct run_ctx {
     const litmus_opts *o;
@@ -263,13 +295,21 @@ static int check_file(const char *path, const litmus_opts *o, const cat_model *m
         return SC_STATUS_UNUSABLE;
     if (!checked)
         return SC_STATUS_UNUSABLE;
-    report_info info = {.model = o->model, .cat = m, .unroll = o->unroll, .races = o->races,
-                        .seconds = now_seconds() - start};
+    report_info info = {.model = o->model, .cat = m, .unroll = o->unroll, .races = o->races};
+    bool live_unknown = false;
+    if (o->sched.liveness) {
+        report_live *live = check_liveness(t, o, m, ws);
+        info.extra_herd = report_live_herd;
+        info.extra_json = report_live_json;
+        info.extra = live;
+        live_unknown = live->result.verdict == LIVE_UNKNOWN;
+    }
+    info.seconds = now_seconds() - start;
     if (o->json)
         report_json(out, t, &r, &info);
     else
         report_herd(out, t, &r, &info);
-    return report_established(t, &r, m) ? SC_STATUS_OK : SC_STATUS_INCOMPLETE;
+    return report_established(t, &r, m) && !live_unknown ? SC_STATUS_OK : SC_STATUS_INCOMPLETE;
 }
 
 /* parallel_work_fn: file `i` of the run.  In a JSON run an unusable file

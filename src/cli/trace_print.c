@@ -8,6 +8,7 @@
 #include "cli/state_text.h"
 #include "protocol/step.h"
 #include "search/state_store.h"
+#include "search/fair_cycle.h"
 
 #define INDENT "      "
 #define MAX_REASONS 64
@@ -35,6 +36,52 @@ static void print_step(FILE *out, const proto_instance *in, const uint8_t *from,
         fputs(INDENT "no row (a CTA barrier is run by the threads' CU)\n", out);
     else if (d.kind == PSTEP_LOCAL)
         fputs(INDENT "no row (local memory is the CU's scratchpad, not cached)\n", out);
+}
+
+/* Steps k0.. of a lasso's cycle from state `from`, each with its row and
+ * the fields it changed; `a` holds from's fields, `b` is scratch. */
+static void print_full_cycle(FILE *out, const bfs_search *s, const proto_instance *in, const fc_cycle *c, size_t k0,
+                             proto_state_field *a, proto_state_field *b)
+{
+    const state_store *store = bfs_store(s);
+    int nf = proto_state_nfields(in);
+    const uint8_t *from = ss_state(store, c->entry);
+    for (size_t k = 0; k < c->len; k++) {
+        const uint8_t *to = ss_state(store, c->cycle[k].state);
+        print_step(out, in, from, &c->cycle[k], to, k0 + k);
+        proto_state_fields(in, to, b);
+        state_text_write(out, b, a, nf, INDENT);
+        proto_state_field *t = a;
+        a = b;
+        b = t;
+        from = to;
+    }
+}
+
+static void print_full(FILE *out, const bfs_search *s, const proto_instance *in, uint32_t index);
+
+void trace_print_lasso(FILE *out, const bfs_search *s, const proto_instance *in, const fc_cycle *c, trace_detail d)
+{
+    if (d != TRACE_FULL) {
+        fc_print_lasso(s, c, out);
+        return;
+    }
+    size_t n = 0;
+    bfs_step *stem = bfs_trace(s, c->entry, &n);
+    int nf = proto_state_nfields(in);
+    proto_state_field *a = malloc(sizeof *a * (size_t)(nf ? nf : 1));
+    proto_state_field *b = malloc(sizeof *b * (size_t)(nf ? nf : 1));
+    if (!stem || !a || !b) {
+        fputs("(trace unavailable: out of memory)\n", out);
+        free(stem), free(a), free(b);
+        return;
+    }
+    free(stem);
+    print_full(out, s, in, c->entry);
+    fputs("  -- cycle: the steps below repeat forever --\n", out);
+    proto_state_fields(in, ss_state(bfs_store(s), c->entry), a);
+    print_full_cycle(out, s, in, c, n, a, b);
+    free(a), free(b);
 }
 
 static void print_full(FILE *out, const bfs_search *s, const proto_instance *in, uint32_t index)

@@ -19,6 +19,7 @@
 
 #include "protocol/protocol.h"
 #include "search/bfs.h"
+#include "search/fair_cycle.h"
 
 typedef enum trace_detail { TRACE_SHORT, TRACE_FULL } trace_detail;
 
@@ -26,6 +27,12 @@ typedef enum trace_detail { TRACE_SHORT, TRACE_FULL } trace_detail;
 bool trace_detail_parse(const char *text, trace_detail *out);
 
 void trace_print(FILE *out, const bfs_search *s, const proto_instance *in, uint32_t index, trace_detail d);
+
+/* A liveness violation's lasso (search/fair_cycle.h): short, as
+ * fc_print_lasso writes it; full, the stem as trace_print writes it, the
+ * marker line, then each cycle step with its row and the fields it
+ * changed. */
+void trace_print_lasso(FILE *out, const bfs_search *s, const proto_instance *in, const fc_cycle *c, trace_detail d);
 
 void trace_print_stuck(FILE *out, const proto_instance *in, const uint8_t *state);
 

@@ -22,6 +22,9 @@
 #include "cli/model_path.h"
 #include "cli/progress.h"
 #include "cli/trace_print.h"
+#include "cli/schedule_opts.h"
+#include "cli/verify_live.h"
+#include "cli/verify_mca.h"
 #include "litmus/outcome.h"
 #include "protocol/options.h"
 #include "protocol/protocol.h"
@@ -43,6 +46,8 @@ typedef struct verify_opts {
     trace_detail trace;
     progress_mode progress;
     double progress_every_s;
+    schedule_opts sched;
+    verify_mca *mca;             /* --write-atomicity, else NULL */
     bool racy_undefined;         /* --racy undefined: a test the model flags allows every outcome */
     bool complete;               /* --complete: the protocol must reach every model outcome */
     verify_observer observe;     /* verify_cmd_run's caller, or NULL */
@@ -78,6 +83,8 @@ typedef struct verdict {
     const proto_instance *inst;
     lit_value *scratch;
     trace_detail trace;
+    verify_live live;            /* --liveness, --occupancy, --preempt */
+    verify_mca *mca;             /* --write-atomicity */
 } verdict;
 
 static void usage(FILE *to)
@@ -90,7 +97,8 @@ static void usage(FILE *to)
             "                         [--racy check|undefined] LITMUS|DIR...\n"
             "  --protocol P   protocol tables (models/P.proto), e.g. gpu_vi\n"
             "  --model M      memory model to compare outcomes with: %s;\n"
-            "                 or the path of a .cat file\n"
+            "                 or the path of a .cat file; none: compare nothing (deadlocks,\n"
+            "                 invariants and liveness only)\n"
             "  --json         one JSON object per test and line\n"
             "  --max-states N, --max-memory BYTES (suffix K, M, G), --timeout SECONDS:\n"
             "                 stop the search there, with partial statistics (Result Incomplete)\n"
@@ -109,11 +117,16 @@ static void usage(FILE *to)
             "                 invariants and unhandled events still are); check (default): compared\n"
             "                 unless the model says option flags = undefined\n"
             "  --complete     the protocol's outcomes must equal the model's: a model outcome the\n"
-            "                 protocol never produces is a violation, shown with an execution\n"
-            "A directory stands for every *.litmus below it.  Exit status: 0 every test passed;\n"
-            "1 a violation (it stands even if the search was cut); 2 unusable input, arguments\n"
-            "or output; 3 some search incomplete (a limit, a signal, the value range).\n",
+            "                 protocol never produces is a violation, shown with an execution\n",
             model_path_bundled_names());
+    schedule_usage(to, true);
+    fputs("  --write-atomicity  also report the outcomes that only a non-multi-copy-atomic\n"
+          "                 machine produces (reference models/" VERIFY_MCA_MODEL ".cat)\n"
+          "A directory stands for every *.litmus below it.  Exit status: 0 every test passed;\n"
+          "1 a violation (it stands even if the search was cut); 2 unusable input, arguments\n"
+          "or output; 3 some search incomplete (a limit, a signal, the value range) or some\n"
+          "liveness answer unknown.\n",
+          to);
 }
 
 static int option_error(FILE *err, const char *what, const char *value)
@@ -207,6 +220,13 @@ static int parse_one(int ch, verify_opts *o, FILE *err)
         o->unroll = (int)u;
         return -1;
     }
+    case 'L': o->sched.liveness = true; return -1;
+    case 'F': return schedule_fairness(&o->sched, "verify", optarg, err) ? -1 : 3;
+    case 'O': return schedule_occupancy(&o->sched, "verify", optarg, err) ? -1 : 3;
+    case 'E': o->sched.preempt = true; return -1;
+    case 'W':
+        o->mca = GC_MALLOC(sizeof *o->mca);
+        return -1;
     default:
         return 2;
     }
@@ -224,9 +244,13 @@ static int parse_options(int argc, char **argv, verify_opts *o, FILE *out, FILE 
         {"no-progress", no_argument, NULL, 'Q'},    {"unroll", required_argument, NULL, 'u'},
         {"cat", required_argument, NULL, 'm'},      {"complete", no_argument, NULL, 'C'},
         {"racy", required_argument, NULL, 'R'},
+        {"liveness", no_argument, NULL, 'L'},       {"fairness", required_argument, NULL, 'F'},
+        {"occupancy", required_argument, NULL, 'O'}, {"preempt", no_argument, NULL, 'E'},
+        {"write-atomicity", no_argument, NULL, 'W'},
         {"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0},
     };
     memset(o, 0, sizeof *o);
+    schedule_defaults(&o->sched);
     o->model = "ptx6";
     o->unroll = 2;
     o->progress_every_s = PROGRESS_DEFAULT_EVERY_S;
@@ -239,6 +263,8 @@ static int parse_options(int argc, char **argv, verify_opts *o, FILE *out, FILE 
             return 0;
         }
         int status = parse_one(ch, o, err);
+        if (status == 3)     /* a scheduling option's own message is out */
+            return 2;
         if (status == 2 && ch != 's' && ch != 'M' && ch != 't' && ch != 'n' && ch != 'c' && ch != 'u' &&
             ch != 'T' && ch != 'P' && ch != 'R') {
             const char *advice = herd_option_advice(argv[optind - 1]);
@@ -287,6 +313,8 @@ static void on_final(void *ctx, const uint8_t *state, uint32_t index)
 static void compare_outcomes(verdict *v)
 {
     int width = v->t->nobserved;
+    if (!v->model_outcomes)       /* --model none */
+        return;
     if (v->undefined) {           /* herd's Undef: the model allows anything */
         v->unsound = v->unobserved = 0;
         return;
@@ -314,12 +342,14 @@ static void compare_outcomes(verdict *v)
  * cut. */
 static bool missing_established(const verdict *v)
 {
-    return v->complete && v->unobserved && !v->undefined && !v->model_cut && v->cut == SC_CUT_NONE && !v->overflow;
+    return v->complete && v->model_outcomes && v->unobserved && !v->undefined && !v->model_cut &&
+           v->cut == SC_CUT_NONE && !v->overflow;
 }
 
 static bool has_violation(const verdict *v)
 {
-    return v->unsound || missing_established(v) || v->nunhandled || (v->search.deadlocks && !v->overflow) || v->search.stop == BFS_VIOLATION;
+    return v->unsound || missing_established(v) || v->nunhandled || (v->search.deadlocks && !v->overflow) ||
+           v->search.stop == BFS_VIOLATION || verify_live_failed(&v->live) || (v->mca && v->mca->violations);
 }
 
 static enum sc_cut cut_of(bfs_stop stop)
@@ -342,7 +372,8 @@ static int verdict_status(const verdict *v)
 {
     if (has_violation(v))
         return SC_STATUS_VIOLATION;
-    return v->cut != SC_CUT_NONE || v->model_cut ? SC_STATUS_INCOMPLETE : SC_STATUS_OK;
+    return v->cut != SC_CUT_NONE || v->model_cut || verify_live_unknown(&v->live) ? SC_STATUS_INCOMPLETE
+                                                                                 : SC_STATUS_OK;
 }
 
 static const char *result_word(const verdict *v)
@@ -412,7 +443,7 @@ static void print_trace(FILE *out, const verdict *v, uint32_t index)
 static void print_unsound(FILE *out, const verdict *v)
 {
     int width = v->t->nobserved;
-    if (v->undefined)
+    if (v->undefined || !v->model_outcomes)
         return;
     const lit_value *mine = outcome_values(v->protocol_outcomes);
     for (int i = 0; i < outcome_count(v->protocol_outcomes) && !v->undefined; i++) {
@@ -460,6 +491,10 @@ static void print_missing(FILE *out, const verdict *v)
  * a test the model leaves undefined); otherwise it is unknown. */
 static void print_sound(FILE *out, const verdict *v)
 {
+    if (!v->model_outcomes) {
+        fputs("Model outcomes unchecked (--model none)\n", out);
+        return;
+    }
     if (v->unsound)
         fputs("Sound no\n", out);
     else if (v->model_cut && !v->undefined)
@@ -525,10 +560,13 @@ static void print_text(FILE *out, const verdict *v, const verify_opts *o, const 
     fprintf(out, "Verify %s protocol %s model %s\n", v->t->name, proto_name, o->model);
     print_outcomes(out, v->t, v->protocol_outcomes,
                    v->cut == SC_CUT_NONE ? "Protocol outcomes" : "Protocol outcomes (found before the search was cut)");
-    print_outcomes(out, v->t, v->model_outcomes, "Model outcomes");
+    if (v->model_outcomes)
+        print_outcomes(out, v->t, v->model_outcomes, "Model outcomes");
     print_undefined(out, v, m);
     print_sound(out, v);
     print_unsound(out, v);
+    if (v->mca)
+        verify_mca_text(out, v->mca, v->t, v->protocol_outcomes, v->model_outcomes, v->witness, v->bfs);
     print_missing(out, v);
     if (v->search.stop == BFS_VIOLATION) {
         fprintf(out, "Violation invariant %s\n", v->search.violated);
@@ -545,6 +583,7 @@ static void print_text(FILE *out, const verdict *v, const verify_opts *o, const 
         print_trace(out, v, v->unhandled_at[i]);
     }
     print_value_notes(out, v);
+    verify_live_text(out, &v->live, v->bfs, v->inst, v->trace);
     bfs_print_stats(&v->search, out);
     fprintf(out, "state bits: %d (%d bytes)\n", proto_state_bits(v->inst), (proto_state_bits(v->inst) + 7) / 8);
     print_result(out, v);
@@ -567,7 +606,7 @@ static void json_outcomes(FILE *out, const litmus_test *t, outcome_set *set)
 static void json_trace(FILE *out, const verdict *v, uint32_t index)
 {
     fputs("\"trace\":", out);
-    trace_json(out, v->bfs, proto_nsi((proto_instance *)v->inst), index);
+    trace_json(out, v->bfs, bfs_model(v->bfs), index);    /* the scheduler's, with --occupancy */
 }
 
 static void json_violations(FILE *out, const verdict *v)
@@ -576,7 +615,8 @@ static void json_violations(FILE *out, const verdict *v)
     int width = v->t->nobserved;
     const lit_value *mine = outcome_values(v->protocol_outcomes);
     fputs(",\"violations\":[", out);
-    for (int i = 0; !v->undefined && !v->model_cut && i < outcome_count(v->protocol_outcomes); i++) {
+    for (int i = 0; !v->undefined && v->model_outcomes && !v->model_cut && i < outcome_count(v->protocol_outcomes);
+         i++) {
         const lit_value *state = &mine[(size_t)i * (size_t)width];
         if (outcome_find(v->model_outcomes, state) >= 0)
             continue;
@@ -587,7 +627,7 @@ static void json_violations(FILE *out, const verdict *v)
         fputc('}', out);
         first = false;
     }
-    const lit_value *allowed = outcome_values(v->model_outcomes);
+    const lit_value *allowed = v->model_outcomes ? outcome_values(v->model_outcomes) : NULL;
     for (int i = 0; missing_established(v) && i < outcome_count(v->model_outcomes); i++) {
         const lit_value *state = &allowed[(size_t)i * (size_t)width];
         if (outcome_find(v->protocol_outcomes, state) >= 0)
@@ -674,7 +714,10 @@ static void print_json(FILE *out, const verdict *v, const verify_opts *o, const 
     fputs(",\"model\":", out);
     report_json_string(out, o->model);
     fprintf(out, ",\"result\":\"%s\",\"sound\":%s,\"complete\":%s", result_word(v),
-            v->unsound ? "false" : v->undefined || (v->cut == SC_CUT_NONE && !v->model_cut) ? "true" : "null",
+            !v->model_outcomes ? "null"
+            : v->unsound       ? "false"
+            : v->undefined || (v->cut == SC_CUT_NONE && !v->model_cut) ? "true"
+                                                                        : "null",
             v->cut == SC_CUT_NONE && !v->model_cut ? "true" : "false");
     if (v->cut != SC_CUT_NONE)
         fprintf(out, ",\"incomplete\":\"%s\"", sc_cut_name(v->cut));
@@ -684,12 +727,18 @@ static void print_json(FILE *out, const verdict *v, const verify_opts *o, const 
         fprintf(out, ",\"model_incomplete\":\"%s\"", v->model_cut);
     fprintf(out, ",\"undefined\":%s,\"value_overflow\":%s,\"value_wrapped\":%s", v->undefined ? "true" : "false",
             v->overflow ? "true" : "false", proto_value_wrapped(v->inst) ? "true" : "false");
-    report_flags_json(out, v->t, &v->model, m, v->undefined);
+    if (m)
+        report_flags_json(out, v->t, &v->model, m, v->undefined);
+    else
+        fputs(",\"flags\":[]", out);
     json_options(out, v, o);
     fputs(",\"protocol_outcomes\":", out);
     json_outcomes(out, v->t, v->protocol_outcomes);
     fputs(",\"model_outcomes\":", out);
-    json_outcomes(out, v->t, v->model_outcomes);
+    if (v->model_outcomes)
+        json_outcomes(out, v->t, v->model_outcomes);
+    else
+        fputs("null", out);
     fputs(",\"deadlocks\":[", out);
     for (int i = 0; i < v->search.deadlocks_kept; i++) {
         fputs(i ? ",{" : "{", out);
@@ -698,7 +747,10 @@ static void print_json(FILE *out, const verdict *v, const verify_opts *o, const 
     }
     fputc(']', out);
     json_violations(out, v);
-    if (v->cut == SC_CUT_NONE && !v->undefined)
+    verify_live_json(out, &v->live, v->bfs);
+    if (v->mca)
+        verify_mca_json(out, v->mca, v->t, v->protocol_outcomes, v->model_outcomes, v->witness, v->bfs);
+    if (v->cut == SC_CUT_NONE && !v->undefined && v->model_outcomes)
         fprintf(out, ",\"unobserved\":%d", v->unobserved);
     else
         fputs(",\"unobserved\":null", out);
@@ -730,6 +782,8 @@ static lit_value wrap_value(lit_value x, long lo, long hi)
  * protocol cannot produce. */
 static bool fit_model_outcomes(verdict *v, const char *path, const char *proto_name, FILE *err)
 {
+    if (!v->model_outcomes)       /* --model none */
+        return true;
     long lo, hi;
     bool wraps = proto_value_range(v->inst, &lo, &hi);
     if (proto_values_derived(v->inst))
@@ -769,6 +823,10 @@ static enum_options model_enum_options(const verify_opts *o, const cat_model *m)
 
 static bool model_outcomes(verdict *v, const verify_opts *o, const cat_model *m, cat_workspace *ws, FILE *err)
 {
+    if (!m) {                     /* --model none: deadlocks, invariants, liveness only */
+        v->model_outcomes = NULL;
+        return true;
+    }
     enum_options eo = model_enum_options(o, m);
     if (!enumerate_check(v->t, m, ws, &eo, &v->model, err))
         return false;
@@ -824,7 +882,10 @@ static int verify_file(const char *path, const verify_opts *o, const protocol *p
     if (!t || !protocols_can_run(t, path, err))
         return 2;
     proto_options po = o->proto;
-    if (!test_value_range(t, o->unroll, &po, err))
+    /* A --const of the value constant sets the range: the test's own (which
+     * needs its paths up to --unroll, too many for some spin loops) is not
+     * derived. */
+    if (!proto_value_range_overridden(p, &po) && !test_value_range(t, o->unroll, &po, err))
         return 2;
     proto_instance *inst = proto_instantiate(p, t, &po, err);
     if (!inst)
@@ -842,6 +903,13 @@ static int verify_file(const char *path, const verify_opts *o, const protocol *p
         fprintf(err, "%s: interrupted while the model's outcomes were computed; not checked\n", path);
         return SC_STATUS_INCOMPLETE;
     }
+    v->mca = o->mca;
+    if (v->mca) {
+        long lo, hi;
+        bool wraps = proto_value_range(inst, &lo, &hi);
+        if (!verify_mca_outcomes(v->mca, t, o->unroll, lo, hi, wraps, err))
+            return 2;
+    }
     bfs_options bo = o->bfs;
     bo.on_final = on_final;
     bo.final_ctx = v;
@@ -851,9 +919,15 @@ static int verify_file(const char *path, const verify_opts *o, const protocol *p
         bo.progress_ctx = &sink;
         bo.progress_every_s = o->progress_every_s;
     }
-    v->bfs = bfs_run(proto_nsi(inst), &bo, &v->search);
+    const nsi_model *model = verify_live_prepare(&v->live, &o->sched, proto_nsi(inst), protocol_name(p), &bo, err);
+    if (!model)
+        return 2;
+    v->bfs = bfs_run(model, &bo, &v->search);
     if (!v->bfs) {
-        if (o->bfs.max_memory)
+        verify_live_free(&v->live);
+        if (v->search.stop == BFS_BAD_MODEL)
+            fprintf(err, "%s: error: the search could not start (%s)\n", path, bfs_stop_name(v->search.stop));
+        else if (o->bfs.max_memory)
             fprintf(err, "scopecheck verify: error: --max-memory %zu bytes is too small for the search "
                     "to store its first state\n", o->bfs.max_memory);
         else
@@ -865,6 +939,12 @@ static int verify_file(const char *path, const verify_opts *o, const protocol *p
     if (v->overflow && v->cut == SC_CUT_NONE)
         v->cut = SC_CUT_VALUE_RANGE;
     compare_outcomes(v);
+    if (v->mca)
+        verify_mca_compare(v->mca, v->protocol_outcomes, v->model_outcomes);
+    if (v->overflow)
+        verify_live_undecided(&v->live, "a step would have left the value range and was not taken");
+    else
+        verify_live_decide(&v->live, v->bfs, &v->search);
     if (missing_established(v)) {
         enum_options eo = model_enum_options(o, m);
         v->missing_why = witness_collect(t, m, ws, &eo, v->model_outcomes, err);
@@ -879,6 +959,7 @@ static int verify_file(const char *path, const verify_opts *o, const protocol *p
     if (o->observe)
         observe_verdict(v, o, status);
     bfs_free(v->bfs);
+    verify_live_free(&v->live);
     return status;
 }
 
@@ -915,15 +996,22 @@ int verify_cmd_run(int argc, char **argv, FILE *out, FILE *err, verify_observer 
         return 2;
     }
     protocol *p = protocol_load(proto_path, err);
-    const char *model_path = model_path_resolve(o.model);
+    bool no_model = strcmp(o.model, "none") == 0;
+    const char *model_path = no_model ? "" : model_path_resolve(o.model);
     if (!model_path) {
         model_path_unknown(err, "verify", o.model);
         return 2;
     }
-    cat_model *m = cat_load(model_path, err);
-    if (!p || !m)
+    cat_model *m = no_model ? NULL : cat_load(model_path, err);
+    if (!p || (!m && !no_model))
         return 2;
-    cat_workspace *ws = cat_workspace_new(m);
+    if (o.mca && no_model) {
+        fputs("scopecheck verify: error: --write-atomicity compares with a base model: not with --model none\n", err);
+        return 2;
+    }
+    if (o.mca && !verify_mca_load(o.mca, err))
+        return 2;
+    cat_workspace *ws = m ? cat_workspace_new(m) : NULL;
     file_list files = {0};
     int worst = SC_STATUS_OK;
     for (int i = optind; i < argc; i++)

@@ -17,12 +17,14 @@
 #include "enumerate/enumerate.h"
 
 #include <gc.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "base/diag.h"
 #include "enumerate/barriers.h"
 #include "enumerate/co_orders.h"
+#include "enumerate/liveness.h"
 #include "enumerate/thread_paths.h"
 #include "enumerate/trace_filter.h"
 #include "litmus/cond.h"
@@ -146,7 +148,21 @@ typedef struct enum_ctx {
                          * hand over, or not staged (then choose_co) */
     uint8_t *co_tried, *co_seen;   /* bitmaps over choices, per rf choice */
     size_t co_bytes;               /* their size, grown as tests need */
+    /* the liveness pass (enumerate_liveness), else NULL; its barrier
+     * groups (those with a blocked or unfinished sync) and their syncbar
+     * alternatives (LIVE_ALTS per group, live_groups of them) */
+    live_ctx *live;
+    int nlive_groups;
+    relation **live_alts;
+    int *live_nalts;
+    int *live_choice;
+    int *live_thread;      /* per event: its thread, for live_set_events */
+    lit_value *live_value;
 } enum_ctx;
+
+#define LIVE_GROUPS 16
+#define LIVE_ALTS 64
+#define LIVE_GROUP_EVENTS 64
 
 /* The most coherence orders listed for one location: every partial order
  * of six writes from six threads fits (130,023), and two threads' chains of
@@ -747,6 +763,79 @@ static bool collect_writes(enum_ctx *c)
     return true;
 }
 
+static int cta_size(const litmus_test *t, int cta, int gpu)
+{
+    int n = 0;
+    for (int th = 0; th < t->nthreads; th++)
+        n += t->threads[th].cta == cta && t->threads[th].gpu == gpu;
+    return n;
+}
+
+/* Storage for the checker's barrier alternatives: live_set_events refuses
+ * combinations of more than 64 events, so each holds a relation of 64. */
+static void make_live_alts(enum_ctx *c)
+{
+    c->live_alts = GC_MALLOC(sizeof *c->live_alts * LIVE_GROUPS * LIVE_ALTS);
+    char *block = GC_MALLOC_ATOMIC(rel_bytes(64) * LIVE_GROUPS * LIVE_ALTS);
+    for (int i = 0; i < LIVE_GROUPS * LIVE_ALTS; i++)
+        c->live_alts[i] = (relation *)(block + (size_t)i * rel_bytes(64));
+    c->live_nalts = GC_MALLOC_ATOMIC(sizeof *c->live_nalts * LIVE_GROUPS);
+    c->live_choice = GC_MALLOC_ATOMIC(sizeof *c->live_choice * LIVE_GROUPS);
+}
+
+/* The liveness pass: the barrier groups (CTA, id) with a blocked or
+ * unfinished sync go to the checker (live_barrier_group), which lists
+ * their syncbar alternatives; their events leave c->bar_ev (*nbar shrinks)
+ * so that the usual choices cover the other groups.  False when the
+ * combination makes no stuck execution. */
+static bool live_barrier_groups(enum_ctx *c, int *nbar)
+{
+    int kept = 0;
+    for (int i = 0; i < *nbar; i++) {
+        const bar_event *b = &c->bar_ev[i];
+        bool special = false;
+        for (int j = 0; j < *nbar && !special; j++) {
+            const bar_event *o = &c->bar_ev[j];
+            special = o->cta == b->cta && o->gpu == b->gpu && o->id == b->id && live_barrier_special(c->live, o->event);
+        }
+        if (!special) {
+            c->bar_ev[kept++] = *b;
+            continue;
+        }
+        bool first = true;    /* the group is handled at its first event */
+        for (int j = 0; j < i && first; j++)
+            first = !(c->bar_ev[j].cta == b->cta && c->bar_ev[j].gpu == b->gpu && c->bar_ev[j].id == b->id);
+        if (!first)
+            continue;
+        if (c->nlive_groups == LIVE_GROUPS) {
+            live_give_up(c->live, "a combination has too many barrier groups with a blocked sync");
+            return false;
+        }
+        if (!c->live_alts)
+            make_live_alts(c);
+        int events[LIVE_GROUP_EVENTS], m = 0;
+        lit_value count = b->count;
+        for (int j = i; j < *nbar; j++) {
+            const bar_event *o = &c->bar_ev[j];
+            if (o->cta == b->cta && o->gpu == b->gpu && o->id == b->id) {
+                if (m == LIVE_GROUP_EVENTS) {
+                    live_give_up(c->live, "a barrier group with a blocked sync has too many events");
+                    return false;
+                }
+                events[m++] = o->event;
+            }
+        }
+        int g = c->nlive_groups++;
+        relation *const *alts = &c->live_alts[g * LIVE_ALTS];
+        int nalts = live_barrier_group(c->live, events, m, count, cta_size(c->t, b->cta, b->gpu), alts, LIVE_ALTS);
+        if (nalts <= 0)
+            return false;
+        c->live_nalts[g] = nalts;
+    }
+    *nbar = kept;
+    return true;
+}
+
 /* The combination's barrier events, grouped into syncbar choices; false
  * when they make no execution (a sync waits forever, or a counted barrier
  * has too many arrivals to order: the result says which). */
@@ -761,6 +850,9 @@ static bool collect_barriers(enum_ctx *c)
         c->bar_ev[nbar++] = (bar_event){i, e->thread, th->cta, th->gpu, e->ev->value, e->ev->count, e->ev->waits};
     }
     c->nbar_groups = 0;
+    c->nlive_groups = 0;
+    if (c->live && !live_barrier_groups(c, &nbar))
+        return false;
     if (nbar == 0)
         return true;
     enum bar_status st = barriers_build(c->bars, c->bar_ev, nbar);
@@ -907,6 +999,10 @@ static void evaluate(enum_ctx *c)
     if (!v.consistent)
         return;
     c->r->consistent++;
+    if (c->live) {
+        live_record(c->live, &c->x);
+        return;
+    }
     c->r->flags |= v.flags;
     if (c->collect_races && v.flags)
         collect_races(c, v.flags);
@@ -931,10 +1027,38 @@ static bool barriers_deadlock(const enum_ctx *c)
 
 static void choose_rf(enum_ctx *c, int r);
 
+/* The liveness pass: the alternatives of the checker's barrier groups,
+ * after the usual groups' choices. */
+static void choose_live_barriers(enum_ctx *c, int g)
+{
+    if (c->stop)
+        return;
+    if (g == c->nlive_groups) {
+        relation *sb = c->x.rel[XR_SYNCBAR];
+        rel_clear(sb, c->n);
+        for (int i = 0; i < c->nbar_groups; i++)
+            barriers_apply(c->bars, i, c->bar_choice[i], sb, c->n);
+        for (int i = 0; i < g; i++)
+            rel_union(sb, sb, c->live_alts[i * LIVE_ALTS + c->live_choice[i]], c->n);
+        if (barriers_deadlock(c))
+            return;
+        choose_rf(c, 0);
+        return;
+    }
+    for (int a = 0; a < c->live_nalts[g]; a++) {
+        c->live_choice[g] = a;
+        choose_live_barriers(c, g + 1);
+    }
+}
+
 static void choose_barriers(enum_ctx *c, int g)
 {
     if (c->stop)
         return;
+    if (g == c->nbar_groups && c->live && c->nlive_groups) {
+        choose_live_barriers(c, 0);
+        return;
+    }
     if (g == c->nbar_groups) {
         relation *sb = c->x.rel[XR_SYNCBAR];
         rel_clear(sb, c->n);
@@ -992,12 +1116,12 @@ static bool allow_orders(enum_ctx *c)
             never |= lw->never[i];
         int *list = c->allowed + c->allowed_at[p];
         int n = 0;
-        if (!never) {
+        if (!never && !c->live) {
             c->list[p] = c->identity;
             n = tab->count;
         } else {
             for (int o = 0; o < tab->count; o++) {
-                bool ok = true;
+                bool ok = !c->live || live_order_ok(c->live, lw->w, lw->k, lw->init, tab->rows[o]);
                 for (int i = 0; i < lw->k && ok; i++)
                     ok = (tab->rows[o][i] & lw->never[i]) == 0;
                 if (ok)
@@ -1126,6 +1250,10 @@ static bool accept_co_choice(void *ctx, long k, unsigned flags)
     if (bit_test_and_set(c->co_seen, k))
         return c->stop;
     c->r->consistent++;
+    if (c->live) {
+        live_record(c->live, &c->x);
+        return c->stop || live_cut_reached(c->live);
+    }
     c->r->flags |= flags;
     if (c->collect_races && flags)
         collect_races(c, flags);
@@ -1175,6 +1303,8 @@ static void choose_rf(enum_ctx *c, int r)
         rel_clear(rf, c->n);
         for (int i = 0; i < c->nreads; i++)
             rel_add(rf, c->rf_choice[i], c->read_ev[i], c->n);
+        if (c->live)
+            live_set_rf(c->live, c->nreads, c->read_ev, c->rf_choice);
         if (!allow_orders(c))
             return;
         if (c->co_count > 0)
@@ -1244,6 +1374,20 @@ static int combination_events(const enum_ctx *c)
     return n;
 }
 
+/* The combination's events as the liveness checker numbers them. */
+static bool live_events(enum_ctx *c, const int *first)
+{
+    if (!c->live_thread) {
+        c->live_thread = GC_MALLOC_ATOMIC(sizeof *c->live_thread * (size_t)c->cap);
+        c->live_value = GC_MALLOC_ATOMIC(sizeof *c->live_value * (size_t)c->cap);
+    }
+    for (int i = 0; i < c->n; i++) {
+        c->live_thread[i] = c->ev[i].thread;
+        c->live_value[i] = c->ev[i].value;
+    }
+    return live_set_events(c->live, &c->paths, c->choice, first, c->n, c->live_thread, c->live_value);
+}
+
 static void run_combination(enum_ctx *c)
 {
     if (combination_events(c) > c->cap) {
@@ -1254,6 +1398,8 @@ static void run_combination(enum_ctx *c)
     c->n = 0;
     add_init_writes(c);
     add_thread_events(c, first);
+    if (c->live && !live_events(c, first))
+        return;
     if (!collect_rf_options(c) || !collect_writes(c) || !collect_barriers(c))
         return;
     if (!static_part_unchanged(c)) {
@@ -1270,8 +1416,10 @@ static bool visit_combination(void *ctx)
     enum_ctx *c = ctx;
     if (out_of_budget(c))
         return false;
+    if (c->live && !live_accept_combination(c->live, &c->paths, c->choice))
+        return true;
     run_combination(c);
-    return !c->stop;
+    return !c->stop && !(c->live && live_cut_reached(c->live));
 }
 
 /* ---- the test ------------------------------------------------------------------- */
@@ -1379,15 +1527,9 @@ static void thin_air_seeds(const litmus_test *t, tp_limits *lim)
     lim->seeds = seeds;
 }
 
-bool enumerate_check(const litmus_test *t, const cat_model *m, cat_workspace *ws, const enum_options *o,
-                     check_result *r, FILE *errors)
+static enum_ctx *new_ctx(const litmus_test *t, const cat_model *m, cat_workspace *ws, const enum_options *o,
+                         check_result *r, FILE *errors)
 {
-    memset(r, 0, sizeof *r);
-    r->states = outcome_set_new(t->nobserved);
-    if (t->nthreads > MAX_THREADS) {
-        diag_error(errors, t->file, 1, 1, "too many threads (at most %d)", MAX_THREADS);
-        return false;
-    }
     enum_ctx *c = GC_MALLOC(sizeof *c);
     c->t = t;
     c->model = m;
@@ -1404,27 +1546,126 @@ bool enumerate_check(const litmus_test *t, const cat_model *m, cat_workspace *ws
     c->co_staged = cat_model_co_staged(m);
     find_peers(t, &c->peers);
     c->state = GC_MALLOC_ATOMIC(sizeof(lit_value) * (size_t)(t->nobserved + t->nhidden + 1));
+    return c;
+}
+
+static tp_limits path_limits(enum_ctx *c, const enum_options *o)
+{
     tp_limits lim = {.unroll = o->unroll, .max_traces = o->max_traces, .stop = paths_should_stop, .stop_ctx = c};
-    if (cat_model_thin_air(m))
-        thin_air_seeds(t, &lim);
-    thread_paths_build(t, &lim, &c->paths);
+    if (cat_model_thin_air(c->model))
+        thin_air_seeds(c->t, &lim);
+    return lim;
+}
+
+/* Every combination of the traces c->paths (built with `lim`). */
+static void run_paths(enum_ctx *c, const tp_limits *lim)
+{
+    const litmus_test *t = c->t;
+    check_result *r = c->r;
+    thread_paths_build(t, lim, &c->paths);
     r->unroll_cut = c->paths.unroll_cut;
     r->values_cut = c->paths.values_cut;
     r->too_big = c->paths.too_long;
     r->paths_cut = c->paths.too_many;
     if (c->stop)
-        return true;
+        return;
     for (int th = 0; th < t->nthreads; th++)
         if (c->paths.threads[th].ntraces == 0)
-            return true;
+            return;
     for (int l = 0; l < t->nlocs; l++)
         c->ninit += t->locs[l].physical == l;
     c->cap = most_events(c);
     if (!size_storage(c))
-        return true;
+        return;
     trace_filter *f = trace_filter_build(t, &c->paths, c->thread_coherent);
     trace_filter_each(f, c->choice, visit_combination, c);
+}
+
+bool enumerate_check(const litmus_test *t, const cat_model *m, cat_workspace *ws, const enum_options *o,
+                     check_result *r, FILE *errors)
+{
+    memset(r, 0, sizeof *r);
+    r->states = outcome_set_new(t->nobserved);
+    if (t->nthreads > MAX_THREADS) {
+        diag_error(errors, t->file, 1, 1, "too many threads (at most %d)", MAX_THREADS);
+        return false;
+    }
+    enum_ctx *c = new_ctx(t, m, ws, o, r, errors);
+    tp_limits lim = path_limits(c, o);
+    run_paths(c, &lim);
     return true;
+}
+
+/* Iterations that write, per loop head and path, before liveness mode cuts
+ * a path: tried in turn while some cut is reachable. */
+static const int live_repeat_bounds[] = {2, 4, 8};
+
+/* One enumeration of the liveness pass over traces built with `lim`
+ * (lim->stop_ctx is set here): NULL, or why its answer is unknown (a limit
+ * of the enumerator, in the words of enumerate_incomplete, or the paths'
+ * own reason). */
+static const char *live_enumeration(live_ctx *lc, const litmus_test *t, const cat_model *m, cat_workspace *ws,
+                                    const enum_options *o, tp_limits *lim, bool *cut, uint64_t *candidates)
+{
+    check_result scratch;
+    memset(&scratch, 0, sizeof scratch);
+    scratch.states = outcome_set_new(t->nobserved);
+    enum_ctx *c = new_ctx(t, m, ws, o, &scratch, stderr);
+    c->live = lc;
+    lim->stop_ctx = c;
+    run_paths(c, lim);
+    const char *unknown = c->paths.live_unknown;
+    if (!unknown)
+        unknown = enumerate_incomplete(&scratch);
+    if (getenv("SCOPECHECK_LIVE_DEBUG")) {
+        fprintf(stderr, "live pass: traces");
+        for (int th = 0; th < t->nthreads; th++)
+            fprintf(stderr, " %d", c->paths.threads[th].ntraces);
+        fprintf(stderr, ", candidates %lu, cut %d\n", (unsigned long)scratch.candidates, c->paths.live_cut);
+    }
+    *cut = c->paths.live_cut;
+    *candidates += scratch.candidates;
+    return unknown;
+}
+
+/* The liveness pass: the enumeration again over liveness mode's traces,
+ * with the checker's hooks (enumerate/liveness.h).  First the stuck
+ * executions; then, if a loop that writes was cut, whether any consistent
+ * execution reaches the cut (if so, again with a higher bound). */
+void enumerate_liveness(const litmus_test *t, const cat_model *m, cat_workspace *ws, const enum_options *o,
+                        const live_options *lo, live_result *lr)
+{
+    live_ctx *lc = live_ctx_new(t, lo, lr);
+    if (!live_test_may_hang(t) || t->nthreads > MAX_THREADS) {
+        live_finish(lc, t->nthreads > MAX_THREADS ? "too many threads" : NULL);
+        return;
+    }
+    size_t nbounds = sizeof live_repeat_bounds / sizeof *live_repeat_bounds;
+    for (size_t b = 0; b < nbounds; b++) {
+        tp_limits lim = path_limits(&(enum_ctx){.t = t, .model = m}, o);
+        live_path_limits(lc, &lim);
+        lim.live_repeats = live_repeat_bounds[b];
+        bool cut;
+        live_set_phase(lc, false);
+        const char *unknown = live_enumeration(lc, t, m, ws, o, &lim, &cut, &lr->candidates);
+        if (lr->violations || unknown || !cut) {
+            live_finish(lc, unknown);
+            return;
+        }
+        lim.prefixes = true;
+        live_set_phase(lc, true);
+        unknown = live_enumeration(lc, t, m, ws, o, &lim, &cut, &lr->candidates);
+        if (unknown) {
+            live_finish(lc, unknown);
+            return;
+        }
+        if (!live_cut_reached(lc)) {
+            live_finish(lc, NULL);
+            return;
+        }
+    }
+    live_finish(lc, "a loop that writes to memory may run more iterations than the check follows "
+                    "(side-effectful non-termination)");
 }
 
 const char *enumerate_incomplete(const check_result *r)

@@ -22,6 +22,7 @@
 #include <stdio.h>
 
 #include "cat/cat.h"
+#include "enumerate/liveness.h"
 #include "litmus/litmus.h"
 #include "litmus/outcome.h"
 
@@ -97,6 +98,13 @@ typedef struct check_result {
  * failure: the result holds what was found, and says what was cut. */
 bool enumerate_check(const litmus_test *t, const cat_model *m, cat_workspace *ws,
                      const enum_options *o, check_result *r, FILE *errors);
+
+/* Liveness (enumerate/liveness.h, docs/liveness.md): whether every thread
+ * terminates in every execution the model allows, under `lo`'s scheduling.
+ * Never fails: what stops the search makes the answer LIVE_UNKNOWN, with
+ * the reason.  The loop bound `o->unroll` plays no part. */
+void enumerate_liveness(const litmus_test *t, const cat_model *m, cat_workspace *ws, const enum_options *o,
+                        const live_options *lo, live_result *lr);
 
 /* NULL when every execution was checked; else why not, in the words of
  * the JSON output: "timeout", "max-memory", "too-many-events",

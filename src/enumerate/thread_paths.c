@@ -49,7 +49,16 @@ typedef struct loc_flow {
 typedef struct path_state {
     int nevents;
     int depth;           /* index in walker.states */
+    int nvisits;         /* liveness mode: loop-head visits on this path */
+    int steps;           /* liveness mode: instructions run on this path */
 } path_state;
+
+/* Liveness mode: what a thread's loops look like, computed once. */
+typedef struct loop_info {
+    int words;           /* words per register set: (nregs + 63) / 64 */
+    bool *head;          /* per instruction: the target of a backward branch */
+    uint64_t *live;      /* per instruction: registers whose value can still matter there */
+} loop_info;
 
 typedef struct walker {
     const litmus_test *test;
@@ -89,6 +98,14 @@ typedef struct walker {
     int index;               /* of the thread */
     bool reads_own;          /* the thread reads a location only it writes (see reads_served) */
     lit_value vmin, vmax;    /* every value a path of this round handled */
+    /* liveness mode (else loops is NULL): the loop-head visits of the
+     * current path, a stack shared by the depth-first walk as the events
+     * are (LIVE_MAX_VISITS of them; visit_regs: nregs values each) */
+    const loop_info *loops;
+    int *visit_pc;
+    int *visit_nevents;
+    lit_value *visit_regs;
+    bool live_cut;           /* some path ended TP_END_CUT */
 } walker;
 
 static void note_value(walker *w, lit_value v)
@@ -252,11 +269,24 @@ static lit_value operand_value(const walker *w, path_state *s, const lit_operand
 
 static bool stopped(const walker *w) { return w->too_many || w->too_narrow || w->stopped; }
 
+static void emit_trace(walker *w, path_state *s, enum tp_end end, int spin_from, int loop_pc);
+
+/* Liveness mode: the path is cut here by a bound (LIVE_MAX_*, the
+ * repetitions of a loop that writes); the enumerator then asks whether any
+ * consistent execution reaches the cut. */
+__attribute__((cold, noinline)) static void live_cut(walker *w, path_state *s, int pc)
+{
+    w->live_cut = true;
+    emit_trace(w, s, TP_END_CUT, s->nevents, pc);
+}
+
 static tp_event *push_event(walker *w, path_state *s, const lit_instr *in, int pc, enum tp_kind kind)
 {
     if (s->nevents == w->max_events) {
         if (w->max_events < TP_MAX_EVENTS)
             w->too_narrow = true;
+        else if (w->loops)
+            live_cut(w, s, pc);
         else
             w->too_long = true;
         return NULL;
@@ -342,7 +372,7 @@ static bool reads_served(const walker *w, const path_state *s)
     return true;
 }
 
-static void emit_trace(walker *w, path_state *s)
+static void emit_trace(walker *w, path_state *s, enum tp_end end, int spin_from, int loop_pc)
 {
     tp_thread *t = w->out;
     count_path_writes(w, s);
@@ -371,6 +401,19 @@ static void emit_trace(walker *w, path_state *s)
     size_t dep_bytes = sizeof(uint64_t) * (size_t)n * DEP_KINDS * (size_t)w->dep_words;
     tr->deps = GC_MALLOC_ATOMIC(dep_bytes ? dep_bytes : 1);
     memcpy(tr->deps, w->ev_deps, dep_bytes);
+    tr->end = (uint8_t)end;
+    tr->spin_from = spin_from;
+    tr->loop_pc = loop_pc;
+    tr->progress = false;
+    for (int i = spin_from; end == TP_END_SPIN && i < n; i++)
+        tr->progress |= w->thread->instrs[w->events[i].instr].progress;
+}
+
+/* Liveness mode with prefixes: the thread may be starved here. */
+static inline void emit_prefix(walker *w, const path_state *s)
+{
+    if (__builtin_expect(w->loops != NULL, 0) && w->lim->prefixes)
+        emit_trace(w, (path_state *)s, TP_END_PREFIX, s->nevents, -1);
 }
 
 static void walk(walker *w, path_state *s, int pc);
@@ -479,6 +522,7 @@ static void walk_read(walker *w, const path_state *s, int pc)
     const lit_value *seeds = w->lim->seeds;
     void (*follow)(walker *, const path_state *, int, lit_value, int) =
         in->single_event && in->op == OP_RMW ? follow_rmw_single : follow_read;
+    emit_prefix(w, s);
     for (int i = 0; i < d->count && !stopped(w); i++) {
         lit_value v = d->values[i];
         follow(w, s, pc, v, nseeds && in_list(seeds, nseeds, v) ? 0 : d->depth[i]);
@@ -544,7 +588,7 @@ static void follow_rmw_single(walker *w, const path_state *s, int pc, lit_value 
 static bool take_branch(walker *w, path_state *s, int pc, int *next_pc)
 {
     int target = w->thread->instrs[pc].target;
-    if (target <= pc) {
+    if (target <= pc && !w->loops) {
         uint8_t *taken = &path_taken(w, s)[w->back_index[pc]];
         if (*taken >= w->lim->unroll) {
             w->unroll_cut = true;
@@ -557,12 +601,85 @@ static bool take_branch(walker *w, path_state *s, int pc, int *next_pc)
     return true;
 }
 
+/* Is the iteration events[from..to) one that can repeat forever unchanged?
+ * Its writes must be silent (a read-modify-write that writes back what it
+ * read, a failing CAS) and it may hold no barrier. */
+static bool pure_iteration(const walker *w, int from, int to)
+{
+    for (int i = from; i < to; i++) {
+        const tp_event *e = &w->events[i];
+        if (e->kind == EV_BARRIER)
+            return false;
+        if (e->kind == EV_WRITE && !(e->rmw_write && i > from && w->events[i - 1].value == e->value))
+            return false;
+    }
+    return true;
+}
+
+static bool same_live_regs(const lit_value *a, const lit_value *b, const uint64_t *live, int words)
+{
+    for (int k = 0; k < words; k++)
+        for (uint64_t m = live[k]; m; m &= m - 1) {
+            int r = k * 64 + __builtin_ctzll(m);
+            if (a[r] != b[r])
+                return false;
+        }
+    return true;
+}
+
+/* Liveness mode, before instruction pc: bounds the path and, at a loop
+ * head, ends it where its state repeats.  False when the path ends here.
+ * path_taken counts, per instruction, the iterations that wrote. */
+static bool live_step(walker *w, path_state *s, int pc)
+{
+    if (++s->steps > LIVE_MAX_STEPS) {
+        live_cut(w, s, pc);
+        return false;
+    }
+    const loop_info *li = w->loops;
+    if (!li->head[pc])
+        return true;
+    int nregs = w->thread->nregs;
+    const uint64_t *live = li->live + (size_t)pc * (size_t)li->words;
+    for (int k = s->nvisits - 1; k >= 0; k--) {
+        if (w->visit_pc[k] != pc ||
+            !same_live_regs(w->visit_regs + (size_t)k * (size_t)nregs, path_regs(s), live, li->words))
+            continue;
+        /* The thread is back in the same state.  After a pure iteration
+         * it would read the same values again: a spin.  After one that
+         * wrote (or passed a barrier), memory has changed, so the path goes
+         * on, up to lim->live_repeats such iterations at this head. */
+        if (pure_iteration(w, w->visit_nevents[k], s->nevents)) {
+            emit_trace(w, s, TP_END_SPIN, w->visit_nevents[k], pc);
+            return false;
+        }
+        uint8_t *taken = &path_taken(w, s)[pc];
+        if ((*taken)++ >= w->lim->live_repeats) {
+            live_cut(w, s, pc);
+            return false;
+        }
+        break;
+    }
+    if (s->nvisits == LIVE_MAX_VISITS) {
+        live_cut(w, s, pc);
+        return false;
+    }
+    int v = s->nvisits++;
+    w->visit_pc[v] = pc;
+    w->visit_nevents[v] = s->nevents;
+    if (nregs)
+        memcpy(w->visit_regs + (size_t)v * (size_t)nregs, path_regs(s), sizeof(lit_value) * (size_t)nregs);
+    return true;
+}
+
 static void walk(walker *w, path_state *s, int pc)
 {
     const lit_thread *th = w->thread;
     uint64_t *deps = w->scratch;
     while (pc < th->ninstrs && !stopped(w)) {
         const lit_instr *in = &th->instrs[pc];
+        if (__builtin_expect(w->loops != NULL, 0) && !live_step(w, s, pc))
+            return;
         deps_clear(deps, w->dep_words);
         switch (in->op) {
         case OP_LOAD:
@@ -572,6 +689,7 @@ static void walk(walker *w, path_state *s, int pc)
             return;
         case OP_STORE: {
             lit_value v = operand_value(w, s, &in->a, deps);
+            emit_prefix(w, s);
             if (!push_implicit_sc_fence(w, s, in, pc))
                 return;
             int index = s->nevents;
@@ -585,12 +703,14 @@ static void walk(walker *w, path_state *s, int pc)
             break;
         }
         case OP_FENCE:
+            emit_prefix(w, s);
             if (!push_event(w, s, in, pc, EV_FENCE))
                 return;
             break;
         case OP_BARRIER: {
             lit_value id = operand_value(w, s, &in->a, deps);
             lit_value count = in->b.kind == OPND_NONE ? -1 : operand_value(w, s, &in->b, deps);
+            emit_prefix(w, s);
             int index = s->nevents;
             tp_event *e = push_event(w, s, in, pc, EV_BARRIER);
             if (!e)
@@ -599,6 +719,8 @@ static void walk(walker *w, path_state *s, int pc)
             e->count = count;
             e->waits = in->barrier_waits;
             deps_copy(event_deps(w, index, DEP_ADDR), deps, w->dep_words);
+            if (w->loops && in->barrier_waits)
+                emit_trace(w, s, TP_END_BLOCKED, s->nevents, pc);
             break;
         }
         case OP_MOV:
@@ -634,7 +756,93 @@ static void walk(walker *w, path_state *s, int pc)
         pc++;
     }
     if (!stopped(w))
-        emit_trace(w, s);
+        emit_trace(w, s, TP_END_DONE, s->nevents, -1);
+}
+
+/* ---- liveness mode: loop heads and the registers live at them ----------- */
+
+static void reg_set_add(uint64_t *set, const lit_operand *o)
+{
+    if (o->kind == OPND_REG)
+        set[o->reg >> 6] |= (uint64_t)1 << (o->reg & 63);
+}
+
+/* Adds to `live` the registers whose value instruction `in` reads in a way
+ * that can matter, given `live_out`, those live after it: operands of
+ * branches, stores, read-modify-writes and barriers always; sources of a
+ * register move or arithmetic only when its destination is live (so a
+ * counter that feeds nothing but itself does not keep a loop from
+ * repeating). */
+static void add_used_regs(const lit_instr *in, const uint64_t *live_out, uint64_t *live)
+{
+    switch (in->op) {
+    case OP_STORE:
+        reg_set_add(live, &in->a);
+        break;
+    case OP_RMW:
+    case OP_RED:
+    case OP_BARRIER:
+    case OP_BRANCH:
+        reg_set_add(live, &in->a);
+        reg_set_add(live, &in->b);
+        break;
+    case OP_MOV:
+    case OP_ALU:
+        if (in->dst >= 0 && (live_out[in->dst >> 6] >> (in->dst & 63) & 1)) {
+            reg_set_add(live, &in->a);
+            reg_set_add(live, &in->b);
+        }
+        break;
+    default:
+        break;
+    }
+}
+
+static bool defines_reg(const lit_instr *in)
+{
+    bool defines = in->op == OP_LOAD || in->op == OP_RMW || in->op == OP_MOV || in->op == OP_ALU;
+    return defines && in->dst >= 0;
+}
+
+/* Backward dataflow to a fixpoint over the thread's control flow. */
+static void find_loops(const lit_thread *th, loop_info *li)
+{
+    int n = th->ninstrs, words = (th->nregs + 63) / 64;
+    li->words = words ? words : 1;
+    li->head = GC_MALLOC_ATOMIC(sizeof *li->head * (size_t)(n ? n : 1));
+    memset(li->head, 0, sizeof *li->head * (size_t)(n ? n : 1));
+    size_t live_words = (size_t)(n ? n : 1) * (size_t)li->words;
+    li->live = GC_MALLOC_ATOMIC(sizeof *li->live * live_words);
+    memset(li->live, 0, sizeof *li->live * live_words);
+    uint64_t *out = GC_MALLOC_ATOMIC(sizeof *out * (size_t)li->words);
+    uint64_t *now = GC_MALLOC_ATOMIC(sizeof *now * (size_t)li->words);
+    for (int pc = 0; pc < n; pc++) {
+        const lit_instr *in = &th->instrs[pc];
+        if ((in->op == OP_BRANCH || in->op == OP_GOTO) && in->target <= pc)
+            li->head[in->target] = true;
+    }
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (int pc = n - 1; pc >= 0; pc--) {
+            const lit_instr *in = &th->instrs[pc];
+            memset(out, 0, sizeof *out * (size_t)li->words);
+            for (int k = 0; k < li->words; k++) {
+                if (in->op != OP_GOTO && pc + 1 < n)
+                    out[k] |= li->live[(size_t)(pc + 1) * (size_t)li->words + (size_t)k];
+                if ((in->op == OP_BRANCH || in->op == OP_GOTO) && in->target < n)
+                    out[k] |= li->live[(size_t)in->target * (size_t)li->words + (size_t)k];
+            }
+            memcpy(now, out, sizeof *now * (size_t)li->words);
+            if (defines_reg(in))
+                now[in->dst >> 6] &= ~((uint64_t)1 << (in->dst & 63));
+            add_used_regs(in, out, now);
+            uint64_t *at = li->live + (size_t)pc * (size_t)li->words;
+            if (memcmp(at, now, sizeof *now * (size_t)li->words)) {
+                memcpy(at, now, sizeof *now * (size_t)li->words);
+                changed = true;
+            }
+        }
+    }
 }
 
 /* ---- one thread, one round ---- */
@@ -716,10 +924,13 @@ static void walk_thread(walker *w, tp_result *out)
         w->out->traces = NULL;
         w->capacity = 0;
         w->too_narrow = false;
+        w->live_cut = false;
         path_state *s = state_at(w, 0);
         memset(s, 0, w->state_bytes);
         for (int r = 0; r < w->thread->nregs; r++)
             path_regs(s)[r] = w->thread->reg_init ? w->thread->reg_init[r] : 0;
+        if (w->loops && w->lim->empty_prefix && !w->lim->prefixes)
+            emit_trace(w, s, TP_END_PREFIX, 0, -1);
         walk(w, s, 0);
         if (!w->too_narrow)
             break;
@@ -728,18 +939,28 @@ static void walk_thread(walker *w, tp_result *out)
     out->values_cut |= w->values_cut;
     out->too_long |= w->too_long;
     out->stopped |= w->stopped;
+    out->live_cut |= w->live_cut;
 }
 
 /* One round: every thread's traces under the value sets `dom`; next_flow
  * (zeroed by the caller) receives what the round learned per location. */
-static void run_round(walker *w, int *const *back_index, const int *nback, const domain *dom, domain *written,
-                      const loc_flow *flow, loc_flow *next_flow, tp_result *out)
+static void run_round(walker *w, int *const *back_index, const int *nback, const loop_info *loops,
+                      const domain *dom, domain *written, const loc_flow *flow, loc_flow *next_flow, tp_result *out)
 {
     const litmus_test *t = w->test;
+    out->live_cut = false;
     for (int i = 0; i < t->nthreads; i++) {
         w->thread = &t->threads[i];
         w->back_index = back_index[i];
         w->nback = nback[i];
+        w->loops = loops ? &loops[i] : NULL;
+        if (loops) {
+            /* liveness mode counts iterations per loop head (path_taken by
+             * instruction), not per backward branch */
+            w->nback = w->thread->ninstrs;
+            int nregs = w->thread->nregs ? w->thread->nregs : 1;
+            w->visit_regs = GC_MALLOC_ATOMIC(sizeof *w->visit_regs * (size_t)nregs * LIVE_MAX_VISITS);
+        }
         w->dom = dom;
         w->written = written;
         w->flow = flow;
@@ -859,6 +1080,14 @@ void thread_paths_build(const litmus_test *t, const tp_limits *lim, tp_result *o
     domain *written = GC_MALLOC(sizeof *written * (size_t)nlocs);
     loc_flow *flow = NULL;
     walker *w = new_walker(t, lim);
+    loop_info *loops = NULL;
+    if (lim->liveness) {
+        loops = GC_MALLOC(sizeof *loops * (size_t)(t->nthreads ? t->nthreads : 1));
+        for (int i = 0; i < t->nthreads; i++)
+            find_loops(&t->threads[i], &loops[i]);
+        w->visit_pc = GC_MALLOC_ATOMIC(sizeof *w->visit_pc * LIVE_MAX_VISITS);
+        w->visit_nevents = GC_MALLOC_ATOMIC(sizeof *w->visit_nevents * LIVE_MAX_VISITS);
+    }
     int **back_index = GC_MALLOC(sizeof *back_index * (size_t)(t->nthreads ? t->nthreads : 1));
     int *nback = GC_MALLOC_ATOMIC(sizeof *nback * (size_t)(t->nthreads ? t->nthreads : 1));
     for (int i = 0; i < t->nthreads; i++)
@@ -883,9 +1112,13 @@ void thread_paths_build(const litmus_test *t, const tp_limits *lim, tp_result *o
         if (lim->track_values)
             static_range(t, &out->vmin, &out->vmax);
         w->rejected = false;
-        run_round(w, back_index, nback, dom, written, flow, next_flow, out);
-        if (out->stopped || out->too_many)
+        run_round(w, back_index, nback, loops, dom, written, flow, next_flow, out);
+        if (out->stopped || out->too_many) {
+            if (loops)
+                out->live_unknown = out->stopped ? "a limit stopped the thread paths' walk"
+                                                 : "a thread has too many paths";
             return;
+        }
         compute_bounds(t, next_flow);
         /* no new value, and none kept out by a bound that may still grow */
         if (domains_equal(written, dom, t->nlocs) && (!w->rejected || (flow && same_bounds(flow, next_flow, t->nlocs))))
@@ -896,4 +1129,6 @@ void thread_paths_build(const litmus_test *t, const tp_limits *lim, tp_result *o
         flow = next_flow;
     }
     out->values_cut = true;
+    if (loops)
+        out->live_unknown = "the value search stopped before closing";
 }

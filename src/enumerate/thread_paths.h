@@ -12,6 +12,23 @@
  * event (implicit_sc) with its scope: the fence.sc that PTX models read as
  * CUDA's mapping of seq_cst; other models ignore it (docs/models.md).
  * Allocation: Boehm GC.
+ *
+ * Liveness mode (tp_limits.liveness; docs/liveness.md).  No loop bound:
+ * a path that comes back to a loop head with the same live registers as on
+ * an earlier visit has repeated an iteration.  When that iteration is pure
+ * (its only writes are read-modify-writes that write back the value they
+ * read: a failing CAS; no barrier) it can repeat forever, and the path
+ * ends there as a TP_END_SPIN trace.  After an iteration that wrote, memory
+ * has changed and the path goes on, up to `live_repeats` such iterations
+ * at one loop head; a path that reaches that bound, LIVE_MAX_VISITS loop
+ * visits, LIVE_MAX_STEPS instructions or TP_MAX_EVENTS events ends as a
+ * TP_END_CUT trace (live_cut), and the enumerator decides whether any
+ * consistent execution reaches it.  Each bar.cta.sync also ends a
+ * TP_END_BLOCKED trace (the thread waits there forever) before the path goes
+ * on past it; with `prefixes`, every prefix of a path is a TP_END_PREFIX
+ * trace (the thread is starved there), and with `empty_prefix` the empty
+ * one is (a thread never dispatched).  Too many paths (max_traces) or a stop
+ * set live_unknown: the liveness answer is then unknown.
  */
 #ifndef SCOPECHECK_ENUMERATE_THREAD_PATHS_H
 #define SCOPECHECK_ENUMERATE_THREAD_PATHS_H
@@ -55,12 +72,27 @@ typedef struct tp_event {
  * (bit i of word i / 64: event i). */
 enum tp_dep { DEP_ADDR, DEP_DATA, DEP_CTRL, DEP_KINDS };
 
+/* How a trace ends.  Outside liveness mode every trace is TP_END_DONE. */
+enum tp_end {
+    TP_END_DONE,        /* the thread ran to the end of its program */
+    TP_END_SPIN,        /* events spin_from.. are one pure iteration of the loop
+                         * headed at loop_pc, which comes back to the same state */
+    TP_END_BLOCKED,     /* the last event is a bar.cta.sync (at loop_pc) never released */
+    TP_END_PREFIX,      /* the thread stops here: starved, or never dispatched (empty) */
+    TP_END_CUT,         /* a liveness-mode bound stopped the path here (loop_pc: where) */
+};
+
 typedef struct tp_trace {
     int nevents;
     tp_event *events;
     lit_value *regs;    /* final value of each register of the thread */
     int dep_words;      /* words per dependency set: as many as the thread's longest path needs */
     uint64_t *deps;     /* per event, per enum tp_dep: dep_words words (tp_deps) */
+    uint8_t end;        /* enum tp_end */
+    int spin_from;      /* TP_END_SPIN: first event of the repeated iteration */
+    int loop_pc;        /* TP_END_SPIN: the loop head; TP_END_BLOCKED: the barrier */
+    bool progress;      /* TP_END_SPIN: the iteration passes a progress label: the
+                         * thread runs forever by design, it is not stuck */
 } tp_trace;
 
 /* Which events of the trace event e's address (DEP_ADDR), written value
@@ -83,12 +115,19 @@ typedef struct tp_result {
     bool too_many;        /* a thread had more than max_traces paths: the others were dropped
                            * and the value rounds stopped there */
     bool stopped;         /* tp_limits.stop said stop: the result is partial */
+    /* liveness mode: some path was dropped without a verdict on it (why) */
+    const char *live_unknown;
+    bool live_cut;        /* liveness mode: some path ends TP_END_CUT */
     /* With tp_limits.track_values: the least and greatest value that the last round's paths (the
      * traces above, and the paths dropped at the loop bound up to the
      * bound) read, write or compute into a register, with the initial
      * values and every immediate operand of the program. */
     lit_value vmin, vmax;
 } tp_result;
+
+/* Liveness mode's bounds on one path (they replace the loop bound). */
+#define LIVE_MAX_VISITS 64
+#define LIVE_MAX_STEPS 20000
 
 typedef struct tp_limits {
     int unroll;           /* backward branches taken per branch instruction and path */
@@ -99,6 +138,10 @@ typedef struct tp_limits {
      * memory limit): the result is then partial and says so. */
     bool (*stop)(void *ctx);
     void *stop_ctx;
+    bool liveness;        /* liveness mode (above): no loop bound */
+    int live_repeats;     /* liveness mode: iterations that write, per loop head and path */
+    bool prefixes;        /* liveness mode: every prefix is a trace too */
+    bool empty_prefix;    /* liveness mode: the empty prefix is a trace */
     bool track_values;    /* fill tp_result.vmin and vmax (they cost a little per event) */
 } tp_limits;
 

@@ -92,6 +92,8 @@ typedef struct lit_instr {
     bool cas_weak;
     uint8_t order_fail;      /* enum lit_order */
     int16_t flag_dst;
+    bool progress;           /* a label whose name starts with "progress" names it
+                              * (SPIN's progress labels: docs/liveness.md) */
 } lit_instr;
 
 typedef struct lit_thread {

@@ -874,6 +874,9 @@ static bool resolve_thread(pparser *p, int ti)
         if (in.b.kind == OPND_NONE) in.b.reg = -1;
         th->instrs[idx++] = in;
     }
+    for (int j = 0; j < nl; j++)
+        if (strncmp(lname[j], "progress", 8) == 0 && ltarget[j] < ninstrs)
+            th->instrs[ltarget[j]].progress = true;
     return true;
 }
 

@@ -214,6 +214,7 @@ struct protocol {
     int mem_ctrl, mem_field;   /* memory declaration, or -1 */
     int mem_home;              /* the memory instance of an address: a home, or -1 (instance 0) */
     int proc_ctrl;             /* the controller with processor events */
+    bool preempt;              /* `preempt`: a waiting CTA may be swapped out (partial context switch) */
 };
 
 /* ---- instance ----------------------------------------------------------- */
@@ -236,6 +237,7 @@ typedef struct pchan_info {
     int ndest;              /* destinations; ninst = senders * ndest with `from each` */
     bool unordered;
     int rule_base;
+    int unit_base;          /* the fairness unit (nsi_sched) of instance 0 */
 } pchan_info;
 
 /* The arrival counter of one CTA barrier: CU and barrier id, its slot. */
@@ -288,6 +290,7 @@ struct proto_instance {
     int32_t *init;          /* unpacked initial state */
     int state_bits;
     nsi_model model;
+    nsi_sched sched;        /* units, threads and CTAs (model.sched points here) */
     int nrules;
     int nunhandled;
     proto_unhandled_pair unhandled[PROTO_MAX_UNHANDLED];

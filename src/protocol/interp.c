@@ -1890,6 +1890,85 @@ static bool step(void *vctx, const uint8_t *state, int rule, const uint8_t *next
     return true;
 }
 
+/* ---- units, threads and CTAs (nsi_sched) ------------------------------------------------------ */
+/* Rules 0..nthreads-1 are the threads' own; a channel's rules come per
+ * instance (one per message slot when unordered), so a rule's unit is its
+ * thread or its channel instance; internal events belong to no unit. */
+static int rule_unit(void *vctx, int rule)
+{
+    const proto_instance *in = vctx;
+    if (rule >= 0 && rule < in->nthreads)
+        return rule;
+    for (int ch = 0; ch < in->p->nchans; ch++) {
+        const pchan_info *ci = &in->chans[ch];
+        int per = ci->unordered ? ci->cap : 1, r = rule - ci->rule_base;
+        if (r >= 0 && r < ci->ninst * per)
+            return ci->unit_base + r / per;
+    }
+    return -1;
+}
+
+static void unit_name(void *vctx, int unit, FILE *out)
+{
+    const proto_instance *in = vctx;
+    if (unit >= 0 && unit < in->nthreads) {
+        fputs(in->threads[unit].th->name, out);
+        return;
+    }
+    for (int ch = 0; ch < in->p->nchans; ch++) {
+        int i = unit - in->chans[ch].unit_base;
+        if (i >= 0 && i < in->chans[ch].ninst) {
+            char name[64];
+            textbuf b = tb_over(name, sizeof name);
+            proto_chan_name(in, ch, i, &b);
+            fputs(name, out);
+            return;
+        }
+    }
+    fputs("?", out);
+}
+
+static bool thread_done(void *vctx, const uint8_t *state, int t)
+{
+    const proto_instance *in = vctx;
+    int base = in->threads[t].base;
+    return proto_slot(in, state, base) >= in->threads[t].th->ninstrs && !proto_slot(in, state, base + 1);
+}
+
+static bool thread_waiting(void *vctx, const uint8_t *state, int t)
+{
+    const proto_instance *in = vctx;
+    return proto_slot(in, state, in->threads[t].base + 1) != 0;
+}
+
+static bool thread_progress(void *vctx, const uint8_t *state, int t)
+{
+    const proto_instance *in = vctx;
+    int pc = proto_slot(in, state, in->threads[t].base);
+    return pc < in->threads[t].th->ninstrs && in->threads[t].th->instrs[pc].progress;
+}
+
+/* A CTA runs on its own CU (threads of one CTA share it), so CTAs are the
+ * CUs, in the order of their first thread. */
+static int thread_cta(void *vctx, int t, int *gpu)
+{
+    const proto_instance *in = vctx;
+    int cu = in->threads[t].cu;
+    *gpu = in->cu_gpu[cu];
+    return cu;
+}
+
+static void init_sched(proto_instance *in)
+{
+    int units = in->nthreads;
+    for (int ch = 0; ch < in->p->nchans; ch++) {
+        in->chans[ch].unit_base = units;
+        units += in->chans[ch].ninst;
+    }
+    in->sched = (nsi_sched){in->nthreads, units, rule_unit, unit_name, thread_done, thread_waiting,
+                            thread_progress, thread_cta, in->p->preempt};
+}
+
 void proto_init_model(proto_instance *in)
 {
     int r = in->nthreads;
@@ -1902,9 +1981,11 @@ void proto_init_model(proto_instance *in)
         r += in->ctrls[c].ninst * in->naddr * in->p->ctrls[c].ninternal;
     }
     in->nrules = r;
+    init_sched(in);
     size_t bytes = (size_t)(in->state_bits + 7) / 8;
     /* a state of no bits (empty threads, one-valued tables) is one zero byte */
-    in->model = (nsi_model){in, bytes ? bytes : 1, r, initial, successors, is_final, violated, describe, step};
+    in->model = (nsi_model){in, bytes ? bytes : 1, r, initial, successors,
+                            is_final, violated, describe, step, &in->sched};
 }
 
 const nsi_model *proto_nsi(proto_instance *in) { return &in->model; }

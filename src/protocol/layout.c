@@ -638,6 +638,19 @@ static bool overridden(const proto_instance *in, const proto_options *o, pbound 
     return false;
 }
 
+static bool names_bound(const protocol *p, const proto_options *o, pbound b)
+{
+    for (int i = 0; o && b.cst >= 0 && i < o->noverrides; i++)
+        if (!strcmp(p->const_names[b.cst], o->override_name[i]))
+            return true;
+    return false;
+}
+
+bool proto_value_range_overridden(const protocol *p, const proto_options *o)
+{
+    return names_bound(p, o, p->value.lo) || names_bound(p, o, p->value.hi);
+}
+
 /* The range the test needs (the caller's), unless the user overrode the
  * declared range's constant: then the declared one, wrapping if declared. */
 static bool value_range(proto_instance *in, const proto_options *o, FILE *errors)

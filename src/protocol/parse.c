@@ -969,6 +969,8 @@ static void declaration(parser *ps)
         decl_invariant(ps);
     else if (is_word(kw, "home"))
         decl_home(ps);
+    else if (is_word(kw, "preempt"))
+        ps->p->preempt = true;
     else if (is_word(kw, "table"))
         parse_table(ps);
     else

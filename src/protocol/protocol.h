@@ -105,6 +105,10 @@ int proto_unhandled(const proto_instance *in, proto_unhandled_pair *out, int max
 /* The protocol's data value range in this instance; true when its
  * arithmetic wraps (values are then taken modulo hi - lo + 1). */
 bool proto_value_range(const proto_instance *in, long *lo, long *hi);
+/* Whether a --const in `o` names a constant of p's declared value range:
+ * then the declared range is used and the test's own is not needed. */
+bool proto_value_range_overridden(const protocol *p, const proto_options *o);
+
 /* Whether that range is the one the test needs (proto_options.has_values)
  * rather than the protocol's declared one. */
 bool proto_values_derived(const proto_instance *in);

@@ -275,6 +275,8 @@ void report_herd(FILE *out, const litmus_test *t, check_result *r, const report_
     herd_cut_warnings(out, t, r);
     if (r->hang)
         fprintf(out, "Warning %s: some executions wait forever at a counted barrier\n", t->name);
+    if (info->extra_herd)
+        info->extra_herd(out, t, info->extra);
     if (r->interrupted)
         fprintf(out, "Warning %s: interrupted by a signal; the counts are partial and the verdict unknown\n",
                 t->name);
@@ -424,6 +426,8 @@ void report_json(FILE *out, const litmus_test *t, check_result *r, const report_
     json_states(out, t, r);
     fprintf(out, ",\"candidates\":%" PRIu64 ",\"consistent\":%" PRIu64, r->candidates, r->consistent);
     json_flags_and_races(out, t, r, info);
+    if (info->extra_json)
+        info->extra_json(out, t, info->extra);
     fprintf(out, ",\"unroll\":%d,\"unroll_cut\":%s,\"values_cut\":%s,\"hang\":%s",
             info->unroll, r->unroll_cut ? "true" : "false", r->values_cut ? "true" : "false",
             r->hang ? "true" : "false");

@@ -36,6 +36,12 @@ typedef struct report_info {
     int unroll;
     bool races;           /* list racing pairs */
     double seconds;       /* time spent checking this test */
+    /* Optional: lines another check adds to the herd block (before its
+     * Time line) and members it adds to the JSON object (each starting
+     * with a comma), from its own result `extra` (report/live.h). */
+    void (*extra_herd)(FILE *out, const litmus_test *t, const void *extra);
+    void (*extra_json)(FILE *out, const litmus_test *t, const void *extra);
+    const void *extra;
 } report_info;
 
 void report_herd(FILE *out, const litmus_test *t, check_result *r, const report_info *info);

@@ -10,8 +10,11 @@
 #define PROGRESS_CHECK_MASK 255u   /* and every 256 when reporting progress */
 #define BATCH 16                   /* successors hashed and prefetched together */
 
+static void print_step(const bfs_search *s, uint32_t from, const bfs_step *st, FILE *out);
+
 struct bfs_search {
     const nsi_model *m;
+    const bfs_options *opt;
     state_store *store;
     bfs_result *res;
     uint32_t cur;           /* the state being expanded */
@@ -80,12 +83,14 @@ static void store_successor(bfs_search *s, const uint8_t *next, uint64_t hash, i
 {
     uint32_t index;
     ss_status st = ss_insert_hashed(s->store, next, hash, s->cur, rule, &index);
-    if (st == SS_OLD)
-        return;
-    if (st != SS_NEW) {
+    if (st != SS_NEW && st != SS_OLD) {
         stop_with(s, refusal(st));
         return;
     }
+    if (s->opt->on_edge)
+        s->opt->on_edge(s->opt->edge_ctx, s->cur, index, rule);
+    if (st == SS_OLD)
+        return;
     s->res->depth = s->cur_level + 1;
     check_new(s, next, index);
 }
@@ -249,6 +254,7 @@ bfs_search *bfs_run(const nsi_model *model, const bfs_options *opt, bfs_result *
         return NULL;
     }
     s->m = model;
+    s->opt = opt;
     s->res = res;
     s->batch = malloc(BATCH * model->state_bytes);
     ss_limits lim = {.max_bytes = opt->max_memory, .max_states = opt->max_states};
@@ -266,6 +272,7 @@ bfs_search *bfs_run(const nsi_model *model, const bfs_options *opt, bfs_result *
     explore(s, opt, t0);
     finish_stats(s, t0);
     s->res = NULL;
+    s->opt = NULL;
     return s;
 }
 
@@ -298,6 +305,17 @@ bfs_step *bfs_trace(const bfs_search *s, uint32_t index, size_t *len)
     }
     *len = n;
     return steps;
+}
+
+const nsi_model *bfs_model(const bfs_search *s)
+{
+    return s->m;
+}
+
+void bfs_print_step(const bfs_search *s, uint32_t from, uint32_t to, int rule, FILE *out)
+{
+    bfs_step st = {to, rule};
+    print_step(s, from, &st, out);
 }
 
 /* One step's description on one line: the model's text with any trailing

@@ -47,6 +47,9 @@ typedef enum bfs_stop {
 
 /* Called for each expanded state that the model's is_final accepts. */
 typedef void (*bfs_final_fn)(void *ctx, const uint8_t *state, uint32_t index);
+/* Called for each transition, in expansion order (so `from` never
+ * decreases): the stored indices of both ends and the rule. */
+typedef void (*bfs_edge_fn)(void *ctx, uint32_t from, uint32_t to, int rule);
 
 /* Where a running search stands, for progress reports. */
 typedef struct bfs_progress {
@@ -71,6 +74,8 @@ typedef struct bfs_options {
     double timeout_s;        /* wall seconds; 0: none */
     bfs_final_fn on_final;   /* optional */
     void *final_ctx;
+    bfs_edge_fn on_edge;     /* optional: the graph, for cycle detection (search/fair_cycle.h) */
+    void *edge_ctx;
     bfs_progress_fn progress;    /* optional */
     void *progress_ctx;
     double progress_every_s;     /* > 0 with `progress` */
@@ -127,6 +132,13 @@ bfs_step *bfs_trace(const bfs_search *s, uint32_t index, size_t *len);
 /* Prints the trace to `index`, one numbered line per step, using the
  * model's `describe` where it has one (else the rule id). */
 void bfs_print_trace(const bfs_search *s, uint32_t index, FILE *out);
+
+/* One step between two stored states, as bfs_print_trace prints it
+ * (without the number): the model's description on one line. */
+void bfs_print_step(const bfs_search *s, uint32_t from, uint32_t to, int rule, FILE *out);
+
+/* The model the search explored. */
+const nsi_model *bfs_model(const bfs_search *s);
 
 /* "exhausted", "violation", "max-states", "max-memory", "timeout", ... */
 const char *bfs_stop_name(bfs_stop stop);

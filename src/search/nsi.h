@@ -26,10 +26,40 @@
  * traces), `next` is only valid during the call. */
 typedef void (*nsi_emit)(void *cb_ctx, const uint8_t *next, int rule);
 
+/* What liveness (search/liveness.h) and scheduling (search/sched.h) need
+ * to know of a front end, beyond states and rules.  Weak fairness is
+ * stated over *units*: 0..nthreads-1 are the threads, nthreads..nunits-1
+ * the channel instances.  A unit is enabled in a state when some rule of
+ * it has a successor there. */
+typedef struct nsi_sched {
+    int nthreads;
+    int nunits;
+    /* The unit a rule belongs to, or -1 for a rule no fairness is assumed
+     * for (an internal event such as an eviction). */
+    int (*rule_unit)(void *ctx, int rule);
+    /* The unit's name as traces write it ("P1", "req[0->1]"). */
+    void (*unit_name)(void *ctx, int unit, FILE *out);
+    /* Thread t has completed its program (nothing left, not waiting). */
+    bool (*thread_done)(void *ctx, const uint8_t *state, int thread);
+    /* Thread t is blocked waiting (for a response, a barrier, a wake-up):
+     * it has no step of its own until something else moves. */
+    bool (*thread_waiting)(void *ctx, const uint8_t *state, int thread);
+    /* Optional: thread t is at a progress label (a cycle through such a
+     * state is progress for t even if t never completes). */
+    bool (*thread_progress)(void *ctx, const uint8_t *state, int thread);
+    /* Thread t's CTA (numbered 0.. in CTA order, the order dispatch
+     * follows) and the GPU it runs on. */
+    int (*thread_cta)(void *ctx, int thread, int *gpu);
+    /* The hardware can swap a CTA whose threads all wait out of residency
+     * (seed 001's partial context switch; the protocol declares it). */
+    bool preempt;
+} nsi_sched;
+
 /* The most rules a model may have: back ends keep a state's rule in 16 bits
  * (search/state_store.h).  A front end refuses a larger model itself, with
  * an error its user can act on. */
 #define NSI_MAX_RULES 65535
+
 /* One step of a trace as data (for JSON and for printers that lay steps
  * out themselves): who took which event in which state, which table row
  * fired, and what it did.  Every field is optional (NULL, 0 or -1 when the
@@ -87,6 +117,10 @@ typedef struct nsi_model {
     /* Optional: the same step as data (nsi_step above); false when the
      * rule describes nothing the front end knows. */
     bool (*step)(void *ctx, const uint8_t *state, int rule, const uint8_t *next, nsi_step *out);
+
+    /* Optional (NULL: none): units, threads and CTAs, for liveness and
+     * scheduling back ends. */
+    const nsi_sched *sched;
 } nsi_model;
 
 #endif

@@ -82,7 +82,9 @@ check "fall-through warning names the guarded row and the wider one" \
     grep -qE 'models/gpu_vi.proto:[0-9]+:3: warning: when this row.s guard is false, its events are taken by the row at .*fall.proto:3' "$tmp/w"
 for f in models/*.proto models/mutants/*.proto; do
     "$bin" verify --protocol "$f" litmus/protocol/MP-stale-seed.litmus >/dev/null 2>"$tmp/w"
-    check "no warning for $(basename "$f")" test ! -s "$tmp/w"
+    # gsync and sync_events have no plain loads and stores (the test is
+    # refused with an error); the fall-through check runs at load either way.
+    check "no warning for $(basename "$f")" bash -c "! grep -q 'warning:' '$tmp/w'"
 done
 
 # A variant's tables render the combined protocol: inherited rows marked

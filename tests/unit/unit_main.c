@@ -21,6 +21,7 @@ int main(void)
     register_litmus_c_tests();
     register_litmus_hash_tests();
     register_enumerate_tests();
+    register_liveness_tests();
     register_enumerate_wide_tests();
     register_ptx_model_tests();
     register_protocol_tests();
@@ -29,6 +30,7 @@ int main(void)
     register_msc_tests();
     register_lit_ops_tests();
     register_search_tests();
+    register_fair_cycle_tests();
     register_report_tests();
     register_print_tests();
     register_gen_tests();
