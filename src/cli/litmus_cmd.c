@@ -55,6 +55,7 @@ typedef struct litmus_opts {
     const char *out_dir;
     int nshow;
     const volatile sig_atomic_t *stop;
+    const char *options_json;    /* the options that change a result, for --json */
 } litmus_opts;
 
 static void usage(FILE *to)
@@ -270,6 +271,47 @@ typedef struct run_ctx {
     const file_list *files;
 } run_ctx;
 
+/* Every option that changes a result, as one JSON object (GC string), so
+ * that a JSON line says how it was obtained. */
+static const char *options_json(const litmus_opts *o)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f)
+        return NULL;
+    fputs("{\"model\":", f);
+    report_json_string(f, o->model);
+    fprintf(f, ",\"unroll\":%d,\"races\":%s,\"timeout\":", o->unroll, o->races ? "true" : "false");
+    if (o->timeout_s > 0)
+        fprintf(f, "%g", o->timeout_s);
+    else
+        fputs("null", f);
+    fputs(",\"max_memory\":", f);
+    if (o->max_memory)
+        fprintf(f, "%zu", o->max_memory);
+    else
+        fputs("null", f);
+    fputs(",\"variants\":[", f);
+    for (int i = 0; i < o->variants.count; i++) {
+        if (i)
+            fputc(',', f);
+        report_json_string(f, o->variants.paths[i]);
+    }
+    fprintf(f, "],\"liveness\":%s", o->sched.liveness ? "true" : "false");
+    if (o->sched.liveness)
+        fprintf(f, ",\"fairness\":\"%s\",\"occupancy\":%d", o->sched.fair_weak ? "weak" : "none",
+                o->sched.occupancy);
+    fputc('}', f);
+    if (fclose(f) != 0) {
+        free(buf);
+        return NULL;
+    }
+    char *s = GC_STRNDUP(buf, len);
+    free(buf);
+    return s;
+}
+
 /* Checks one file: 0 checked with its verdict established, 2 unusable,
  * 3 its verdict Unknown (a limit, an execution too large, a signal). */
 static int check_file(const char *path, const litmus_opts *o, const cat_model *m, cat_workspace *ws,
@@ -295,7 +337,8 @@ static int check_file(const char *path, const litmus_opts *o, const cat_model *m
         return SC_STATUS_UNUSABLE;
     if (!checked)
         return SC_STATUS_UNUSABLE;
-    report_info info = {.model = o->model, .cat = m, .unroll = o->unroll, .races = o->races};
+    report_info info = {.model = o->model, .cat = m, .unroll = o->unroll, .races = o->races,
+                        .options_json = o->options_json};
     bool live_unknown = false;
     if (o->sched.liveness) {
         report_live *live = check_liveness(t, o, m, ws);
@@ -369,6 +412,8 @@ int litmus_cmd_main(int argc, char **argv, FILE *out, FILE *err)
         if (!file_list_add_arg(&files, argv[i], err))
             status = SC_STATUS_UNUSABLE;
     o.stop = interrupt_watch();
+    if (o.json)
+        o.options_json = options_json(&o);
     run_ctx rc = {&o, m, ws, &files};
     int skipped = 0;
     status = sc_status_merge(status, parallel_run(files.count, o.jobs, check_item, &rc, o.stop, out, err, &skipped));

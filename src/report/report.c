@@ -432,6 +432,8 @@ void report_json(FILE *out, const litmus_test *t, check_result *r, const report_
             info->unroll, r->unroll_cut ? "true" : "false", r->values_cut ? "true" : "false",
             r->hang ? "true" : "false");
     json_completeness(out, r);
+    if (info->options_json)
+        fprintf(out, ",\"options\":%s", info->options_json);
     fprintf(out, ",\"time_us\":%.0f}\n", info->seconds * 1e6);
 }
 

@@ -36,6 +36,9 @@ typedef struct report_info {
     int unroll;
     bool races;           /* list racing pairs */
     double seconds;       /* time spent checking this test */
+    /* Optional: a JSON object of every option of the run that changes a
+     * result, printed as the member "options". */
+    const char *options_json;
     /* Optional: lines another check adds to the herd block (before its
      * Time line) and members it adds to the JSON object (each starting
      * with a comma), from its own result `extra` (report/live.h). */

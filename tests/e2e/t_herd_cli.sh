@@ -156,4 +156,12 @@ check "trace: a response step names the value read into a register" \
     jtrue '[.violations[0].trace[] | .read[]?] | any(test("^P1:r[0-9]=[0-9]+$"))' "$tmp/tr.json"
 check "trace: the row is the table row of the protocol file" \
     bash -c "jq -r '.violations[0].trace[1].row' '$tmp/tr.json' | { IFS=: read -r f l; sed -n \"\${l}p\" \"\$f\" | grep -q '|'; }"
+
+# litmus --json records every option that changes a result (issue 10 item 7).
+"$bin" litmus --json --model sc --unroll 3 --races --timeout 5 --max-memory 1G $L/SB-weak.litmus >"$tmp/lo.json"
+check "litmus --json records model, unroll, races, timeout and max-memory" \
+    jtrue '.options == {"model":"sc","unroll":3,"races":true,"timeout":5,"max_memory":1073741824,"variants":[],"liveness":false}' "$tmp/lo.json"
+"$bin" litmus --json --liveness --occupancy 1 $L/SB-weak.litmus >"$tmp/lo2.json"
+check "litmus --json records the liveness options" \
+    jtrue '.options.liveness == true and .options.occupancy == 1 and .options.fairness == "weak" and .options.timeout == null' "$tmp/lo2.json"
 exit 0
