@@ -251,14 +251,18 @@ static double now_seconds(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* The liveness answer of one test (docs/liveness.md). */
+/* The liveness answer of one test (docs/liveness.md), under the limits
+ * of the test: what is left of --timeout after the safety half (`spent`
+ * seconds), --max-memory, and the signal flag. */
 static report_live *check_liveness(const litmus_test *t, const litmus_opts *o, const cat_model *m,
-                                   cat_workspace *ws)
+                                   cat_workspace *ws, double spent)
 {
     report_live *live = GC_MALLOC(sizeof *live);
     live->options.fairness = o->sched.fair_weak ? LIVE_FAIR_WEAK : LIVE_FAIR_NONE;
     live->options.occupancy = o->sched.occupancy;
-    enum_options eo = {.unroll = o->unroll, .max_traces = 100000, .stop = o->stop};
+    enum_options eo = {.unroll = o->unroll, .max_traces = 100000, .stop = o->stop, .max_memory = o->max_memory};
+    if (o->timeout_s > 0) /* at least a moment: the pass then stops at once, saying why */
+        eo.timeout_s = o->timeout_s - spent > 1e-6 ? o->timeout_s - spent : 1e-6;
     enumerate_liveness(t, m, ws, &eo, &live->options, &live->result);
     return live;
 }
@@ -341,11 +345,13 @@ static int check_file(const char *path, const litmus_opts *o, const cat_model *m
                         .options_json = o->options_json};
     bool live_unknown = false;
     if (o->sched.liveness) {
-        report_live *live = check_liveness(t, o, m, ws);
+        report_live *live = check_liveness(t, o, m, ws, now_seconds() - start);
         info.extra_herd = report_live_herd;
         info.extra_json = report_live_json;
         info.extra = live;
         live_unknown = live->result.verdict == LIVE_UNKNOWN;
+        if (live_unknown)
+            info.extra_incomplete = live->result.incomplete;
     }
     info.seconds = now_seconds() - start;
     if (o->json)

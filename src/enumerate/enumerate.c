@@ -257,6 +257,13 @@ static bool paths_should_stop(void *ctx)
     return out_of_budget(c);
 }
 
+static bool filter_should_stop(void *ctx)
+{
+    enum_ctx *c = ctx;
+    c->ticks |= STOP_CHECK_MASK; /* the filter asks rarely: look now */
+    return out_of_budget(c);
+}
+
 /* ---- one combination of thread traces ---------------------------------- */
 
 static void add_init_writes(enum_ctx *c)
@@ -1578,7 +1585,8 @@ static void run_paths(enum_ctx *c, const tp_limits *lim)
     if (!size_storage(c))
         return;
     trace_filter *f = trace_filter_build(t, &c->paths, c->thread_coherent);
-    trace_filter_each(f, c->choice, visit_combination, c);
+    /* the liveness pass keeps no order (its findings are sorted) */
+    trace_filter_each(f, c->choice, c->live != NULL, visit_combination, filter_should_stop, c);
 }
 
 bool enumerate_check(const litmus_test *t, const cat_model *m, cat_workspace *ws, const enum_options *o,
@@ -1603,7 +1611,8 @@ static const int live_repeat_bounds[] = {2, 4, 8};
 /* One enumeration of the liveness pass over traces built with `lim`
  * (lim->stop_ctx is set here): NULL, or why its answer is unknown (a limit
  * of the enumerator, in the words of enumerate_incomplete, or the paths'
- * own reason). */
+ * own reason).  A limit (time, memory, a signal) is named before the
+ * paths' reason, which it may have caused. */
 static const char *live_enumeration(live_ctx *lc, const litmus_test *t, const cat_model *m, cat_workspace *ws,
                                     const enum_options *o, tp_limits *lim, bool *cut, uint64_t *candidates)
 {
@@ -1614,7 +1623,11 @@ static const char *live_enumeration(live_ctx *lc, const litmus_test *t, const ca
     c->live = lc;
     lim->stop_ctx = c;
     run_paths(c, lim);
-    const char *unknown = c->paths.live_unknown;
+    const char *unknown = NULL;
+    if (scratch.timed_out || scratch.out_of_memory || scratch.interrupted)
+        unknown = enumerate_incomplete(&scratch);
+    if (!unknown)
+        unknown = c->paths.live_unknown;
     if (!unknown)
         unknown = enumerate_incomplete(&scratch);
     if (getenv("SCOPECHECK_LIVE_DEBUG")) {
@@ -1628,10 +1641,29 @@ static const char *live_enumeration(live_ctx *lc, const litmus_test *t, const ca
     return unknown;
 }
 
+/* The limits the caller set, asked between the pass's enumerations: the
+ * word of enumerate_incomplete for the one reached, or NULL.  Each
+ * enumeration gets what is left of the one deadline. */
+static const char *live_limit_reached(const enum_options *o, double deadline, enum_options *left)
+{
+    *left = *o;
+    if (o->stop && *o->stop)
+        return "interrupted";
+    if (o->max_memory > 0 && heap_in_use() > o->max_memory)
+        return "max-memory";
+    if (deadline > 0) {
+        left->timeout_s = deadline - now_seconds();
+        if (left->timeout_s <= 0)
+            return "timeout";
+    }
+    return NULL;
+}
+
 /* The liveness pass: the enumeration again over liveness mode's traces,
  * with the checker's hooks (enumerate/liveness.h).  First the stuck
  * executions; then, if a loop that writes was cut, whether any consistent
- * execution reaches the cut (if so, again with a higher bound). */
+ * execution reaches the cut (if so, again with a higher bound).  The time
+ * limit o->timeout_s is one budget for all of it. */
 void enumerate_liveness(const litmus_test *t, const cat_model *m, cat_workspace *ws, const enum_options *o,
                         const live_options *lo, live_result *lr)
 {
@@ -1640,21 +1672,33 @@ void enumerate_liveness(const litmus_test *t, const cat_model *m, cat_workspace 
         live_finish(lc, t->nthreads > MAX_THREADS ? "too many threads" : NULL);
         return;
     }
+    double deadline = o->timeout_s > 0 ? now_seconds() + o->timeout_s : 0;
     size_t nbounds = sizeof live_repeat_bounds / sizeof *live_repeat_bounds;
     for (size_t b = 0; b < nbounds; b++) {
-        tp_limits lim = path_limits(&(enum_ctx){.t = t, .model = m}, o);
+        enum_options left;
+        const char *unknown = live_limit_reached(o, deadline, &left);
+        if (unknown) {
+            live_finish(lc, unknown);
+            return;
+        }
+        tp_limits lim = path_limits(&(enum_ctx){.t = t, .model = m}, &left);
         live_path_limits(lc, &lim);
         lim.live_repeats = live_repeat_bounds[b];
         bool cut;
         live_set_phase(lc, false);
-        const char *unknown = live_enumeration(lc, t, m, ws, o, &lim, &cut, &lr->candidates);
+        unknown = live_enumeration(lc, t, m, ws, &left, &lim, &cut, &lr->candidates);
         if (lr->violations || unknown || !cut) {
+            live_finish(lc, unknown);
+            return;
+        }
+        unknown = live_limit_reached(o, deadline, &left);
+        if (unknown) {
             live_finish(lc, unknown);
             return;
         }
         lim.prefixes = true;
         live_set_phase(lc, true);
-        unknown = live_enumeration(lc, t, m, ws, o, &lim, &cut, &lr->candidates);
+        unknown = live_enumeration(lc, t, m, ws, &left, &lim, &cut, &lr->candidates);
         if (unknown) {
             live_finish(lc, unknown);
             return;

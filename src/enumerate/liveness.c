@@ -598,6 +598,29 @@ static int compare_stuck(const void *a, const void *b)
     return x->instr - y->instr;
 }
 
+/* The word of the JSON convention for a reason the answer is unknown:
+ * the enumerator's words stand for themselves. */
+static const char *incomplete_word(const char *why)
+{
+    static const char *const words[] = {"timeout",        "max-memory",     "interrupted",    "too-many-events",
+                                        "too-many-writes", "too-many-paths", "too-many-values"};
+    static const struct {
+        const char *reason, *word;
+    } reasons[] = {
+        {"a thread has too many paths", "too-many-paths"},
+        {"the value search stopped before closing", "too-many-values"},
+        {"the liveness check does not know herd's C read-modify-write events", "unsupported"},
+        {"a loop that writes to memory may run more iterations", "loop-bound"},
+    };
+    for (size_t i = 0; i < sizeof words / sizeof *words; i++)
+        if (strcmp(why, words[i]) == 0)
+            return words[i];
+    for (size_t i = 0; i < sizeof reasons / sizeof *reasons; i++)
+        if (strncmp(why, reasons[i].reason, strlen(reasons[i].reason)) == 0)
+            return reasons[i].word;
+    return "too-many-events"; /* an execution, a barrier group or the threads beyond the check */
+}
+
 void live_finish(live_ctx *lc, const char *unknown)
 {
     live_result *r = lc->r;
@@ -607,7 +630,7 @@ void live_finish(live_ctx *lc, const char *unknown)
     if (r->violations)
         r->verdict = LIVE_NO;
     else if (unknown)
-        r->verdict = LIVE_UNKNOWN, r->unknown = unknown;
+        r->verdict = LIVE_UNKNOWN, r->unknown = unknown, r->incomplete = incomplete_word(unknown);
     else
         r->verdict = LIVE_OK;
 }

@@ -70,7 +70,11 @@ typedef struct live_stuck {
 
 typedef struct live_result {
     enum live_verdict verdict;
-    const char *unknown;        /* LIVE_UNKNOWN: why */
+    const char *unknown;        /* LIVE_UNKNOWN: why, for people */
+    const char *incomplete;     /* LIVE_UNKNOWN: why, as one word of the JSON convention
+                                 * ("timeout", "max-memory", "interrupted",
+                                 * "too-many-events", "too-many-paths",
+                                 * "too-many-values", "loop-bound", "unsupported") */
     int nstuck;                 /* distinct (thread, kind, instr), over all violations */
     live_stuck stuck[LIVE_MAX_STUCK];
     uint64_t violations;        /* stuck executions found */
@@ -148,7 +152,9 @@ void live_record(live_ctx *lc, const exec *x);
 void live_set_phase(live_ctx *lc, bool cut_phase);
 bool live_cut_reached(const live_ctx *lc);
 
-/* Closes the result: the verdict from what was found and what was cut. */
+/* Closes the result: the verdict from what was found and what was cut.
+ * A stuck execution found before a limit stopped the search stands (No);
+ * else a limit or anything left undecided makes it LIVE_UNKNOWN. */
 void live_finish(live_ctx *lc, const char *unknown);
 
 #endif

@@ -36,6 +36,9 @@ typedef struct chosen_pairs {
 typedef struct trace_classes {
     int count;
     int *of;               /* per trace: its class */
+    /* the traces of each class, in trace order: members[start[k] ..
+     * start[k + 1]) */
+    int *start, *members;
     /* scratch of the recursion at this thread: per class, 0 untested,
      * 1 extends the current choice (to next[class]), 2 does not */
     uint8_t *state;
@@ -233,6 +236,22 @@ static bool same_pairs(const trace_pairs *a, const trace_pairs *b, int words)
     return true;
 }
 
+/* The traces of each class, in trace order (a counting sort). */
+static void list_members(trace_classes *tc, int ntraces)
+{
+    tc->start = GC_MALLOC_ATOMIC(sizeof *tc->start * (size_t)(tc->count + 1));
+    memset(tc->start, 0, sizeof *tc->start * (size_t)(tc->count + 1));
+    for (int i = 0; i < ntraces; i++)
+        tc->start[tc->of[i] + 1]++;
+    for (int k = 0; k < tc->count; k++)
+        tc->start[k + 1] += tc->start[k];
+    int *fill = GC_MALLOC_ATOMIC(sizeof *fill * (size_t)(tc->count ? tc->count : 1));
+    memcpy(fill, tc->start, sizeof *fill * (size_t)tc->count);
+    tc->members = GC_MALLOC_ATOMIC(sizeof *tc->members * (size_t)(ntraces ? ntraces : 1));
+    for (int i = 0; i < ntraces; i++)
+        tc->members[fill[tc->of[i]]++] = i;
+}
+
 /* Numbers the distinct trace_pairs of one thread (open addressing on a
  * hash of their words; slots hold a representative trace + 1). */
 static void classify_traces(const trace_pairs *tp, int ntraces, int words, trace_classes *tc)
@@ -256,6 +275,7 @@ static void classify_traces(const trace_pairs *tp, int ntraces, int words, trace
         tc->of[i] = class_of_rep[slot[at] - 1];
     }
     int classes = tc->count ? tc->count : 1;
+    list_members(tc, ntraces);
     tc->state = GC_MALLOC_ATOMIC((size_t)classes);
     tc->next = GC_MALLOC(sizeof *tc->next * (size_t)classes);
     uint64_t *sets = new_set(2 * words * classes);
@@ -324,10 +344,24 @@ typedef struct walk_ctx {
     const trace_filter *f;
     int *choice;
     bool (*visit)(void *ctx);
+    bool (*poll)(void *ctx);
     void *ctx;
+    int *cls;              /* any order: the class chosen per thread */
+    unsigned ticks;
     bool stop;
 } walk_ctx;
 
+#define POLL_MASK 4095u   /* ask poll every 4096 tests */
+
+static bool poll_now(walk_ctx *w)
+{
+    if ((++w->ticks & POLL_MASK) == 0 && w->poll && w->poll(w->ctx))
+        w->stop = true;
+    return w->stop;
+}
+
+/* In trace order: each class is tested once per choice of the threads
+ * before (state), each trace costs one look-up. */
 static void choose(walk_ctx *w, int th, const chosen_pairs *so_far)
 {
     const trace_filter *f = w->f;
@@ -338,7 +372,7 @@ static void choose(walk_ctx *w, int th, const chosen_pairs *so_far)
     }
     const trace_classes *tc = &f->classes[th];
     memset(tc->state, 0, (size_t)tc->count);
-    for (int i = 0; i < f->paths->threads[th].ntraces && !w->stop; i++) {
+    for (int i = 0; i < f->paths->threads[th].ntraces && !poll_now(w); i++) {
         int k = tc->of[i];
         if (!tc->state[k])
             tc->state[k] = extend_choice(f, th, &f->pairs[th][i], so_far, &tc->next[k]) ? 1 : 2;
@@ -349,8 +383,52 @@ static void choose(walk_ctx *w, int th, const chosen_pairs *so_far)
     }
 }
 
-void trace_filter_each(const trace_filter *f, int *choice, bool (*visit)(void *ctx), void *ctx)
+/* Every combination of the traces of the classes w->cls[0..]. */
+static void expand_classes(walk_ctx *w, int th)
 {
-    walk_ctx w = {f, choice, visit, ctx, false};
-    choose(&w, 0, &f->none);
+    const trace_filter *f = w->f;
+    if (th == f->nthreads) {
+        if (!w->visit(w->ctx))
+            w->stop = true;
+        return;
+    }
+    const trace_classes *tc = &f->classes[th];
+    int k = w->cls[th];
+    for (int j = tc->start[k]; j < tc->start[k + 1] && !w->stop; j++) {
+        w->choice[th] = tc->members[j];
+        expand_classes(w, th + 1);
+    }
+}
+
+/* In class order: the same pairs make the same decision at every later
+ * thread, so the choice is made over classes, and only a combination of
+ * classes that passes is expanded into its traces. */
+static void choose_classes(walk_ctx *w, int th, const chosen_pairs *so_far)
+{
+    const trace_filter *f = w->f;
+    if (th == f->nthreads) {
+        if (set_empty(so_far->unmet, f->words))
+            expand_classes(w, 0);
+        return;
+    }
+    const trace_classes *tc = &f->classes[th];
+    for (int k = 0; k < tc->count && !poll_now(w); k++) {
+        const trace_pairs *rep = &f->pairs[th][tc->members[tc->start[k]]];
+        if (!extend_choice(f, th, rep, so_far, &tc->next[k]))
+            continue;
+        w->cls[th] = k;
+        choose_classes(w, th + 1, &tc->next[k]);
+    }
+}
+
+void trace_filter_each(const trace_filter *f, int *choice, bool any_order, bool (*visit)(void *ctx),
+                       bool (*poll)(void *ctx), void *ctx)
+{
+    walk_ctx w = {f, choice, visit, poll, ctx, NULL, 0, false};
+    if (!any_order) {
+        choose(&w, 0, &f->none);
+        return;
+    }
+    w.cls = GC_MALLOC_ATOMIC(sizeof *w.cls * (size_t)(f->nthreads ? f->nthreads : 1));
+    choose_classes(&w, 0, &f->none);
 }

@@ -26,7 +26,17 @@ typedef struct trace_filter trace_filter;
 trace_filter *trace_filter_build(const litmus_test *t, const tp_result *paths, bool coherent);
 
 /* Calls visit(ctx) once per combination that passes, with choice[th] the
- * trace of each thread th; stops as soon as visit returns false. */
-void trace_filter_each(const trace_filter *f, int *choice, bool (*visit)(void *ctx), void *ctx);
+ * trace of each thread th; stops as soon as visit returns false, or poll
+ * (optional: asked every few thousand tests, where no combination may pass
+ * for a long time) returns true.  In order (any_order false): thread 0's
+ * first trace first, the last thread varying fastest, at the cost of one
+ * look-up per trace of a thread and choice of the threads before it.  In
+ * any order: the choice is made over classes of traces (those that read,
+ * write and need the same pairs decide alike), and only a combination of
+ * classes that passes is expanded into its traces; the cost is one test per
+ * class, not per trace (the liveness pass, where a thread may have tens of
+ * thousands of traces in a few thousand classes). */
+void trace_filter_each(const trace_filter *f, int *choice, bool any_order, bool (*visit)(void *ctx),
+                       bool (*poll)(void *ctx), void *ctx);
 
 #endif

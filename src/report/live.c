@@ -93,5 +93,6 @@ void report_live_json(FILE *out, const litmus_test *t, const void *live)
     if (r->verdict == LIVE_UNKNOWN) {
         fputs(",\"liveness_unknown\":", out);
         report_json_string(out, r->unknown);
+        fprintf(out, ",\"liveness_incomplete\":\"%s\"", r->incomplete);
     }
 }

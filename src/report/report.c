@@ -400,10 +400,13 @@ static void json_flags_and_races(FILE *out, const litmus_test *t, const check_re
     fputc(']', out);
 }
 
-/* "complete": whether every execution was checked; if not, why. */
-static void json_completeness(FILE *out, const check_result *r)
+/* "complete": whether every execution was checked (and the other check,
+ * if any, was not cut); if not, why. */
+static void json_completeness(FILE *out, const check_result *r, const report_info *info)
 {
     const char *why = enumerate_incomplete(r);
+    if (!why)
+        why = info->extra_incomplete;
     fprintf(out, ",\"complete\":%s", why ? "false" : "true");
     if (why)
         fprintf(out, ",\"incomplete\":\"%s\"", why);
@@ -431,7 +434,7 @@ void report_json(FILE *out, const litmus_test *t, check_result *r, const report_
     fprintf(out, ",\"unroll\":%d,\"unroll_cut\":%s,\"values_cut\":%s,\"hang\":%s",
             info->unroll, r->unroll_cut ? "true" : "false", r->values_cut ? "true" : "false",
             r->hang ? "true" : "false");
-    json_completeness(out, r);
+    json_completeness(out, r, info);
     if (info->options_json)
         fprintf(out, ",\"options\":%s", info->options_json);
     fprintf(out, ",\"time_us\":%.0f}\n", info->seconds * 1e6);

@@ -45,6 +45,10 @@ typedef struct report_info {
     void (*extra_herd)(FILE *out, const litmus_test *t, const void *extra);
     void (*extra_json)(FILE *out, const litmus_test *t, const void *extra);
     const void *extra;
+    /* Optional: why that other check was cut (a word of the JSON
+     * convention): the object then says "complete":false and, when the
+     * enumeration itself was complete, "incomplete" with this word. */
+    const char *extra_incomplete;
 } report_info;
 
 void report_herd(FILE *out, const litmus_test *t, check_result *r, const report_info *info);

@@ -2,6 +2,7 @@
  * liveness check (enumerate/liveness.c, enumerate_liveness).  Each
  * expected verdict is derived by hand in the comment above its test. */
 #include <CUnit/CUnit.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +11,7 @@
 #include "enumerate/enumerate.h"
 #include "enumerate/liveness.h"
 #include "enumerate/thread_paths.h"
+#include "enumerate/trace_filter.h"
 #include "litmus/read.h"
 #include "unit_suites.h"
 
@@ -348,6 +350,103 @@ static void test_liveness_mode_wide_registers(void)
     CU_ASSERT_EQUAL(ends, (1 << TP_END_DONE) | (1 << TP_END_SPIN));
 }
 
+/* ---- limits: the pass stops when told, and says why ------------------------ */
+
+/* NEVER_SET's stuck execution would be found at once; with the signal flag
+ * already raised, or no time left, the pass must not start: Unknown with
+ * the limit's word, never No or Ok from partial work. */
+static void test_pass_stops_at_limits(void)
+{
+    litmus_test *t = parse(NEVER_SET);
+    cat_model *m = cat_load_string("m.cat", SC_MODEL, stderr);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+    live_options lo = {.fairness = LIVE_FAIR_WEAK};
+    live_result r;
+    volatile sig_atomic_t raised = 1;
+    enum_options o = {.unroll = 2, .max_traces = 100000, .stop = &raised};
+    enumerate_liveness(t, m, cat_workspace_new(m), &o, &lo, &r);
+    CU_ASSERT_EQUAL(r.verdict, LIVE_UNKNOWN);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(r.incomplete);
+    CU_ASSERT_STRING_EQUAL(r.incomplete, "interrupted");
+    CU_ASSERT_EQUAL(r.violations, 0);
+
+    enum_options late = {.unroll = 2, .max_traces = 100000, .timeout_s = 1e-9};
+    enumerate_liveness(t, m, cat_workspace_new(m), &late, &lo, &r);
+    CU_ASSERT_EQUAL(r.verdict, LIVE_UNKNOWN);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(r.incomplete);
+    CU_ASSERT_STRING_EQUAL(r.incomplete, "timeout");
+
+    /* no limit: the same test is not live (test_flag_never_set) */
+    enum_options free_run = {.unroll = 2, .max_traces = 100000};
+    enumerate_liveness(t, m, cat_workspace_new(m), &free_run, &lo, &r);
+    CU_ASSERT_EQUAL(r.verdict, LIVE_NO);
+    CU_ASSERT_PTR_NULL(r.incomplete);
+}
+
+/* The trace filter in class order visits exactly the combinations it
+ * visits in trace order (each once), and a poll that says stop ends the
+ * walk.  FAN: P0 reads x four times, P1 writes 1..6 to x: P0 has 7^4
+ * traces (every value of the domain at each read), in far fewer classes
+ * (the set of pairs read), P1 one; a combination passes when every value
+ * P0 reads is 0 (initial) or written by P1: all 2401 of them. */
+static const char *FAN =
+    "PTX Fan\n{ x=0; }\n"
+    " P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n"
+    " ld.weak r0, x  | st.weak x, 1   ;\n"
+    " ld.weak r1, x  | st.weak x, 2   ;\n"
+    " ld.weak r2, x  | st.weak x, 3   ;\n"
+    " ld.weak r3, x  | st.weak x, 4   ;\n"
+    "                | st.weak x, 5   ;\n"
+    "                | st.weak x, 6   ;\n"
+    "exists (P0:r0 == 1)\n";
+
+typedef struct visits {
+    const int *choice;
+    long count;
+    uint64_t sum;          /* an order-free checksum of the combinations */
+    long polls;
+    long stop_after;       /* poll says stop from this poll on (0: never) */
+} visits;
+
+static bool count_visit(void *ctx)
+{
+    visits *v = ctx;
+    v->count++;
+    uint64_t h = (uint64_t)v->choice[0] * 0x9e3779b97f4a7c15u + (uint64_t)v->choice[1] * 0xc2b2ae3d27d4eb4fu;
+    v->sum += h ^ (h >> 31);
+    return true;
+}
+
+static bool count_poll(void *ctx)
+{
+    visits *v = ctx;
+    return v->stop_after && ++v->polls >= v->stop_after;
+}
+
+static void test_filter_orders_agree(void)
+{
+    litmus_test *t = parse(FAN);
+    tp_limits lim = {.unroll = 2, .max_traces = 100000};
+    tp_result p;
+    thread_paths_build(t, &lim, &p);
+    CU_ASSERT_EQUAL_FATAL(p.threads[0].ntraces, 2401);
+    CU_ASSERT_EQUAL_FATAL(p.threads[1].ntraces, 1);
+    trace_filter *f = trace_filter_build(t, &p, true);
+    int choice[2];
+    visits in_order = {.choice = choice}, any = {.choice = choice};
+    trace_filter_each(f, choice, false, count_visit, count_poll, &in_order);
+    trace_filter_each(f, choice, true, count_visit, count_poll, &any);
+    CU_ASSERT_EQUAL(in_order.count, 2401);
+    CU_ASSERT_EQUAL(any.count, in_order.count);
+    CU_ASSERT_EQUAL(any.sum, in_order.sum);
+    /* asked every 4096 tests: in trace order 2401 + 2401 tests (P0's
+     * traces, then P1's for each), so the poll is asked and stops it */
+    visits stopped = {.choice = choice, .stop_after = 1};
+    trace_filter_each(f, choice, false, count_visit, count_poll, &stopped);
+    CU_ASSERT_EQUAL(stopped.polls, 1);
+    CU_ASSERT_TRUE(stopped.count < in_order.count);
+}
+
 void register_liveness_tests(void)
 {
     CU_pSuite s = CU_add_suite("liveness", NULL, NULL);
@@ -364,4 +463,6 @@ void register_liveness_tests(void)
     CU_add_test(s, "straight-line code is live", test_straight_line_is_live);
     CU_add_test(s, "an execution beyond 64 events is unknown", test_execution_beyond_64_events);
     CU_add_test(s, "liveness mode with registers beyond 64", test_liveness_mode_wide_registers);
+    CU_add_test(s, "the pass stops at its limits", test_pass_stops_at_limits);
+    CU_add_test(s, "trace filter: class order agrees, poll stops", test_filter_orders_agree);
 }

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# End-to-end checks that --timeout, --max-memory and SIGTERM stop the liveness
+# pass of `scopecheck litmus --liveness` promptly and honestly (docs/liveness.md,
+# "Limits"): a cut check says `Liveness NAME Unknown` with the reason, never Ok,
+# JSON "liveness":"Unknown" with "complete":false and "incomplete", exit status 3.
+# The slow test is litmus/sync/HS-2counter.litmus under ptx6, whose liveness
+# pass runs for minutes (docs/PERFORMANCE.md); its safety half (--unroll 0)
+# takes well under a second, so what the limit cuts is the liveness pass.
+# The wall bounds are generous (the machine is shared): what they catch is a
+# pass that does not look at the limit at all.
+set -u
+bin=$1
+cd "$(dirname "$0")/../.." || exit 0
+. tests/e2e/lib.sh
+slow=litmus/sync/HS-2counter.litmus
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+elapsed_since() { echo $(( $(date +%s) - $1 )); }
+
+# --- --timeout -----------------------------------------------------------------
+start=$(date +%s)
+timeout -s KILL 60 "$bin" litmus --liveness --unroll 0 --model ptx6 --timeout 1 "$slow" >"$tmp/out" 2>"$tmp/err"
+rc=$? took=$(elapsed_since "$start")
+check "--timeout 1 stops the liveness pass within 15 s (took ${took}s)" test "$took" -le 15
+check "--timeout cut: exit status 3" test "$rc" -eq 3
+check "--timeout cut: Liveness Unknown, never Ok" grep -qx "Liveness HS-2counter Unknown" "$tmp/out"
+check "--timeout cut: the reason is the time limit" \
+    grep -qx "Warning HS-2counter: liveness not established: timeout" "$tmp/out"
+check "--timeout cut: the safety verdict, established first, stands" grep -qx "No" "$tmp/out"
+
+timeout -s KILL 60 "$bin" litmus --json --liveness --unroll 0 --model ptx6 --timeout 1 "$slow" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+check "JSON --timeout cut: exit status 3" test "$rc" -eq 3
+check "JSON --timeout cut: liveness Unknown, complete false, incomplete timeout" \
+    jq -e '.liveness == "Unknown" and .complete == false and .incomplete == "timeout"
+           and .liveness_incomplete == "timeout" and .verdict == "No"' "$tmp/out"
+
+# --- --max-memory ----------------------------------------------------------------
+# 30 MB: the safety half stays below it, the liveness pass's traces do not.
+timeout -s KILL 90 "$bin" litmus --json --liveness --unroll 0 --model ptx6 --timeout 60 --max-memory 30M \
+    litmus/sync/HS-tree-fixed.litmus >"$tmp/out" 2>"$tmp/err"
+rc=$?
+check "--max-memory cut: exit status 3" test "$rc" -eq 3
+check "--max-memory cut: liveness Unknown, incomplete max-memory" \
+    jq -e '.liveness == "Unknown" and .complete == false and .liveness_incomplete == "max-memory"' "$tmp/out"
+
+# --- SIGTERM -----------------------------------------------------------------------
+start=$(date +%s)
+timeout -s KILL 60 "$bin" litmus --liveness --unroll 0 --model ptx6 "$slow" >"$tmp/out" 2>"$tmp/err" &
+pid=$!
+sleep 2
+kill -TERM "$pid" 2>/dev/null
+wait "$pid"
+rc=$? took=$(elapsed_since "$start")
+check "SIGTERM stops the liveness pass within 15 s (took ${took}s)" test "$took" -le 15
+check "SIGTERM: exit status 3" test "$rc" -eq 3
+check "SIGTERM: Liveness Unknown, interrupted" \
+    bash -c "grep -qx 'Liveness HS-2counter Unknown' '$tmp/out' &&
+             grep -qx 'Warning HS-2counter: liveness not established: interrupted' '$tmp/out'"
+
+# --- a limit that leaves time: the answer is unchanged ------------------------------
+"$bin" litmus --json --liveness --unroll 0 --timeout 60 litmus/ptx-liveness/FP-spin-unset.litmus \
+    >"$tmp/out" 2>"$tmp/err"
+rc=$?
+check "a generous --timeout changes nothing (FP-spin-unset: No, exit 0, complete)" \
+    bash -c "test $rc -eq 0 && jq -e '.liveness == \"No\" and .complete == true' '$tmp/out'"
