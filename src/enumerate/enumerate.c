@@ -1306,6 +1306,11 @@ static void choose_rf(enum_ctx *c, int r)
     if (c->stop)
         return;
     if (r == c->nreads) {
+        /* a limit is asked here too: where every choice fails
+         * allow_orders (the liveness pass's final reads), no candidate
+         * would ever ask it */
+        if (out_of_budget(c))
+            return;
         relation *rf = c->x.rel[XR_RF];
         rel_clear(rf, c->n);
         for (int i = 0; i < c->nreads; i++)

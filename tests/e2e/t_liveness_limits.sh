@@ -36,6 +36,17 @@ check "JSON --timeout cut: liveness Unknown, complete false, incomplete timeout"
     jq -e '.liveness == "Unknown" and .complete == false and .incomplete == "timeout"
            and .liveness_incomplete == "timeout" and .verdict == "No"' "$tmp/out"
 
+# PriorSem-bool spends its time choosing reads-from edges that the final-read
+# check refuses before any candidate is built: the limit is asked there too.
+start=$(date +%s)
+timeout -s KILL 60 "$bin" litmus --liveness --unroll 0 --model ptx6 --timeout 1 \
+    litmus/sync/PriorSem-bool.litmus >"$tmp/out" 2>"$tmp/err"
+rc=$? took=$(elapsed_since "$start")
+check "PriorSem-bool: --timeout 1 stops the choice of reads-from within 15 s (took ${took}s)" test "$took" -le 15
+check "PriorSem-bool: exit 3, Liveness Unknown (timeout)" \
+    bash -c "test $rc -eq 3 && grep -qx 'Liveness PriorSem-bool Unknown' '$tmp/out' &&
+             grep -qx 'Warning PriorSem-bool: liveness not established: timeout' '$tmp/out'"
+
 # --- --max-memory ----------------------------------------------------------------
 # 30 MB: the safety half stays below it, the liveness pass's traces do not.
 timeout -s KILL 90 "$bin" litmus --json --liveness --unroll 0 --model ptx6 --timeout 60 --max-memory 30M \
