@@ -1038,7 +1038,7 @@ static void choose_rf(enum_ctx *c, int r);
  * after the usual groups' choices. */
 static void choose_live_barriers(enum_ctx *c, int g)
 {
-    if (c->stop)
+    if (c->stop || live_combination_done(c->live))
         return;
     if (g == c->nlive_groups) {
         relation *sb = c->x.rel[XR_SYNCBAR];
@@ -1210,7 +1210,7 @@ static void set_co(enum_ctx *c)
 
 static void choose_co(enum_ctx *c, int p)
 {
-    if (c->stop)
+    if (c->stop || (c->live && live_combination_done(c->live)))
         return;
     if (p == c->nphys) {
         set_co(c);
@@ -1259,7 +1259,7 @@ static bool accept_co_choice(void *ctx, long k, unsigned flags)
     c->r->consistent++;
     if (c->live) {
         live_record(c->live, &c->x);
-        return c->stop || live_cut_reached(c->live);
+        return c->stop || live_cut_reached(c->live) || live_combination_done(c->live);
     }
     c->r->flags |= flags;
     if (c->collect_races && flags)
@@ -1301,9 +1301,16 @@ static void evaluate_all_co(enum_ctx *c)
         c->r->undecided = true;
 }
 
+/* Whether this combination's choices can stop: a limit, or (liveness
+ * pass) nothing more to learn from it. */
+static inline bool combination_over(const enum_ctx *c)
+{
+    return c->stop || (c->live && live_combination_done(c->live));
+}
+
 static void choose_rf(enum_ctx *c, int r)
 {
-    if (c->stop)
+    if (combination_over(c))
         return;
     if (r == c->nreads) {
         /* a limit is asked here too: where every choice fails
@@ -1428,7 +1435,7 @@ static bool visit_combination(void *ctx)
     enum_ctx *c = ctx;
     if (out_of_budget(c))
         return false;
-    if (c->live && !live_accept_combination(c->live, &c->paths, c->choice))
+    if (c->live && (!live_accept_combination(c->live, &c->paths, c->choice) || live_combination_done(c->live)))
         return true;
     run_combination(c);
     return !c->stop && !(c->live && live_cut_reached(c->live));

@@ -53,6 +53,7 @@ struct live_ctx {
     const char *unknown;             /* a combination left undecided: why */
     bool cut_phase;                  /* looking for a reachable cut, not a stuck execution */
     bool cut_reached;
+    bool combination_done;           /* every stuck thread of it is already reported */
     int ev_thread[LIVE_MAX_EVENTS];
     lit_value ev_value[LIVE_MAX_EVENTS];
     int ev_loc[LIVE_MAX_EVENTS];      /* location as addressed, -1 for others */
@@ -205,6 +206,37 @@ static bool accept_cut_combination(live_ctx *lc, const tp_result *paths, const i
     return cut;
 }
 
+static bool known_stuck(const live_result *r, int thread, enum live_kind kind, int instr)
+{
+    for (int i = 0; i < r->nstuck; i++)
+        if (r->stuck[i].thread == thread && r->stuck[i].kind == kind && r->stuck[i].instr == instr)
+            return true;
+    return false;
+}
+
+/* Whether a violation in the accepted combination could add nothing to
+ * the result: a violation was found, and each of its stuck threads (at its
+ * place) is already reported, or the list is full.  The verdict is No
+ * already, and a thread's entry keeps the reads of the first violation
+ * that reported it, so the combination's executions need not be built. */
+static bool nothing_new(const live_ctx *lc)
+{
+    const live_result *r = lc->r;
+    if (!r->violations)
+        return false;
+    if (r->nstuck == LIVE_MAX_STUCK)
+        return true;
+    for (int th = 0; th < lc->t->nthreads; th++) {
+        if (lc->end[th] == TP_END_SPIN && !lc->progress[th] && !known_stuck(r, th, LIVE_SPIN, lc->loop_pc[th]))
+            return false;
+        if (lc->end[th] == TP_END_BLOCKED && !known_stuck(r, th, LIVE_BARRIER, lc->loop_pc[th]))
+            return false;
+        if (lc->undispatched[th] && !known_stuck(r, th, LIVE_UNDISPATCHED, -1))
+            return false;
+    }
+    return true;
+}
+
 bool live_accept_combination(live_ctx *lc, const tp_result *paths, const int *choice)
 {
     const litmus_test *t = lc->t;
@@ -227,8 +259,13 @@ bool live_accept_combination(live_ctx *lc, const tp_result *paths, const int *ch
     }
     if (!stuck)
         return false;
-    return lc->o.occupancy == 0 || dispatch_consistent(lc, paths, choice);
+    if (lc->o.occupancy > 0 && !dispatch_consistent(lc, paths, choice))
+        return false;
+    lc->combination_done = nothing_new(lc);
+    return true;
 }
+
+bool live_combination_done(const live_ctx *lc) { return lc->combination_done; }
 
 static int undecided(live_ctx *lc, const char *why);
 
@@ -574,6 +611,7 @@ void live_record(live_ctx *lc, const exec *x)
     if (lc->o.occupancy > 0 && !dispatch_order_exists(lc, x))
         return;
     r->violations++;
+    lc->combination_done = true; /* its stuck threads are all reported below */
     for (int th = 0; th < lc->t->nthreads; th++) {
         live_stuck *s = NULL;
         if (lc->end[th] == TP_END_SPIN && !lc->progress[th]) {

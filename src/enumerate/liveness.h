@@ -97,6 +97,13 @@ void live_path_limits(const live_ctx *lc, tp_limits *lim);
  * how each trace ends and the scheduling?  Sets up live_* below for it. */
 bool live_accept_combination(live_ctx *lc, const tp_result *paths, const int *choice);
 
+/* Whether the rest of the accepted combination can be skipped: a
+ * violation was found and every stuck thread of the combination, at its
+ * place, is already reported (so the verdict is No and no executions of it
+ * could add to the result).  True right after live_record records a
+ * violation in it. */
+bool live_combination_done(const live_ctx *lc);
+
 /* The events of the accepted combination, in the enumerator's numbering:
  * thread th's trace starts at first[th]; `value` gives each event's value
  * and `thread` its thread (-1: an initial write).  False when the
