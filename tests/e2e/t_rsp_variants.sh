@@ -46,11 +46,17 @@ while IFS=$'\t' read -r variant test opts kind _len _why; do
     rc=$?
     check "srsp_fixed on $test${opts:+ ($opts)}: Result Pass (the control)" sh -c "test $rc -eq 0 && grep -qx 'Result Pass' '$tmp/out'"
 done < litmus/rsp/variants.tsv
-check "variants.tsv lists every fix's variant (15 rows)" test "$rows" -eq 15
+check "variants.tsv lists every fix's variant (16 rows)" test "$rows" -eq 16
+
+# FP: its variant alone is not caught (a livelock with F10), and undone
+# together with F10 it deadlocks on PA_overflow, a row above; that deadlock is
+# FP's, not F10's: srsp_fixed_no_f10 alone passes PA_overflow.
+run_verify models/mutants/srsp_fixed_no_f10.proto PA_overflow PA=1
+check "srsp_fixed_no_f10 alone on PA_overflow (PA=1): Result Pass" sh -c "test $? -eq 0 && grep -qx 'Result Pass' '$tmp/out'"
 
 # Every srsp_fixed_* variant in models/mutants has a row, except
-# srsp_fixed_no_fp, which no test catches (docs/rsp.md argues why: without FP
-# the lock of F2 turns into a Nack-and-retry livelock, not a stuck state).
+# srsp_fixed_no_fp, which no test catches alone (docs/rsp.md: with F10 its
+# failure is a Nack-and-retry livelock, not a stuck state).
 for f in models/mutants/srsp_fixed_*.proto; do
     v=$(basename "$f" .proto)
     case $v in srsp_fixed_no_fp) continue ;; esac
