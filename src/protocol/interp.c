@@ -1905,7 +1905,12 @@ static bool step(void *vctx, const uint8_t *state, int rule, const uint8_t *next
 /* ---- units, threads and CTAs (nsi_sched) ------------------------------------------------------ */
 /* Rules 0..nthreads-1 are the threads' own; a channel's rules come per
  * instance (one per message slot when unordered), so a rule's unit is its
- * thread or its channel instance; internal events belong to no unit. */
+ * thread or its channel instance.  An internal event of a controller's
+ * line (draining a store buffer, finishing a flush) is its own unit: the
+ * hardware eventually does the work it has pending.  `evict` belongs to no
+ * unit: a cache need never give a line up, so no fairness forces it. */
+static bool is_evict(const pctrl *pc, int x) { return strcmp(pc->internal[x], "evict") == 0; }
+
 static int rule_unit(void *vctx, int rule)
 {
     const proto_instance *in = vctx;
@@ -1917,7 +1922,32 @@ static int rule_unit(void *vctx, int rule)
         if (r >= 0 && r < ci->ninst * per)
             return ci->unit_base + r / per;
     }
+    for (int c = 0; c < in->p->nctrls; c++) {
+        const pctrl *pc = &in->p->ctrls[c];
+        int r = rule - in->ctrls[c].rule_base;
+        if (pc->ninternal && r >= 0 && r < in->ctrls[c].ninst * in->naddr * pc->ninternal)
+            return is_evict(pc, r % pc->ninternal) ? -1 : in->ctrls[c].unit_base + r;
+    }
     return -1;
+}
+
+/* "(CU 1) L1[x] drain": the line and internal event of an internal unit. */
+static bool internal_unit_name(const proto_instance *in, int unit, FILE *out)
+{
+    for (int c = 0; c < in->p->nctrls; c++) {
+        const pctrl *pc = &in->p->ctrls[c];
+        int r = unit - in->ctrls[c].unit_base;
+        if (!pc->ninternal || r < 0 || r >= in->ctrls[c].ninst * in->naddr * pc->ninternal)
+            continue;
+        int inst = r / pc->ninternal / in->naddr, a = r / pc->ninternal % in->naddr;
+        if (pc->level == LV_CU || pc->level == LV_GPU)
+            fprintf(out, "(%s %d) ", pc->level == LV_CU ? "CU" : "GPU", inst);
+        else if (pc->level == LV_SLICE && in->ctrls[c].ninst > 1)
+            fprintf(out, "(slice %d) ", inst);
+        fprintf(out, "%s[%s] %s", pc->name, proto_loc_name(in, a), pc->internal[r % pc->ninternal]);
+        return true;
+    }
+    return false;
 }
 
 static void unit_name(void *vctx, int unit, FILE *out)
@@ -1937,7 +1967,8 @@ static void unit_name(void *vctx, int unit, FILE *out)
             return;
         }
     }
-    fputs("?", out);
+    if (!internal_unit_name(in, unit, out))
+        fputs("?", out);
 }
 
 static bool thread_done(void *vctx, const uint8_t *state, int t)
@@ -1976,6 +2007,10 @@ static void init_sched(proto_instance *in)
     for (int ch = 0; ch < in->p->nchans; ch++) {
         in->chans[ch].unit_base = units;
         units += in->chans[ch].ninst;
+    }
+    for (int c = 0; c < in->p->nctrls; c++) {
+        in->ctrls[c].unit_base = units;
+        units += in->ctrls[c].ninst * in->naddr * in->p->ctrls[c].ninternal;
     }
     in->sched = (nsi_sched){in->nthreads, units, rule_unit, unit_name, thread_done, thread_waiting,
                             thread_progress, thread_cta, in->p->preempt};

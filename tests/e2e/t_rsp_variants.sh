@@ -32,7 +32,11 @@ while IFS=$'\t' read -r variant test opts kind _len _why; do
     what="$variant on $test${opts:+ ($opts)}"
     run_verify "models/mutants/$variant.proto" "$test" "$opts"
     rc=$?
-    if [ "$kind" = unsound ]; then
+    if [ "$kind" = livelock ]; then
+        check "$what: Result Fail, Liveness No, a non-progress cycle with its trace" sh -c "test $rc -eq 1 &&
+            grep -qx 'Result Fail' '$tmp/out' && grep -q '^Liveness No' '$tmp/out' &&
+            grep -q '^Violation non-progress cycle: ' '$tmp/out' && grep -q -- '-- cycle: ' '$tmp/out'"
+    elif [ "$kind" = unsound ]; then
         check "$what: Result Fail, unsound outcome, with its trace" sh -c "test $rc -eq 1 &&
             grep -qx 'Result Fail' '$tmp/out' && grep -q '^Violation unsound outcome: ' '$tmp/out' &&
             grep -q '^Trace' '$tmp/out'"
@@ -46,20 +50,17 @@ while IFS=$'\t' read -r variant test opts kind _len _why; do
     rc=$?
     check "srsp_fixed on $test${opts:+ ($opts)}: Result Pass (the control)" sh -c "test $rc -eq 0 && grep -qx 'Result Pass' '$tmp/out'"
 done < litmus/rsp/variants.tsv
-check "variants.tsv lists every fix's variant (16 rows)" test "$rows" -eq 16
+check "variants.tsv lists every fix's variant (17 rows)" test "$rows" -eq 17
 
-# FP: its variant alone is not caught (a livelock with F10), and undone
-# together with F10 it deadlocks on PA_overflow, a row above; that deadlock is
-# FP's, not F10's: srsp_fixed_no_f10 alone passes PA_overflow.
+# FP: alone, its variant is a livelock (a row above, caught by --liveness);
+# undone together with F10 it deadlocks on PA_overflow, another row; that
+# deadlock is FP's, not F10's: srsp_fixed_no_f10 alone passes PA_overflow.
 run_verify models/mutants/srsp_fixed_no_f10.proto PA_overflow PA=1
 check "srsp_fixed_no_f10 alone on PA_overflow (PA=1): Result Pass" sh -c "test $? -eq 0 && grep -qx 'Result Pass' '$tmp/out'"
 
-# Every srsp_fixed_* variant in models/mutants has a row, except
-# srsp_fixed_no_fp, which no test catches alone (docs/rsp.md: with F10 its
-# failure is a Nack-and-retry livelock, not a stuck state).
+# Every srsp_fixed_* variant in models/mutants has a row.
 for f in models/mutants/srsp_fixed_*.proto; do
     v=$(basename "$f" .proto)
-    case $v in srsp_fixed_no_fp) continue ;; esac
     check "$v has a row in variants.tsv" grep -q "^$v	" litmus/rsp/variants.tsv
 done
 
