@@ -107,10 +107,6 @@ typedef struct machine {
     int max_line_slots, max_var_slots;
 } machine;
 
-/* machine.c: the controller has internal events other than evict,
- * offered by one more item in each instance's ready list. */
-bool machine_has_internal(const sim_ctrl *ct);
-
 /* setup.c: binds everything and allocates the run; false after an
  * error (m->status says which). */
 bool machine_setup(machine *m);

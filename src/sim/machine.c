@@ -668,11 +668,6 @@ static enum try_result try_internal(machine *m, int xi, enum sim_stall *why)
     return R_BLOCKED;
 }
 
-bool machine_has_internal(const sim_ctrl *ct)
-{
-    return ct->ninternal > (ct->evict >= 0);
-}
-
 /* ---- serving a controller instance ------------------------------------------------------------ */
 
 static void serve(machine *m, int xi)
@@ -873,7 +868,7 @@ int machine_run(sim_tables *t, const sim_system *s, sim_workload *wl, const sim_
     for (int w = 0; w < m.warps.nwarps; w++)
         wake_warp(&m, w, 0);
     for (int i = 0; i < m.nci; i++)
-        if (machine_has_internal(&t->ctrls[m.ci[i].ctrl])) {
+        if (sim_ctrl_has_internal(&t->ctrls[m.ci[i].ctrl])) {
             ready_push(&m.ci[i], INTERNAL_ITEM);
             poke(&m, i, 0);
         }

@@ -91,3 +91,8 @@ void sim_tables_pin(sim_tables *t)
         }
     }
 }
+
+bool sim_ctrl_has_internal(const sim_ctrl *ct)
+{
+    return ct->ninternal > (ct->evict >= 0);
+}

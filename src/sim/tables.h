@@ -243,6 +243,10 @@ bool sim_row_matches(const sim_row *r, int kind, int order, int scope, bool remo
  * events whose rows all have one (sim_ctrl.pinned). */
 void sim_tables_pin(sim_tables *t);
 
+/* The controller has internal events other than evict (the simulator
+ * offers them after each of the instance's steps). */
+bool sim_ctrl_has_internal(const sim_ctrl *ct);
+
 /* A litmus program by test name, or NULL. */
 const sim_program *sim_tables_program(const sim_tables *t, const char *test);
 
