@@ -46,7 +46,8 @@ static const param_desc worksteal_params[] = {
     {"tasks", 32, 0, 1 << 24, PT_INT}, {"task_lines", 4, 0, 1 << 16, PT_INT},
     {"owner_scope", SCOPE_CTA_, SCOPE_CTA_, SCOPE_SYS_, PT_SCOPE},
     {"steal_scope", SCOPE_GPU_, SCOPE_CTA_, SCOPE_SYS_, PT_SCOPE}, {"imbalance", 100, 0, 10000, PT_INT},
-    {"steal_tries", 4, 0, 1 << 16, PT_INT}, {"steal_remote", 0, 0, 1, PT_INT}, {NULL, 0, 0, 0, 0}};
+    {"steal_tries", 4, 0, 1 << 16, PT_INT}, {"steal_remote", 0, 0, 1, PT_INT}, {"reads", 0, 0, 1 << 16, PT_INT},
+    {"window", 64, 1, MAXN, PT_INT}, {"compute", 0, 0, 1 << 20, PT_INT}, {NULL, 0, 0, 0, 0}};
 static const param_desc sharing_params[] = {
     {"kernels", 8, 1, 1 << 20, PT_INT}, {"window", 64, 1, MAXN, PT_INT}, {"reuse", 4, 1, 1 << 16, PT_INT},
     {"remote", 50, 0, 100, PT_INT}, {"writes", 8, 0, MAXN, PT_INT}, {"compute", 0, 0, 1 << 20, PT_INT},
@@ -263,7 +264,8 @@ static bool bind_layout(sim_workload *w, FILE *errors)
         break;
     case WL_WORKSTEAL:
         w->uses_values = true;
-        layout(w, (long[]){C, C * (P(w, "tasks") * (1 + P(w, "imbalance") / 100) + 1) * (P(w, "task_lines") + 1)}, 2);
+        layout(w, (long[]){C, C * (P(w, "tasks") * (1 + P(w, "imbalance") / 100) + 1) * (P(w, "task_lines") + 1),
+                           P(w, "reads") ? C * P(w, "window") : 0}, 3);
         break;
     case WL_SHARING: {
         long part = P(w, "window") * (W / G + 1) + P(w, "writes") * P(w, "kernels") + 1;
@@ -759,10 +761,27 @@ static void gen_worksteal(const sim_workload *w, sim_wstate *s, int64_t last, si
         }
         /* fall through */
     case 2: {
+        /* the task: `reads` lines of the queue's read-mostly window (a
+         * graph partition, which an L1 keeps across tasks unless an
+         * acquire invalidates it), its own lines read and written, then
+         * its computation */
+        long reads = P(w, "reads"), win = P(w, "window");
         uint64_t base = w->region[1] + (uint64_t)((q * maxq + s->value) * (tl + 1));
-        if (s->i < 2 * tl) {
-            op_mem(op, s->i % 2 ? OPK_STORE : OPK_LOAD, ORDER_WEAK, 0, base + (uint64_t)(s->i / 2), s->value, false);
+        if (s->i < reads) {
+            uint64_t line = (uint64_t)((s->value * reads + s->i) % win);
+            op_mem(op, OPK_LOAD, ORDER_WEAK, 0, w->region[2] + (uint64_t)q * (uint64_t)win + line, 0, false);
             s->i++;
+            return;
+        }
+        if (s->i < reads + 2 * tl) {
+            long k = s->i - reads;
+            op_mem(op, k % 2 ? OPK_STORE : OPK_LOAD, ORDER_WEAK, 0, base + (uint64_t)(k / 2), s->value, false);
+            s->i++;
+            return;
+        }
+        if (P(w, "compute") && s->i == reads + 2 * tl) {
+            s->i++;
+            op_compute(op, P(w, "compute"));
             return;
         }
         s->phase = 0;
