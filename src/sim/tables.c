@@ -696,7 +696,7 @@ static void read_homes(reader *r, json_t *content)
 static int ctrl_by_name(reader *r, const char *name)
 {
     for (int k = 0; k < r->t->nctrls; k++)
-        if (!strcmp(r->t->ctrls[k].name, name))
+        if (r->t->ctrls[k].name && !strcmp(r->t->ctrls[k].name, name))
             return k;
     fail(r, "unknown controller '%s'", name);
     return -1;
@@ -797,15 +797,15 @@ static void read_value(reader *r, json_t *content)
     leave(r, n);
 }
 
+/* Each part reads names the earlier parts resolved: after an error the
+ * rest is not read (a controller left unread has no name to compare). */
 static void read_content(reader *r, json_t *content)
 {
+    void (*const parts[])(reader *, json_t *) = {read_constants, read_value, read_messages, read_homes,
+                                                 read_controllers, read_memory};
     r->t->protocol = str_member(r, content, "protocol");
-    read_constants(r, content);
-    read_value(r, content);
-    read_messages(r, content);
-    read_homes(r, content);
-    read_controllers(r, content);
-    read_memory(r, content);
+    for (size_t i = 0; i < sizeof parts / sizeof parts[0] && !r->failed; i++)
+        parts[i](r, content);
 }
 
 

@@ -507,6 +507,49 @@ static void test_rsp_tables_read(void)
     CU_ASSERT_TRUE(t->data_independent);                /* no guard reads a value */
 }
 
+/* rsptoy.tables.json with the first line containing `from` replaced by
+ * `to`, loaded unverified: NULL expected, and the error text returned. */
+static char *load_edited_rsptoy(const char *from, const char *to)
+{
+    char path[] = "/tmp/scopesim-unit-XXXXXX";
+    int fd = mkstemp(path);
+    FILE *in = fopen(RSPTOY, "r"), *out = fdopen(fd, "w");
+    char line[512];
+    bool done = false;
+    while (fgets(line, sizeof line, in)) {
+        bool hit = !done && strstr(line, from);
+        fputs(hit ? to : line, out);
+        done |= hit;
+    }
+    fclose(in);
+    fclose(out);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *err = open_memstream(&text, &len);
+    CU_ASSERT_PTR_NULL(sim_tables_load(path, true, err));
+    fclose(err);
+    unlink(path);
+    return text;
+}
+
+/* Bad RSP members are refused with the field where they were met. */
+static void test_rsp_tables_bad(void)
+{
+    char *e = load_edited_rsptoy("\"scope\": \"wi\"", "       \"scope\": \"warp\"\n");
+    CU_ASSERT_PTR_NOT_NULL(strstr(e, "content.controllers[0].rows[2].event"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(e, "unknown scope 'warp'"));
+    free(e);
+    e = load_edited_rsptoy("\"times\": 2", "         \"times\": \"two\"\n");
+    CU_ASSERT_PTR_NOT_NULL(strstr(e, "times: must be an integer"));
+    free(e);
+    e = load_edited_rsptoy("\"name\": \"L2\",", "    \"name\": \"L2\", \"hold\": {\"op\": \"num\", \"value\": 1},\n");
+    CU_ASSERT_PTR_NOT_NULL(strstr(e, "only the processor controller may hold"));
+    free(e);
+    e = load_edited_rsptoy("\"remote\": true", "       \"remote\": 1\n");
+    CU_ASSERT_PTR_NOT_NULL(strstr(e, "remote: must be true or false"));
+    free(e);
+}
+
 /* Variables of the toy's L1: sfifo (length, 2 entries), wbs, rem, rt, mark. */
 enum { V_LEN, V_E0, V_E1, V_WBS, V_REM, V_RT, V_MARK, V_SLOTS };
 
@@ -657,6 +700,7 @@ void register_sim_tests(void)
     CU_add_test(s, "timing: evictions run the evict row", test_timing_eviction);
     CU_add_test(s, "timing: a release fence waits for the write-through", test_timing_release_drain);
     CU_add_test(s, "rsp tables: times, wi, remote, hold, pins", test_rsp_tables_read);
+    CU_add_test(s, "rsp tables: bad members name their field", test_rsp_tables_bad);
     CU_add_test(s, "rsp interp: remote row, hold and tid, last, drain", test_rsp_interp);
     CU_add_test(s, "timing: an internal drain before a fence", test_timing_rsp_drain);
     CU_add_test(s, "config errors have positions", test_config_errors);
