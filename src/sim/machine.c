@@ -643,10 +643,14 @@ static enum try_result try_held(machine *m, int xi, int e, enum sim_stall *why)
 {
     ctl_inst *x = &m->ci[xi];
     ctl_kind *k = &m->kinds[x->ctrl];
+    const uint64_t *evictions = &m->r->ctrl[x->ctrl].evictions;
     for (int32_t rec = k->lines.inst_head[x->inst]; rec >= 0; rec = k->lines.next[rec]) {
         enum sim_stall cause = STALL_NONE;
+        uint64_t before = *evictions;
         if (fire_internal(m, xi, e, lines_addr(&k->lines, rec), &cause) == R_FIRED)
             return R_FIRED;
+        if (*evictions != before)
+            return R_FIRED;     /* an eviction changed the lines (and the list walked): offer again */
         if (cause == STALL_CHANNEL_FULL)
             *why = cause;
     }
