@@ -3,7 +3,8 @@
  * of each controller on a protocol small enough to follow by hand
  * (tests/unit/sim/toy.tables.json: an L1 per CU that misses to one shared
  * memory-backed L2; every expected cycle count is derived in a comment
- * from the system's latencies, not taken from a run). */
+ * from the system's latencies, not taken from a run), and the RSP table
+ * features on tests/unit/sim/rsptoy.proto (exported as rsptoy.tables.json). */
 #include <CUnit/CUnit.h>
 #include <stdlib.h>
 #include <string.h>
