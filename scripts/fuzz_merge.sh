@@ -24,7 +24,7 @@ run() {
     (
         ulimit -s 1024
         export ASAN_OPTIONS=detect_leaks=0:allocator_may_return_null=1:suppressions=$root/tests/fuzz/asan.supp
-        "$fuzzer" -merge=1 -timeout=10 -rss_limit_mb=4096 "$@" </dev/null
+        "$fuzzer" -merge=1 -timeout=60 -rss_limit_mb=4096 -artifact_prefix="$scratch/" "$@" </dev/null
     ) >>"$scratch/log" 2>&1
 }
 run "$scratch/merged" "$scratch/seeds" "tests/fuzz/corpus/$n" || { tail -20 "$scratch/log" >&2; exit 1; }
