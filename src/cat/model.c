@@ -13,7 +13,12 @@ static cat_model *load_text(const char *name, const char *text, size_t len, cons
 {
     cat_ast *ast = cat_parse(name, text, len, dir, opts, prelude, errors);
     cat_ast *lowered = ast ? cat_lower(ast, errors) : NULL;
-    return lowered ? cat_compile(lowered, name, errors) : NULL;
+    cat_model *m = lowered ? cat_compile(lowered, name, errors) : NULL;
+    if (m) {
+        m->surface = ast;
+        m->source_name = name;
+    }
+    return m;
 }
 
 cat_model *cat_load_text(const char *name, const char *text, size_t len, FILE *errors)
