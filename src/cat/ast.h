@@ -259,17 +259,20 @@ struct cat_model {
     int static_block;            /* block of the code that depends on neither rf, co, fr,
                                   * syncbar nor a `with`: once per trace combination */
     int nrel_slots, nset_slots;  /* totals, base slots included */
-    /* the parsed model and its file name, from which cat_explainer_new
-     * compiles the drawing's model with the `show` statements kept */
-    const cat_ast *surface;
-    const char *source_name;
+    /* how the model was loaded, for cat_explainer_new to load it again
+     * with its `show` statements kept (the text, not the parsed form, is
+     * kept: the collector would scan a parsed form at every collection) */
+    const char *source_name, *source_text, *source_dir;
+    size_t source_len;
+    const struct cat_load_options *source_opts;
+    bool source_prelude;
 };
 
 /* What cat_eval_explain records, per check of a model compiled by
  * cat_compile_explain: whether the evaluation reached it, its operand's
  * value then (rel or set, each allocated by the caller for the
  * execution's size), whether it held; the first consistency check that
- * failed (-1: none), and a failure that is no check (a `with` with no
+ * failed in evaluation order (-1: none), and a failure that is no check (a `with` with no
  * order, a `let rec` with no fixpoint), or NULL. */
 typedef struct cat_explain_rec {
     relation **rel;

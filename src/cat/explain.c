@@ -14,9 +14,11 @@ struct cat_explainer {
 
 cat_explainer *cat_explainer_new(const cat_model *checking, FILE *errors)
 {
-    if (!checking->surface)
+    if (!checking->source_text)
         return NULL;
-    cat_ast *lowered = cat_lower_shows(checking->surface, errors);
+    cat_ast *surface = cat_parse(checking->source_name, checking->source_text, checking->source_len,
+                                 checking->source_dir, checking->source_opts, checking->source_prelude, errors);
+    cat_ast *lowered = surface ? cat_lower_shows(surface, errors) : NULL;
     cat_model *m = lowered ? cat_compile_explain(lowered, checking->source_name, errors) : NULL;
     if (!m)
         return NULL;
@@ -60,9 +62,14 @@ int cat_explain(cat_explainer *e, const exec *x, const cat_explained **out, cons
     for (int k = 0; k < m->nchecks; k++)
         if (m->checks[k].kind == CK_SHOW && r.reached[k])
             e->items[count++] = item(&m->checks[k], &r, k, CAT_SHOWN);
-    if (r.first_failed >= 0) {
-        const cat_check_info *ci = &m->checks[r.first_failed];
-        e->items[count++] = item(ci, &r, r.first_failed, failed_kind(ci));
+    /* checks are numbered in the model's order, which herd follows;
+     * evaluation runs them by stage (what they depend on) */
+    for (int k = 0; k < m->nchecks; k++) {
+        const cat_check_info *ci = &m->checks[k];
+        if (ci->kind != CK_SHOW && ci->flag < 0 && r.reached[k] && !r.held[k]) {
+            e->items[count++] = item(ci, &r, k, failed_kind(ci));
+            break;
+        }
     }
     if (failed)
         *failed = r.failed_other;

@@ -9,8 +9,8 @@
  * cat_explain() evaluates that copy on one execution, failing no check
  * (a `with` takes its first order), and returns what it found: first the
  * shown relations, in the model's order, then at most one failed check:
- * the first consistency check, in evaluation order, that the execution
- * fails, with its operand (the relation of `acyclic r`, `irreflexive r`,
+ * the first consistency check, in the model's order (herd's), that the
+ * execution fails, with its operand (the relation of `acyclic r`, `irreflexive r`,
  * `empty r`, or the set of `empty s`).  A check that fails through
  * `~empty r` has an empty operand.  Values live until the next call.
  * Slow by design (it allocates): call it only for what is drawn.
