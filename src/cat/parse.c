@@ -505,23 +505,38 @@ static const struct { enum cat_tok tok; enum cat_expr_kind kind; } levels[] = {
 };
 #define NLEVELS ((int)(sizeof levels / sizeof levels[0]))
 
-static cat_expr *parse_level(parser *p, int level)
+/* The level of a binary operator token, or -1 for any other token. */
+static int level_of(enum cat_tok tok)
 {
-    if (level == NLEVELS)
-        return parse_unary(p);
-    cat_expr *e = parse_level(p, level + 1);
-    while (e && p->tok.kind == levels[level].tok) {
+    for (int level = 0; level < NLEVELS; level++)
+        if (levels[level].tok == tok)
+            return level;
+    return -1;
+}
+
+/*
+ * Operators of level min_level and above, by precedence climbing: one frame
+ * per parenthesis rather than one per level, so that the nesting bound
+ * (CAT_MAX_EXPR_DEPTH) fits a small stack even in sanitizer builds.
+ */
+static cat_expr *parse_binary(parser *p, int min_level)
+{
+    cat_expr *e = parse_unary(p);
+    while (e) {
+        int level = level_of(p->tok.kind);
+        if (level < min_level)
+            return e;
         cat_pos pos = pos_of(p, &p->tok);
         bump(p);
         cat_expr *rhs;
         if (levels[level].kind == CE_ADD) {
             if (!enter(p))
                 return NULL;
-            rhs = parse_level(p, level);
+            rhs = parse_binary(p, level);
             p->depth--;
-            return rhs ? node(CE_ADD, pos, e, rhs) : NULL;
+        } else {
+            rhs = parse_binary(p, level + 1);
         }
-        rhs = parse_level(p, level + 1);
         e = rhs ? node(levels[level].kind, pos, e, rhs) : NULL;
     }
     return e;
@@ -668,7 +683,7 @@ static cat_expr *parse_expr(parser *p)
     else if (is_kw(&p->tok, "if"))
         e = parse_if(p);
     else
-        e = parse_level(p, 0);
+        e = parse_binary(p, 0);
     p->depth--;
     return e;
 }
