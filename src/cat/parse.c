@@ -885,17 +885,29 @@ static bool parse_option(parser *p)
     return true;
 }
 
-/* show e [as name], ...  /  unshow e, ...: parsed, then ignored. */
-static bool parse_show(parser *p)
+/* show e [as name], ...: one CS_SHOW statement per item, named by its
+ * `as` name or its text (drawings only: cat_lower drops them unless asked
+ * to keep them).  unshow e, ...: parsed, then ignored. */
+static bool parse_show(parser *p, bool unshow)
 {
     bump(p);
     do {
-        if (!parse_expr(p))
+        cat_token at = p->tok;
+        size_t start = at.start;
+        cat_expr *e = parse_expr(p);
+        if (!e)
             return false;
+        const char *text = text_since(p, start), *name = NULL;
         if (is_kw(&p->tok, "as")) {
             bump(p);
-            if (!ident(p, "expected a name after 'as'"))
+            if (!(name = ident(p, "expected a name after 'as'")))
                 return false;
+        }
+        if (!unshow) {
+            cat_stmt *s = new_stmt(p, CS_SHOW, &at);
+            s->expr = e;
+            s->text = text;
+            s->name = name ? name : text;
         }
     } while (p->tok.kind == CT_COMMA && (bump(p), true));
     return true;
@@ -1182,7 +1194,7 @@ static bool parse_stmt(parser *p)
     if (is_kw(&at, "option"))
         return parse_option(p);
     if (is_kw(&at, "show") || is_kw(&at, "unshow"))
-        return parse_show(p);
+        return parse_show(p, is_kw(&at, "unshow"));
     if (is_kw(&at, "procedure"))
         return parse_procedure(p, &at);
     if (is_kw(&at, "call"))
