@@ -48,11 +48,13 @@ for n in "$@"; do
     start_cpu=$(awk '{ print $14 + $15 + $16 + $17 }' /proc/$$/stat)
     (
         ulimit -s 1024
-        export ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1
+        export ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1:suppressions=$root/tests/fuzz/asan.supp
         export LSAN_OPTIONS=suppressions=$root/tests/lsan.supp:print_suppressions=0
         export UBSAN_OPTIONS=print_stacktrace=1
         # shellcheck disable=SC2086
-        "build/fuzz/fuzz_$n" "$work" "tests/fuzz/corpus/$n" "$seeds" -dict="out/fuzz/$n.dict" \
+        committed=()
+        [ -d "tests/fuzz/corpus/$n" ] && committed=("tests/fuzz/corpus/$n")
+        "build/fuzz/fuzz_$n" "$work" "${committed[@]}" "$seeds" -dict="out/fuzz/$n.dict" \
             -max_total_time="$secs" -timeout=10 -rss_limit_mb=4096 -max_len=${FUZZ_MAX_LEN:-16384} \
             -artifact_prefix="$crashes/" -print_final_stats=1 ${FUZZ_FLAGS:-} </dev/null
     ) >"out/fuzz/$n.log" 2>&1 || status=1

@@ -15,23 +15,27 @@ static int suffix_shift(char c)
     }
 }
 
-bool size_parse(const char *text, uint64_t *out)
+enum size_parse_result size_parse_max(const char *text, uint64_t max, uint64_t *out)
 {
     if (!text || text[0] < '0' || text[0] > '9')
-        return false;   /* strtoull would take blanks, '+' and '-' */
+        return SIZE_BAD;    /* strtoull would take blanks, '+' and '-' */
     char *end;
     errno = 0;
     unsigned long long v = strtoull(text, &end, 10);
-    if (errno == ERANGE)
-        return false;
+    bool too_large = errno == ERANGE;
     int shift = 0;
     if (*end) {
         shift = suffix_shift(*end);
         if (shift < 0 || end[1] != '\0')
-            return false;
+            return SIZE_BAD;
     }
-    if (shift && v > (UINT64_MAX >> shift))
-        return false;
+    if (too_large || (uint64_t)v > (max >> shift))
+        return SIZE_TOO_LARGE;
     *out = (uint64_t)v << shift;
-    return true;
+    return SIZE_OK;
+}
+
+bool size_parse(const char *text, uint64_t *out)
+{
+    return size_parse_max(text, UINT64_MAX, out) == SIZE_OK;
 }

@@ -116,8 +116,11 @@ enum cat_stmt_kind {
     CS_LET, CS_LET_REC, CS_CHECK, CS_WITH,
     /* surface only */
     CS_PROCEDURE, CS_CALL, CS_ENUM, CS_FORALL,
+    CS_SHOW,                     /* show expr as name */
 };
-enum cat_check_kind { CK_ACYCLIC, CK_IRREFLEXIVE, CK_EMPTY };
+/* CK_SHOW: a `show` kept for drawing (cat_lower_shows); it never fails
+ * and exists only in a model compiled by cat_explainer_new. */
+enum cat_check_kind { CK_ACYCLIC, CK_IRREFLEXIVE, CK_EMPTY, CK_SHOW };
 
 typedef struct cat_stmt {
     enum cat_stmt_kind kind;
@@ -176,6 +179,8 @@ cat_ast *cat_parse(const char *name, const char *text, size_t len, const char *d
  * emitted only when something uses them (herd's laziness: an unused
  * binding is never evaluated).  NULL after reporting errors. */
 cat_ast *cat_lower(const cat_ast *surface, FILE *errors);
+/* Same, keeping each `show` as a CK_SHOW check (for drawings). */
+cat_ast *cat_lower_shows(const cat_ast *surface, FILE *errors);
 
 /* The directory part of a path ("" when it has none). */
 char *cat_dir_of(const char *path);
@@ -254,9 +259,38 @@ struct cat_model {
     int static_block;            /* block of the code that depends on neither rf, co, fr,
                                   * syncbar nor a `with`: once per trace combination */
     int nrel_slots, nset_slots;  /* totals, base slots included */
+    /* how the model was loaded, for cat_explainer_new to load it again
+     * with its `show` statements kept (the text, not the parsed form, is
+     * kept: the collector would scan a parsed form at every collection) */
+    const char *source_name, *source_text, *source_dir;
+    size_t source_len;
+    const struct cat_load_options *source_opts;
+    bool source_prelude;
 };
+
+/* What cat_eval_explain records, per check of a model compiled by
+ * cat_compile_explain: whether the evaluation reached it, its operand's
+ * value then (rel or set, each allocated by the caller for the
+ * execution's size), whether it held; the first consistency check that
+ * failed in evaluation order (-1: none), and a failure that is no check (a `with` with no
+ * order, a `let rec` with no fixpoint), or NULL. */
+typedef struct cat_explain_rec {
+    relation **rel;
+    evword **set;
+    bool *reached, *held;
+    int first_failed;
+    const char *failed_other;
+} cat_explain_rec;
+
+/* Evaluates the whole model on x, failing no check (each `with` takes its
+ * first order), recording every check in rec.  For drawings only: it runs
+ * a separate copy of the evaluator, and the checking path never sees rec. */
+void cat_eval_explain(const cat_model *m, cat_workspace *ws, const exec *x, cat_explain_rec *rec);
 
 /* Resolves and compiles a parsed model; NULL after reporting errors. */
 cat_model *cat_compile(const cat_ast *ast, const char *default_title, FILE *errors);
+/* Same, for drawings (cat/explain.c): no check is fused, so that each
+ * check's operand is built in a slot that cat_eval_explain can read. */
+cat_model *cat_compile_explain(const cat_ast *ast, const char *default_title, FILE *errors);
 
 #endif

@@ -74,6 +74,7 @@ typedef struct compiler {
     bool co_conflict;         /* a with depends on co: no staging */
     cat_block co_block;
     bool dry;                 /* type inference only: emit nothing */
+    bool explain;             /* for drawings: every check keeps its operand (no fusing) */
     cat_model *m;
     cat_block cur;            /* code of the statement being compiled */
     int *cur_stage;           /* stage of each instruction of cur */
@@ -867,7 +868,7 @@ static void fuse_split_irreflexive(compiler *c, const cat_instr *seq, int check,
 
 static bool fuse_check(compiler *c, value v, const cat_check_info *ci, int check)
 {
-    if (!v.temp || v.slot < 0 || ci->is_set || ci->flag >= 0 || c->cur.ncode == 0)
+    if (c->explain || !v.temp || v.slot < 0 || ci->is_set || ci->flag >= 0 || c->cur.ncode == 0)
         return false;
     const cat_instr *last = &c->cur.code[c->cur.ncode - 1];
     if (last->dst != v.slot || c->cur_stage[c->cur.ncode - 1] != v.stage)
@@ -890,8 +891,8 @@ static void compile_check(compiler *c, const env *e, const cat_stmt *s)
     value v = compile_expr(c, e, s->expr);
     if (c->failed)
         return;
-    static const char *const kinds[] = {"acyclic", "irreflexive", "empty"};
-    if (s->check != CK_EMPTY && v.ty == TY_SET) {
+    static const char *const kinds[] = {"acyclic", "irreflexive", "empty", "show"};
+    if (s->check != CK_EMPTY && s->check != CK_SHOW && v.ty == TY_SET) {
         error_at(c, s->pos, "type error: '%s' needs a relation, but this is a set",
                  kinds[s->check]);
         return;
@@ -966,11 +967,12 @@ static const char *title_from(const char *name)
 }
 
 static cat_model *compile_model(const cat_ast *ast, const char *default_title, FILE *errors,
-                                bool stage_co, bool *co_conflict)
+                                bool stage_co, bool explain, bool *co_conflict)
 {
     compiler c;
     memset(&c, 0, sizeof c);
     c.errors = errors;
+    c.explain = explain;
     c.stage_co = stage_co;
     c.floor = STATIC_STAGE;
     c.rels.next = XR_COUNT;
@@ -1012,11 +1014,21 @@ static cat_model *compile_model(const cat_ast *ast, const char *default_title, F
     return m;
 }
 
-cat_model *cat_compile(const cat_ast *ast, const char *default_title, FILE *errors)
+static cat_model *compile_staged(const cat_ast *ast, const char *default_title, bool explain, FILE *errors)
 {
     bool conflict = false;
-    cat_model *m = compile_model(ast, default_title, errors, true, &conflict);
+    cat_model *m = compile_model(ast, default_title, errors, true, explain, &conflict);
     if (m && conflict)
-        m = compile_model(ast, default_title, errors, false, &conflict);
+        m = compile_model(ast, default_title, errors, false, explain, &conflict);
     return m;
+}
+
+cat_model *cat_compile(const cat_ast *ast, const char *default_title, FILE *errors)
+{
+    return compile_staged(ast, default_title, false, errors);
+}
+
+cat_model *cat_compile_explain(const cat_ast *ast, const char *default_title, FILE *errors)
+{
+    return compile_staged(ast, default_title, true, errors);
 }

@@ -93,6 +93,7 @@ typedef struct lowerer {
     def *defs;                /* what each emitted unique name stands for */
     int ndefs, defcap;
     const char *check_name;   /* `call ... as name` names the procedure's checks */
+    bool keep_shows;          /* `show` becomes a CK_SHOW check (drawings) */
 } lowerer;
 
 /* ---- Helpers ---- */
@@ -779,6 +780,21 @@ static void lower_check(lowerer *l, const lenv *env, const cat_stmt *s)
     c->expr = (cat_expr *)e;
 }
 
+/* A `show` kept for drawing: a check that never fails, so that its value
+ * is computed (and its bindings emitted) only in the drawing's model. */
+static void lower_show(lowerer *l, const lenv *env, const cat_stmt *s)
+{
+    if (!l->keep_shows)
+        return;
+    const cat_expr *e = to_core(l, lower_expr(l, env, s->expr), s->expr);
+    if (l->failed)
+        return;
+    cat_stmt *c = emit_stmt(l, CS_CHECK, s->pos, s->text);
+    c->check = CK_SHOW;
+    c->name = s->name;
+    c->expr = (cat_expr *)e;
+}
+
 /* Is every event of the core set expression e a write? */
 static bool is_write_set(const lowerer *l, const cat_expr *e, int depth)
 {
@@ -922,6 +938,7 @@ static void lower_stmt(lowerer *l, const lenv **env, const cat_stmt *s)
         break;
     }
     case CS_FORALL: lower_forall(l, *env, s); break;
+    case CS_SHOW: lower_show(l, *env, s); break;
     }
 }
 
@@ -931,11 +948,12 @@ static void lower_stmts(lowerer *l, const lenv **env, const cat_stmt *stmts, int
         lower_stmt(l, env, &stmts[i]);
 }
 
-cat_ast *cat_lower(const cat_ast *surface, FILE *errors)
+static cat_ast *lower(const cat_ast *surface, bool keep_shows, FILE *errors)
 {
     lowerer l;
     memset(&l, 0, sizeof l);
     l.errors = errors;
+    l.keep_shows = keep_shows;
     l.out = GC_MALLOC(sizeof *l.out);
     *l.out = *surface;
     l.out->stmts = NULL;
@@ -944,3 +962,7 @@ cat_ast *cat_lower(const cat_ast *surface, FILE *errors)
     lower_stmts(&l, &env, surface->stmts, surface->nstmts);
     return l.failed ? NULL : l.out;
 }
+
+cat_ast *cat_lower(const cat_ast *surface, FILE *errors) { return lower(surface, false, errors); }
+
+cat_ast *cat_lower_shows(const cat_ast *surface, FILE *errors) { return lower(surface, true, errors); }

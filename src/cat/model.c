@@ -7,13 +7,47 @@
 #include "base/diag.h"
 #include "base/textfile.h"
 
+static const char *const *copy_strings(const char *const *v, int n)
+{
+    const char **c = GC_MALLOC(sizeof *c * (size_t)(n > 0 ? n : 1));
+    for (int i = 0; i < n; i++)
+        c[i] = GC_STRDUP(v[i]);
+    return c;
+}
+
+/* The caller's text and options may not outlive the model: copies. */
+static void keep_source(cat_model *m, const char *name, const char *text, size_t len, const char *dir,
+                        const cat_load_options *opts, bool prelude)
+{
+    char *t = GC_MALLOC_ATOMIC(len + 1);
+    memcpy(t, text, len);
+    t[len] = '\0';
+    m->source_name = GC_STRDUP(name);
+    m->source_text = t;
+    m->source_len = len;
+    m->source_dir = GC_STRDUP(dir);
+    m->source_prelude = prelude;
+    if (opts) {
+        cat_load_options *copy = GC_MALLOC(sizeof *copy);
+        copy->dirs = copy_strings(opts->dirs, opts->ndirs);
+        copy->ndirs = opts->ndirs;
+        copy->variants = copy_strings(opts->variants, opts->nvariants);
+        copy->nvariants = opts->nvariants;
+        m->source_opts = copy;
+    }
+}
+
 /* Parse, lower, compile. */
 static cat_model *load_text(const char *name, const char *text, size_t len, const char *dir,
                             const cat_load_options *opts, bool prelude, FILE *errors)
 {
     cat_ast *ast = cat_parse(name, text, len, dir, opts, prelude, errors);
     cat_ast *lowered = ast ? cat_lower(ast, errors) : NULL;
-    return lowered ? cat_compile(lowered, name, errors) : NULL;
+    cat_model *m = lowered ? cat_compile(lowered, name, errors) : NULL;
+    if (m) {
+        keep_source(m, name, text, len, dir, opts, prelude);
+    }
+    return m;
 }
 
 cat_model *cat_load_text(const char *name, const char *text, size_t len, FILE *errors)

@@ -505,23 +505,38 @@ static const struct { enum cat_tok tok; enum cat_expr_kind kind; } levels[] = {
 };
 #define NLEVELS ((int)(sizeof levels / sizeof levels[0]))
 
-static cat_expr *parse_level(parser *p, int level)
+/* The level of a binary operator token, or -1 for any other token. */
+static int level_of(enum cat_tok tok)
 {
-    if (level == NLEVELS)
-        return parse_unary(p);
-    cat_expr *e = parse_level(p, level + 1);
-    while (e && p->tok.kind == levels[level].tok) {
+    for (int level = 0; level < NLEVELS; level++)
+        if (levels[level].tok == tok)
+            return level;
+    return -1;
+}
+
+/*
+ * Operators of level min_level and above, by precedence climbing: one frame
+ * per parenthesis rather than one per level, so that the nesting bound
+ * (CAT_MAX_EXPR_DEPTH) fits a small stack even in sanitizer builds.
+ */
+static cat_expr *parse_binary(parser *p, int min_level)
+{
+    cat_expr *e = parse_unary(p);
+    while (e) {
+        int level = level_of(p->tok.kind);
+        if (level < min_level)
+            return e;
         cat_pos pos = pos_of(p, &p->tok);
         bump(p);
         cat_expr *rhs;
         if (levels[level].kind == CE_ADD) {
             if (!enter(p))
                 return NULL;
-            rhs = parse_level(p, level);
+            rhs = parse_binary(p, level);
             p->depth--;
-            return rhs ? node(CE_ADD, pos, e, rhs) : NULL;
+        } else {
+            rhs = parse_binary(p, level + 1);
         }
-        rhs = parse_level(p, level + 1);
         e = rhs ? node(levels[level].kind, pos, e, rhs) : NULL;
     }
     return e;
@@ -668,7 +683,7 @@ static cat_expr *parse_expr(parser *p)
     else if (is_kw(&p->tok, "if"))
         e = parse_if(p);
     else
-        e = parse_level(p, 0);
+        e = parse_binary(p, 0);
     p->depth--;
     return e;
 }
@@ -870,17 +885,29 @@ static bool parse_option(parser *p)
     return true;
 }
 
-/* show e [as name], ...  /  unshow e, ...: parsed, then ignored. */
-static bool parse_show(parser *p)
+/* show e [as name], ...: one CS_SHOW statement per item, named by its
+ * `as` name or its text (drawings only: cat_lower drops them unless asked
+ * to keep them).  unshow e, ...: parsed, then ignored. */
+static bool parse_show(parser *p, bool unshow)
 {
     bump(p);
     do {
-        if (!parse_expr(p))
+        cat_token at = p->tok;
+        size_t start = at.start;
+        cat_expr *e = parse_expr(p);
+        if (!e)
             return false;
+        const char *text = text_since(p, start), *name = NULL;
         if (is_kw(&p->tok, "as")) {
             bump(p);
-            if (!ident(p, "expected a name after 'as'"))
+            if (!(name = ident(p, "expected a name after 'as'")))
                 return false;
+        }
+        if (!unshow) {
+            cat_stmt *s = new_stmt(p, CS_SHOW, &at);
+            s->expr = e;
+            s->text = text;
+            s->name = name ? name : text;
         }
     } while (p->tok.kind == CT_COMMA && (bump(p), true));
     return true;
@@ -1167,7 +1194,7 @@ static bool parse_stmt(parser *p)
     if (is_kw(&at, "option"))
         return parse_option(p);
     if (is_kw(&at, "show") || is_kw(&at, "unshow"))
-        return parse_show(p);
+        return parse_show(p, is_kw(&at, "unshow"));
     if (is_kw(&at, "procedure"))
         return parse_procedure(p, &at);
     if (is_kw(&at, "call"))

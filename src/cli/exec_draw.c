@@ -12,6 +12,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cat/explain.h"
+#include "enumerate/event_name.h"
 #include "report/report.h"
 
 struct exec_drawing {
@@ -19,6 +21,8 @@ struct exec_drawing {
     const litmus_test *t;
     const cat_model *m;
     enum exec_show show;
+    bool through;           /* also the executions the model rejects */
+    cat_explainer *explainer;
     int nshow, drawn;
     FILE *dot;              /* the temporary beside DIR/TEST.dot */
     char *dot_tmp, *dot_path;
@@ -60,9 +64,25 @@ static const char *file_stem(const char *name)
     return s;
 }
 
-exec_drawing *exec_draw_begin(const char *dir, const litmus_test *t, const cat_model *m, enum exec_show show,
-                              int nshow, FILE *err)
+bool exec_through_parse(const char *word, bool *out)
 {
+    if (strcmp(word, "invalid") == 0 || strcmp(word, "all") == 0)
+        *out = true;
+    else if (strcmp(word, "none") == 0)
+        *out = false;
+    else
+        return false;
+    return true;
+}
+
+exec_drawing *exec_draw_begin(const char *dir, const litmus_test *t, const cat_model *m, enum exec_show show,
+                              bool through, int nshow, FILE *err)
+{
+    cat_explainer *explainer = cat_explainer_new(m, err);
+    if (!explainer) {
+        fputs("scopecheck litmus: error: the model's show statements cannot be drawn\n", err);
+        return NULL;
+    }
     struct stat st;
     if (stat(dir, &st) != 0 && mkdir(dir, 0755) != 0) {
         fprintf(err, "scopecheck litmus: error: cannot create directory '%s': %s\n", dir, strerror(errno));
@@ -74,6 +94,8 @@ exec_drawing *exec_draw_begin(const char *dir, const litmus_test *t, const cat_m
     d->t = t;
     d->m = m;
     d->show = show;
+    d->through = through;
+    d->explainer = explainer;
     d->nshow = nshow;
     d->err = err;
     d->dot_path = path_in(dir, file_stem(t->name), ".dot");
@@ -92,15 +114,6 @@ exec_drawing *exec_draw_begin(const char *dir, const litmus_test *t, const cat_m
     return d;
 }
 
-/* herd names events a, b, ..., z, then aa, ab, ... */
-static void event_name(int i, char *out)
-{
-    if (i < 26)
-        snprintf(out, 4, "%c", 'a' + i);
-    else
-        snprintf(out, 4, "%c%c", 'a' + i / 26 - 1, 'a' + i % 26);
-}
-
 /* DOT string contents: quotes and backslashes escaped. */
 static void dot_escaped(FILE *f, const char *s)
 {
@@ -116,8 +129,8 @@ static void dot_escaped(FILE *f, const char *s)
 
 static void event_label(FILE *f, const litmus_test *t, const enum_event_info *e, int i)
 {
-    char name[4];
-    event_name(i, name);
+    char name[ENUM_EVENT_NAME_SIZE];
+    enum_event_name(i, name);
     fprintf(f, "%s: ", name);
     if (e->kind == 'R' || e->kind == 'W') {
         fprintf(f, "%c[", e->kind);
@@ -154,15 +167,167 @@ static bool immediate(const relation *r, int a, int b, int n)
 /* xlabel, not label: graphviz 2.42's dot frees an edge label twice when
  * the graph is laid out and freed in process (ASan finds it; the `dot`
  * program exits before freeing). */
+static void edge_styled(FILE *f, int a, int b, const char *label, const char *color, const char *style)
+{
+    fprintf(f, "  e%d -> e%d [xlabel=\"", a, b);
+    dot_escaped(f, label);
+    fprintf(f, "\", color=\"%s\", fontcolor=\"%s\"%s%s];\n", color, color, style ? ", " : "", style ? style : "");
+}
+
 static void edge(FILE *f, int a, int b, const char *label, const char *color)
 {
-    fprintf(f, "  e%d -> e%d [xlabel=\"%s\", color=\"%s\", fontcolor=\"%s\"];\n", a, b, label, color, color);
+    edge_styled(f, a, b, label, color, NULL);
+}
+
+/* Pairs of r that herd leaves out of a picture of a shown relation: (a, b)
+ * when a reaches b in r through another event z (a r z, z r+ b). */
+static bool implied(const relation *r, const relation *plus, int a, int b, int n)
+{
+    for (int z = 0; z < n; z++)
+        if (z != a && z != b && rel_has(r, a, z, n) && rel_has(plus, z, b, n))
+            return true;
+    return false;
+}
+
+static relation *closure(const relation *r, int n)
+{
+    relation *plus = GC_MALLOC_ATOMIC(rel_bytes(n));
+    rel_plus(plus, r, n);
+    return plus;
+}
+
+/* A shortest cycle of r as each event's successor on it (-1 off the
+ * cycle); false when r is acyclic.  Breadth first from each event: the
+ * first event met that r relates back to the start closes a shortest
+ * cycle through it. */
+static bool shortest_cycle(const relation *r, int n, int *next)
+{
+    int *parent = GC_MALLOC_ATOMIC(sizeof *parent * (size_t)n), *dist = GC_MALLOC_ATOMIC(sizeof *dist * (size_t)n);
+    int *queue = GC_MALLOC_ATOMIC(sizeof *queue * (size_t)n), *best_parent = GC_MALLOC_ATOMIC(sizeof *best_parent * (size_t)n);
+    int best = n + 1, best_start = -1, best_last = -1;
+    for (int s = 0; s < n; s++) {
+        for (int i = 0; i < n; i++)
+            dist[i] = -1;
+        int head = 0, tail = 0, last = -1;
+        queue[tail++] = s;
+        dist[s] = 0;
+        parent[s] = -1;
+        while (head < tail && last < 0) {
+            int u = queue[head++];
+            if (dist[u] + 1 >= best)
+                break;
+            if (rel_has(r, u, s, n)) {
+                last = u;
+                break;
+            }
+            for (int v = 0; v < n; v++)
+                if (dist[v] < 0 && rel_has(r, u, v, n)) {
+                    dist[v] = dist[u] + 1;
+                    parent[v] = u;
+                    queue[tail++] = v;
+                }
+        }
+        if (last >= 0) {
+            best = dist[last] + 1;
+            best_start = s;
+            best_last = last;
+            memcpy(best_parent, parent, sizeof *parent * (size_t)n);
+        }
+    }
+    if (best_start < 0)
+        return false;
+    for (int i = 0; i < n; i++)
+        next[i] = -1;
+    next[best_last] = best_start;
+    for (int v = best_last; v != best_start; v = best_parent[v])
+        next[best_parent[v]] = v;
+    return true;
+}
+
+/* A shown relation, as herd draws one: its pairs less the implied ones;
+ * po, rf, co and fr are drawn already (herd draws them once too). */
+static void draw_shown(FILE *f, const cat_explained *it, int n)
+{
+    static const char *const drawn[] = {"po", "rf", "co", "fr"};
+    for (size_t i = 0; i < sizeof drawn / sizeof drawn[0]; i++)
+        if (strcmp(it->name, drawn[i]) == 0)
+            return;
+    if (!it->rel)
+        return;
+    const relation *plus = closure(it->rel, n);
+    for (int a = 0; a < n; a++)
+        for (int b = 0; b < n; b++)
+            if (rel_has(it->rel, a, b, n) && (a == b || !implied(it->rel, plus, a, b, n)))
+                edge(f, a, b, it->name, "brown");
+}
+
+#define FAILED_COLOR "crimson"
+#define FAILED_BOLD "penwidth=3, style=bold"
+
+/* The failed check's relation: for acyclic, a shortest cycle in bold and
+ * the other pairs (less the implied ones) dashed; for irreflexive, the
+ * events related to themselves; for empty, every pair (or every event of a
+ * set). */
+static void draw_failed(FILE *f, const cat_explained *it, int n)
+{
+    if (it->kind == CAT_FAILED_EMPTY && it->set) {
+        for (int e = set_next(it->set, 0, n); e >= 0; e = set_next(it->set, e + 1, n)) {
+            fprintf(f, "  e%d [color=\"" FAILED_COLOR "\", penwidth=3, xlabel=\"", e);
+            dot_escaped(f, it->name);
+            fputs("\"];\n", f);
+        }
+        return;
+    }
+    if (!it->rel || it->kind == CAT_FAILED_NONEMPTY)
+        return;
+    int *next = GC_MALLOC_ATOMIC(sizeof *next * (size_t)n);
+    bool cycle = it->kind == CAT_FAILED_ACYCLIC && shortest_cycle(it->rel, n, next);
+    const relation *plus = it->kind == CAT_FAILED_ACYCLIC ? closure(it->rel, n) : NULL;
+    for (int a = 0; a < n; a++)
+        for (int b = 0; b < n; b++) {
+            if (!rel_has(it->rel, a, b, n))
+                continue;
+            if (it->kind == CAT_FAILED_IRREFLEXIVE) {
+                if (a == b)
+                    edge_styled(f, a, b, it->name, FAILED_COLOR, FAILED_BOLD);
+            } else if (it->kind == CAT_FAILED_EMPTY) {
+                edge_styled(f, a, b, it->name, FAILED_COLOR, FAILED_BOLD);
+            } else if (cycle && next[a] == b) {
+                edge_styled(f, a, b, it->name, FAILED_COLOR, FAILED_BOLD);
+            } else if (a == b || !implied(it->rel, plus, a, b, n)) {
+                edge_styled(f, a, b, it->name, FAILED_COLOR, "style=dashed");
+            }
+        }
+}
+
+/* What the graph's label says of a rejected execution. */
+static void failed_label(FILE *f, const cat_explained *items, int count, const char *other)
+{
+    static const char *const verbs[] = {
+        [CAT_FAILED_ACYCLIC] = "cyclic", [CAT_FAILED_IRREFLEXIVE] = "reflexive",
+        [CAT_FAILED_EMPTY] = "not empty", [CAT_FAILED_NONEMPTY] = "fails",
+    };
+    fputs(", forbidden", f);
+    for (int i = 0; i < count; i++)
+        if (items[i].kind != CAT_SHOWN) {
+            fputs(": ", f);
+            dot_escaped(f, items[i].name);
+            fprintf(f, " %s", verbs[items[i].kind]);
+            return;
+        }
+    if (other) {
+        fputs(": ", f);
+        dot_escaped(f, other);
+    }
 }
 
 static void write_graph(exec_drawing *d, FILE *f, const exec *x, const enum_event_info *ev, int n,
-                        const lit_value *state, unsigned flags)
+                        const lit_value *state, unsigned flags, bool forbidden)
 {
     const litmus_test *t = d->t;
+    const cat_explained *items;
+    const char *other_failure;
+    int nitems = cat_explain(d->explainer, x, &items, &other_failure);
     fprintf(f, "digraph \"%s_%d\" {\n  label=\"", file_stem(t->name), d->drawn + 1);
     dot_escaped(f, t->name);
     fprintf(f, ": execution %d, final state ", d->drawn + 1);
@@ -180,6 +345,8 @@ static void write_graph(exec_drawing *d, FILE *f, const exec *x, const enum_even
             fputs(", flag ", f);
             dot_escaped(f, cat_model_flag_name(d->m, k));
         }
+    if (forbidden)
+        failed_label(f, items, nitems, other_failure);
     fputs("\";\n  labelloc=t;\n  forcelabels=true;\n  node [shape=box, fontname=\"monospace\"];\n", f);
     fputs("  subgraph cluster_init {\n    label=\"init\";\n    style=dashed;\n", f);
     for (int i = 0; i < n; i++)
@@ -215,6 +382,13 @@ static void write_graph(exec_drawing *d, FILE *f, const exec *x, const enum_even
                 if (rel_has(rf, w, a, n) && immediate(co, w, b, n))
                     edge(f, a, b, "fr", "darkorange");
         }
+    /* a consistent execution passes every check (with some `with` order,
+     * maybe not the first one cat_explain took): only shows are drawn */
+    for (int i = 0; i < nitems; i++)
+        if (items[i].kind == CAT_SHOWN)
+            draw_shown(f, &items[i], n);
+        else if (forbidden)
+            draw_failed(f, &items[i], n);
     fputs("}\n", f);
 }
 
@@ -249,10 +423,9 @@ static void render_svg(exec_drawing *d, const char *dot_text)
     }
 }
 
-void exec_draw_execution(void *drawing, const exec *x, const enum_event_info *events, int n,
-                         const lit_value *state, bool holds, unsigned flags)
+static void draw(exec_drawing *d, const exec *x, const enum_event_info *events, int n, const lit_value *state,
+                 bool holds, unsigned flags, bool forbidden)
 {
-    exec_drawing *d = drawing;
     if (d->failed || d->show == SHOW_NONE || (d->show == SHOW_PROP && !holds) || (d->show == SHOW_NEG && holds))
         return;
     if (d->nshow > 0 && d->drawn >= d->nshow)
@@ -264,7 +437,7 @@ void exec_draw_execution(void *drawing, const exec *x, const enum_event_info *ev
         d->failed = true;
         return;
     }
-    write_graph(d, mem, x, events, n, state, flags);
+    write_graph(d, mem, x, events, n, state, flags, forbidden);
     fclose(mem);
     if (fputs(text, d->dot) == EOF)
         d->failed = true;
@@ -272,6 +445,20 @@ void exec_draw_execution(void *drawing, const exec *x, const enum_event_info *ev
     free(text);
     d->drawn++;
 }
+
+void exec_draw_execution(void *drawing, const exec *x, const enum_event_info *events, int n,
+                         const lit_value *state, bool holds, unsigned flags)
+{
+    draw(drawing, x, events, n, state, holds, flags, false);
+}
+
+void exec_draw_rejected(void *drawing, const exec *x, const enum_event_info *events, int n,
+                        const lit_value *state, bool holds, unsigned flags)
+{
+    draw(drawing, x, events, n, state, holds, flags, true);
+}
+
+bool exec_draw_through(const exec_drawing *d) { return d && d->through; }
 
 int exec_draw_count(const exec_drawing *d) { return d ? d->drawn : 0; }
 

@@ -14,7 +14,7 @@ static const struct {
     {"I", "verify finds models in $SCOPECHECK_MODELS, then beside the program, or give -model PATH.cat (litmus takes -I DIR)"},
     {"bell", "scopecheck has no bell files: scopes come from the litmus test's placement"},
     {"macros", "scopecheck has no macro files"},
-    {"through", "only consistent executions are counted; use -show all -o DIR to draw the others"},
+    {"through", "only consistent executions are counted; litmus -show all -through invalid -o DIR draws the others"},
     {"throughflag", "flags are reported for every consistent execution; use --races to list racing pairs"},
     {"skipcheck", "edit a copy of the .cat file and give it with -model PATH.cat"},
     {"skipchecks", "edit a copy of the .cat file and give it with -model PATH.cat"},

@@ -52,6 +52,7 @@ typedef struct litmus_opts {
     bool quiet;          /* -q: no warnings on stderr (herd's -q) */
     int jobs;            /* -j N: files checked in N processes */
     enum exec_show show; /* -show prop|neg|all: executions drawn into -o DIR */
+    bool through;        /* -through invalid: rejected executions drawn too */
     const char *out_dir;
     int nshow;
     const volatile sig_atomic_t *stop;
@@ -75,13 +76,18 @@ static void usage(FILE *to)
             "  --max-memory SIZE  stop checking a test when the heap in use exceeds SIZE (suffix K, M, G, T)\n"
             "  -show prop|neg|all -o DIR [-nshow N]\n"
             "              draw the executions that satisfy the condition (prop), the others (neg)\n"
-            "              or all: DIR/TEST.dot (one graph each) and DIR/TEST-K.svg\n"
+            "              or all: DIR/TEST.dot (one graph each) and DIR/TEST-K.svg, with the\n"
+            "              relations of the model's show statements\n"
+            "  -through invalid|all|none\n"
+            "              with -show: draw the executions the model rejects too, with the relation\n"
+            "              of the first check each fails (the verdict does not change)\n"
             "  -I DIR      where .cat models, their includes and herd's stdlib.cat are also\n"
             "              looked for (herd's -I / -set-libdir; repeatable)\n"
             "  --variant V a variant that the model's `if \"V\"` tests (herd's -variant; repeatable)\n",
             model_path_bundled_names());
     schedule_usage(to, false);
-    fputs("herd7's spellings work: -model M, -cat M, -unroll N, -show, -o, -nshow, -q, -set-libdir, -variant.\n"
+    fputs("herd7's spellings work: -model M, -cat M, -unroll N, -show, -o, -nshow, -through, -q, -set-libdir,\n"
+          "-variant.\n"
           "Exit status: 0 every file checked and every verdict established; 2 unusable input,\n"
           "arguments or output; 3 some verdict unknown (a limit, an execution too large to check, a\n"
           "signal: the verdict is Unknown unless what was found settles it; --liveness: a liveness\n"
@@ -164,6 +170,7 @@ static int parse_options(int argc, char **argv, litmus_opts *o, FILE *out, FILE 
         {"show", required_argument, NULL, 'S'},
         {"output-dir", required_argument, NULL, 'o'},
         {"nshow", required_argument, NULL, 'N'},
+        {"through", required_argument, NULL, 'T'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -220,6 +227,12 @@ static int parse_options(int argc, char **argv, litmus_opts *o, FILE *out, FILE 
                 return 2;
             }
             break;
+        case 'T':
+            if (!exec_through_parse(optarg, &o->through)) {
+                fprintf(err, "scopecheck litmus: error: -through takes invalid, all or none, not '%s'\n", optarg);
+                return 2;
+            }
+            break;
         case 'o': o->out_dir = optarg; break;
         case 'N':
             if (!parse_jobs(optarg, &o->nshow)) {
@@ -231,6 +244,11 @@ static int parse_options(int argc, char **argv, litmus_opts *o, FILE *out, FILE 
         case 'h': usage(out); return 0;
         default: return unknown_option(argv[optind - 1], err);
         }
+    }
+    if (o->through && o->show == SHOW_NONE) {
+        fputs("scopecheck litmus: error: -through draws the executions the model rejects: give -show and -o DIR "
+              "(verdicts count only consistent executions)\n", err);
+        return 2;
     }
     if (o->show != SHOW_NONE && !o->out_dir) {
         fputs("scopecheck litmus: error: -show draws into a directory: give -o DIR\n", err);
@@ -329,10 +347,12 @@ static int check_file(const char *path, const litmus_opts *o, const cat_model *m
                        .timeout_s = o->timeout_s, .max_memory = o->max_memory};
     exec_drawing *drawing = NULL;
     if (o->show != SHOW_NONE) {
-        drawing = exec_draw_begin(o->out_dir, t, m, o->show, o->nshow, err);
+        drawing = exec_draw_begin(o->out_dir, t, m, o->show, o->through, o->nshow, err);
         if (!drawing)
             return SC_STATUS_UNUSABLE;
         eo.on_execution = exec_draw_execution;
+        if (exec_draw_through(drawing))
+            eo.on_rejected = exec_draw_rejected;
         eo.execution_ctx = drawing;
     }
     check_result r;

@@ -34,6 +34,8 @@ static json_t *instr_json(const lit_instr *in)
         json_object_set_new(o, "target", json_integer(in->target));
     if (in->op == OP_BARRIER)
         json_object_set_new(o, "waits", json_boolean(in->barrier_waits));
+    if (in->remote)     /* a remote-scope-promotion form; written only then, so older programs read the same */
+        json_object_set_new(o, "remote", json_true());
     return o;
 }
 

@@ -6,19 +6,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "enumerate/event_name.h"
+
 struct witness_set {
     const litmus_test *t;
     outcome_set *wanted;
     const char **text;       /* per outcome of `wanted`, or NULL */
 };
-
-static void event_name(int i, char out[4])
-{
-    if (i < 26)
-        snprintf(out, 4, "%c", 'a' + i);
-    else
-        snprintf(out, 4, "%c%c", 'a' + i / 26 - 1, 'a' + i % 26);
-}
 
 static const char *loc_name(const litmus_test *t, int loc)
 {
@@ -27,8 +21,8 @@ static const char *loc_name(const litmus_test *t, int loc)
 
 static void print_event(FILE *f, const litmus_test *t, const enum_event_info *e, int i)
 {
-    char name[4];
-    event_name(i, name);
+    char name[ENUM_EVENT_NAME_SIZE];
+    enum_event_name(i, name);
     fprintf(f, "  %s: %s ", name, e->thread >= 0 ? t->threads[e->thread].name : "init");
     if (e->kind == 'R' || e->kind == 'W')
         fprintf(f, "%c[%s]=%" PRId64, e->kind, loc_name(t, e->loc), e->value);
@@ -45,7 +39,7 @@ static void print_event(FILE *f, const litmus_test *t, const enum_event_info *e,
 /* The pairs of r, or only its immediate steps (co is closed transitively). */
 static void print_pairs(FILE *f, const char *what, const relation *r, int n, bool immediate_only)
 {
-    char a[4], b[4];
+    char a[ENUM_EVENT_NAME_SIZE], b[ENUM_EVENT_NAME_SIZE];
     bool any = false;
     fprintf(f, "  %s:", what);
     for (int i = 0; i < n; i++)
@@ -57,8 +51,8 @@ static void print_pairs(FILE *f, const char *what, const relation *r, int n, boo
                 implied = k != i && k != j && rel_has(r, i, k, n) && rel_has(r, k, j, n);
             if (implied)
                 continue;
-            event_name(i, a);
-            event_name(j, b);
+            enum_event_name(i, a);
+            enum_event_name(j, b);
             fprintf(f, "%s %s->%s", any ? "," : "", a, b);
             any = true;
         }

@@ -74,6 +74,8 @@ typedef struct enum_ctx {
     unsigned ticks;
     const volatile sig_atomic_t *interrupt; /* the caller's stop flag (a signal), or NULL */
     enum_execution_fn on_execution;
+    enum_execution_fn on_rejected;
+    bool rejecting;       /* record_state walks a rejected execution's final states */
     void *execution_ctx;
     unsigned exec_flags;    /* flags of the execution being recorded */
     tp_result paths;
@@ -897,7 +899,7 @@ static bool proposition_holds(enum_ctx *c, int index)
 }
 
 /* Hands the execution in x to the caller (drawing), with its events. */
-static void notify_execution(enum_ctx *c, bool holds)
+static void notify_execution(enum_ctx *c, enum_execution_fn fn, bool holds)
 {
     enum_event_info info[REL_MAX_EVENTS];
     for (int i = 0; i < c->n; i++) {
@@ -912,7 +914,7 @@ static void notify_execution(enum_ctx *c, bool holds)
         info[i].value = e->value;
         info[i].wvalue = e->wvalue;
     }
-    c->on_execution(c->execution_ctx, &c->x, info, c->n, c->state, holds, c->exec_flags);
+    fn(c->execution_ctx, &c->x, info, c->n, c->state, holds, c->rejecting ? 0 : c->exec_flags);
 }
 
 static void record_state(enum_ctx *c, int obs)
@@ -921,13 +923,17 @@ static void record_state(enum_ctx *c, int obs)
     if (obs == t->nobserved + t->nhidden) {
         if (t->filter && !condition_holds(t, t->filter, c->state))
             return; /* herd's filter drops the execution */
+        if (c->rejecting) {
+            notify_execution(c, c->on_rejected, condition_holds(t, t->cond, c->state));
+            return;
+        }
         bool holds = proposition_holds(c, outcome_add(c->r->states, c->state));
         if (holds)
             c->r->positive++;
         else
             c->r->negative++;
         if (c->on_execution)
-            notify_execution(c, holds);
+            notify_execution(c, c->on_execution, holds);
         return;
     }
     const lit_term *term = obs < t->nobserved ? &t->observed[obs] : &t->hidden[obs - t->nobserved];
@@ -995,6 +1001,14 @@ static void collect_races(enum_ctx *c, unsigned flags)
     }
 }
 
+/* The final states of a rejected execution, each handed to on_rejected. */
+static void notify_rejected(enum_ctx *c)
+{
+    c->rejecting = true;
+    record_state(c, 0);
+    c->rejecting = false;
+}
+
 static void evaluate(enum_ctx *c)
 {
     if (out_of_budget(c))
@@ -1003,8 +1017,11 @@ static void evaluate(enum_ctx *c)
     cat_verdict v = cat_check_prepared(c->model, c->ws, &c->x);
     if (cat_undecided(c->ws))
         c->r->undecided = true;
-    if (!v.consistent)
+    if (!v.consistent) {
+        if (c->on_rejected && !cat_undecided(c->ws))
+            notify_rejected(c);
         return;
+    }
     c->r->consistent++;
     if (c->live) {
         live_record(c->live, &c->x);
@@ -1561,8 +1578,9 @@ static enum_ctx *new_ctx(const litmus_test *t, const cat_model *m, cat_workspace
     c->collect_races = o->races;
     c->interrupt = o->stop;
     c->on_execution = o->on_execution;
+    c->on_rejected = o->on_rejected;
     c->execution_ctx = o->execution_ctx;
-    c->co_staged = cat_model_co_staged(m);
+    c->co_staged = cat_model_co_staged(m) && !o->on_rejected;
     find_peers(t, &c->peers);
     c->state = GC_MALLOC_ATOMIC(sizeof(lit_value) * (size_t)(t->nobserved + t->nhidden + 1));
     return c;

@@ -55,6 +55,12 @@ typedef struct enum_options {
      * The caller owns it (a signal handler sets it). */
     const volatile sig_atomic_t *stop;
     enum_execution_fn on_execution;   /* optional: every consistent execution (drawing) */
+    /* Optional: every execution the model rejects (drawing forbidden
+     * executions, `-through`), with flags 0; it changes no count or
+     * state.  Setting it turns off the model's staged evaluation of
+     * coherence choices (each choice is then checked on its own, so that
+     * each rejected one can be handed over): slower, same verdicts. */
+    enum_execution_fn on_rejected;
     void *execution_ctx;
 } enum_options;
 

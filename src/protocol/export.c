@@ -329,8 +329,70 @@ static json_t *invariant_one(const protocol *p, int k)
                      "expr", expr_json(&s, p->invs[k].e));
 }
 
+/* ---- how deep the JSON of an expression goes ---------------------------------------------- */
+/* The tables format nests binary nodes, so a chain of n operators is n
+ * objects deep; a reader (jansson in scopesim stops at 2048 levels) and the
+ * writer itself (jansson's dump recurses) need a bound.  Nesting other than
+ * chains is bounded by the parser, so this recursion is shallow. */
+static int expr_depth(const pexpr *e)
+{
+    if (!e)
+        return 0;
+    int d = 0;
+    if (e->kind == EX_CHAIN) {
+        for (int i = 0; i < e->nterms; i++) {
+            int t = expr_depth(e->terms[i]) + (e->nterms - (i > 0 ? i : 1));
+            d = t > d ? t : d;
+        }
+        return d + 1;
+    }
+    const pexpr *kids[] = {e->l, e->r, e->r2};
+    for (int k = 0; k < 3; k++) {
+        int t = expr_depth(kids[k]);
+        d = t > d ? t : d;
+    }
+    return d + 1;
+}
+
+static int act_depth(const pact *a)
+{
+    int d = expr_depth(a->e), t = expr_depth(a->index);
+    d = t > d ? t : d;
+    for (int k = 0; k < a->nargs; k++) {
+        t = expr_depth(a->args[k]);
+        d = t > d ? t : d;
+    }
+    return d;
+}
+
+/* False, after a located error, when some row's guard or action is nested
+ * deeper than PROTO_EXPORT_MAX_DEPTH. */
+static bool depths_fit(const protocol *p, FILE *errors)
+{
+    for (int c = 0; c < p->nctrls; c++) {
+        const pctrl *pc = &p->ctrls[c];
+        for (int r = 0; r < pc->nrows; r++) {
+            const prow *row = &pc->rows[r];
+            int d = expr_depth(row->guard);
+            for (int k = 0; k < row->nacts; k++) {
+                int t = act_depth(&row->acts[k]);
+                d = t > d ? t : d;
+            }
+            if (d > PROTO_EXPORT_MAX_DEPTH) {
+                fprintf(errors, "%s:%d:%d: error: an expression of this row is %d levels deep in the exported tables "
+                        "(at most %d: split the chain of operators)\n", row->path, row->line, row->col, d,
+                        PROTO_EXPORT_MAX_DEPTH);
+                return false;
+            }
+        }
+    }
+    return true;
+}
+
 json_t *proto_export_content(const protocol *p, const proto_options *o, FILE *errors)
 {
+    if (!depths_fit(p, errors))
+        return NULL;
     json_t *consts = json_object();
     if (!constants_json(p, o, consts, errors)) {
         json_decref(consts);

@@ -11,7 +11,8 @@
  * messages, controllers (states, fields, variables, final expression,
  * internal events, rows as trees: event pattern, guard, actions, next
  * state), channels (ordering as forced by o->net), the memory
- * declaration and invariants.  Names are kept (every reference is by
+ * declaration and invariants.  A row whose guard or action nests deeper
+ * than PROTO_EXPORT_MAX_DEPTH is an error (file:line:col) and NULL.  Names are kept (every reference is by
  * name); expressions are trees, never source text.  The built-in
  * constants (NCU, NGPU, NADDR, NTHREADS, MAXOPS) stay symbolic in bounds,
  * for the consumer to bind.  Deterministic: the same protocol and options
@@ -30,6 +31,10 @@
 
 #define PROTO_EXPORT_FORMAT "scopecheck-tables"
 #define PROTO_EXPORT_VERSION 1
+/* The deepest expression export writes (a row's guard or action, in JSON
+ * levels; a chain of n operators is n deep): a located error beyond, since
+ * JSON readers bound nesting (jansson: 2048). */
+#define PROTO_EXPORT_MAX_DEPTH 1000
 
 typedef struct proto_shape {
     int ncu, ngpu, naddr, max_threads_per_cu, maxops;

@@ -251,6 +251,7 @@ typedef struct pbar_info { int cu; long id; int slot; } pbar_info;
 typedef struct pctrl_info {
     int ninst, base, line_slots, inst_slots;
     int rule_base;          /* internal events */
+    int unit_base;          /* the fairness unit of its first internal rule (one per rule) */
     int *field_off;         /* slot of field f relative to its line's first slot */
     int *var_off;           /* slot of variable v relative to the instance's variables */
     int *field_len, *var_len; /* elements of an aggregate (1: scalar) */

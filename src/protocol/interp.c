@@ -1113,6 +1113,13 @@ typedef struct describer {
     textbuf text;
 } describer;
 
+/* Records text[start, b->len) as one of the step's actions. */
+static void note_action(proto_step_desc *s, const textbuf *b, size_t start)
+{
+    if (s->nactions < PSTEP_MAX_ACTIONS && b->len > start)
+        s->actions[s->nactions++] = (proto_span){(uint16_t)start, (uint16_t)(b->len - start)};
+}
+
 /* "send req[1] Load(x)", one per destination ("send inv[0] Inv(x); send
  * inv[2] Inv(x)"); each message is also listed in the step. */
 static void describe_send(ctx *c, const pact *a, describer *d)
@@ -1324,7 +1331,10 @@ static void describe_scratchpad(const proto_instance *in, const int32_t *v, cons
     s->fired = after[in->threads[t].base] != v[in->threads[t].base];
     tb_printf(b, "%s (CU %d) ", th->name, in->threads[t].cu);
     if (slot < 0) {
-        tb_printf(b, "local fence: %s -> nothing (local memory is not cached)", s->event);
+        tb_printf(b, "local fence: %s -> ", s->event);
+        size_t start = b->len;
+        tb_puts(b, "nothing (local memory is not cached)");
+        note_action(s, b, start);
         return;
     }
     s->loc = proto_loc_name(in, ins->loc);
@@ -1336,12 +1346,19 @@ static void describe_scratchpad(const proto_instance *in, const int32_t *v, cons
     const char *sep = " ";
     if (ins->op != OP_STORE && ins->dst >= 0) {
         int32_t value = after[in->threads[t].base + 2 + ins->dst];
-        tb_printf(b, " %s %s = %d", th->name, th->reg_names[ins->dst], value);
+        tb_puts(b, sep);
+        size_t start = b->len;
+        tb_printf(b, "%s %s = %d", th->name, th->reg_names[ins->dst], value);
+        note_action(s, b, start);
         s->reads[s->nreads++] = (proto_read){t, th->name, th->reg_names[ins->dst], value};
         sep = "; ";
     }
-    if (ins->op != OP_LOAD)
-        tb_printf(b, "%s%s := %d", sep, s->loc, after[slot]);
+    if (ins->op != OP_LOAD) {
+        tb_puts(b, sep);
+        size_t start = b->len;
+        tb_printf(b, "%s := %d", s->loc, after[slot]);
+        note_action(s, b, start);
+    }
 }
 
 /* "P1 (CU 1) L1[y] in I: " or "(slice 1) L2[x] in V: ": who takes the
@@ -1399,7 +1416,9 @@ static void describe_row(ctx *c, const prow *row, taken tk, int line, const int3
             continue;
         }
         tb_puts(&d->text, sep);
+        size_t start = d->text.len;
         describe_act(c, a, d);
+        note_action(d->step, &d->text, start);
         read |= a->kind == A_REG;
         sep = "; ";
     }
@@ -1408,8 +1427,12 @@ static void describe_row(ctx *c, const prow *row, taken tk, int line, const int3
         tb_puts(&d->text, " (not enabled)");
     if (row->next >= 0 && line >= 0)
         tb_printf(&d->text, "%snext %s", sep, in->p->ctrls[c->ctrl].states[after[line]]);
-    else if (row->nacts == 0)
-        tb_puts(&d->text, " nothing");
+    else if (row->nacts == 0) {
+        tb_puts(&d->text, " ");
+        size_t start = d->text.len;
+        tb_puts(&d->text, "nothing");
+        note_action(d->step, &d->text, start);
+    }
 }
 
 /* Who the step is about: kind, actor, thread and instruction, line and
@@ -1808,23 +1831,12 @@ static void step_add(const char **items, int *n, const char *s)
         items[(*n)++] = s;
 }
 
-/* The actions of the step's line: after " -> ", separated by "; ", up to
- * the final "next S". */
-static void step_actions(const char *text, nsi_step *out)
+/* The actions the replay recorded, each whole (an action's text may hold
+ * "; ", as invalidate_all's list of dropped lines does). */
+static void step_actions(const proto_step_desc *s, nsi_step *out)
 {
-    const char *p = strstr(text, " -> ");
-    if (!p)
-        return;
-    p += 4;
-    while (*p) {
-        const char *end = strstr(p, "; ");
-        size_t n = end ? (size_t)(end - p) : strlen(p);
-        if (!(strncmp(p, "next ", 5) == 0 && !end))
-            step_add(out->actions, &out->nactions, GC_STRNDUP(p, n));
-        p += n;
-        if (end)
-            p += 2;
-    }
+    for (int k = 0; k < s->nactions; k++)
+        step_add(out->actions, &out->nactions, GC_STRNDUP(s->text + s->actions[k].start, s->actions[k].len));
 }
 
 static const char *instance_kind(const proto_instance *in, const proto_agent *a)
@@ -1872,7 +1884,7 @@ static bool step(void *vctx, const uint8_t *state, int rule, const uint8_t *next
     out->event = s.kind == PSTEP_BARRIER ? "barrier" : GC_STRDUP(s.event);
     out->row_file = s.row_file;
     out->row_line = s.row_line;
-    step_actions(s.text, out);
+    step_actions(&s, out);
     for (int k = 0; k < s.nsends; k++) {
         char buf[PROTO_NAME_MAX * 4];
         snprintf(buf, sizeof buf, "%s %s", s.sends[k].channel, s.sends[k].text);
@@ -1893,7 +1905,12 @@ static bool step(void *vctx, const uint8_t *state, int rule, const uint8_t *next
 /* ---- units, threads and CTAs (nsi_sched) ------------------------------------------------------ */
 /* Rules 0..nthreads-1 are the threads' own; a channel's rules come per
  * instance (one per message slot when unordered), so a rule's unit is its
- * thread or its channel instance; internal events belong to no unit. */
+ * thread or its channel instance.  An internal event of a controller's
+ * line (draining a store buffer, finishing a flush) is its own unit: the
+ * hardware eventually does the work it has pending.  `evict` belongs to no
+ * unit: a cache need never give a line up, so no fairness forces it. */
+static bool is_evict(const pctrl *pc, int x) { return strcmp(pc->internal[x], "evict") == 0; }
+
 static int rule_unit(void *vctx, int rule)
 {
     const proto_instance *in = vctx;
@@ -1905,7 +1922,32 @@ static int rule_unit(void *vctx, int rule)
         if (r >= 0 && r < ci->ninst * per)
             return ci->unit_base + r / per;
     }
+    for (int c = 0; c < in->p->nctrls; c++) {
+        const pctrl *pc = &in->p->ctrls[c];
+        int r = rule - in->ctrls[c].rule_base;
+        if (pc->ninternal && r >= 0 && r < in->ctrls[c].ninst * in->naddr * pc->ninternal)
+            return is_evict(pc, r % pc->ninternal) ? -1 : in->ctrls[c].unit_base + r;
+    }
     return -1;
+}
+
+/* "(CU 1) L1[x] drain": the line and internal event of an internal unit. */
+static bool internal_unit_name(const proto_instance *in, int unit, FILE *out)
+{
+    for (int c = 0; c < in->p->nctrls; c++) {
+        const pctrl *pc = &in->p->ctrls[c];
+        int r = unit - in->ctrls[c].unit_base;
+        if (!pc->ninternal || r < 0 || r >= in->ctrls[c].ninst * in->naddr * pc->ninternal)
+            continue;
+        int inst = r / pc->ninternal / in->naddr, a = r / pc->ninternal % in->naddr;
+        if (pc->level == LV_CU || pc->level == LV_GPU)
+            fprintf(out, "(%s %d) ", pc->level == LV_CU ? "CU" : "GPU", inst);
+        else if (pc->level == LV_SLICE && in->ctrls[c].ninst > 1)
+            fprintf(out, "(slice %d) ", inst);
+        fprintf(out, "%s[%s] %s", pc->name, proto_loc_name(in, a), pc->internal[r % pc->ninternal]);
+        return true;
+    }
+    return false;
 }
 
 static void unit_name(void *vctx, int unit, FILE *out)
@@ -1925,7 +1967,8 @@ static void unit_name(void *vctx, int unit, FILE *out)
             return;
         }
     }
-    fputs("?", out);
+    if (!internal_unit_name(in, unit, out))
+        fputs("?", out);
 }
 
 static bool thread_done(void *vctx, const uint8_t *state, int t)
@@ -1964,6 +2007,10 @@ static void init_sched(proto_instance *in)
     for (int ch = 0; ch < in->p->nchans; ch++) {
         in->chans[ch].unit_base = units;
         units += in->chans[ch].ninst;
+    }
+    for (int c = 0; c < in->p->nctrls; c++) {
+        in->ctrls[c].unit_base = units;
+        units += in->ctrls[c].ninst * in->naddr * in->p->ctrls[c].ninternal;
     }
     in->sched = (nsi_sched){in->nthreads, units, rule_unit, unit_name, thread_done, thread_waiting,
                             thread_progress, thread_cta, in->p->preempt};

@@ -29,6 +29,7 @@
 #define PSTEP_MAX_SENDS 16
 #define PSTEP_MAX_READS 2
 #define PSTEP_MAX_DROPS 16
+#define PSTEP_MAX_ACTIONS 16
 #define PSTEP_TEXT_MAX 1024
 
 /* A participant of a trace, and a lifeline of a chart: a thread or a
@@ -71,6 +72,11 @@ typedef enum proto_step_kind {
     PSTEP_NONE          /* the rule offers no event in that state */
 } proto_step_kind;
 
+/* A stretch of a step's text: text[start, start + len). */
+typedef struct proto_span {
+    uint16_t start, len;
+} proto_span;
+
 typedef struct proto_step_desc {
     proto_step_kind kind;
     proto_agent actor;              /* who took the event (the thread, for a barrier) */
@@ -93,6 +99,11 @@ typedef struct proto_step_desc {
     bool completes;                 /* the thread's instruction completed ("done") */
     int ndrops;                     /* lines invalidate_all dropped (the first PSTEP_MAX_DROPS) */
     proto_drop drops[PSTEP_MAX_DROPS];
+    int nactions;                   /* the actions the step took, as stretches of `text`
+                                       ("send req[1] Load(y)", "invalidate_all (dropped x:
+                                       V val=0; y: V val=1)"), the first PSTEP_MAX_ACTIONS;
+                                       an action's own text may hold "; " */
+    proto_span actions[PSTEP_MAX_ACTIONS];
     char text[PSTEP_TEXT_MAX];      /* the one line traces print, without newline: "P1 (CU 1)
                                        L1[y] in I: load.acquire.gpu -> invalidate_all (dropped
                                        x: V val=0); send req[1] Load(y); ...; next I" */

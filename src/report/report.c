@@ -9,8 +9,6 @@
 
 const char *report_verdict(const litmus_test *t, const check_result *r, const cat_model *m)
 {
-    if (r->interrupted)       /* partial counts establish nothing */
-        return "Unknown";
     if (m && cat_model_flags_make_undefined(m, r->flags))
         return "Undef";
     if (!report_established(t, r, m))
@@ -20,8 +18,6 @@ const char *report_verdict(const litmus_test *t, const check_result *r, const ca
 
 bool report_established(const litmus_test *t, const check_result *r, const cat_model *m)
 {
-    if (r->interrupted)       /* partial counts establish nothing (report_verdict) */
-        return false;
     if (!enumerate_incomplete(r))
         return true;
     if (m && cat_model_flags_undefined(m))
@@ -202,8 +198,14 @@ static const char *observation_word(const check_result *r)
 
 /* What was not checked, one line each (the verdict line says Unknown
  * when it matters). */
+/* A signal cuts the search as a limit does: every execution counted was
+ * checked whole, so a verdict they settle stands (as verify keeps a
+ * violation found before the cut). */
 static void herd_cut_warnings(FILE *out, const litmus_test *t, const check_result *r)
 {
+    if (r->interrupted)
+        fprintf(out, "Warning %s: interrupted by a signal; only the executions found so far were checked\n",
+                t->name);
     if (r->timed_out)
         fprintf(out, "Warning %s: time limit reached; only the executions found so far were checked\n", t->name);
     if (r->out_of_memory)
@@ -277,9 +279,6 @@ void report_herd(FILE *out, const litmus_test *t, check_result *r, const report_
         fprintf(out, "Warning %s: some executions wait forever at a counted barrier\n", t->name);
     if (info->extra_herd)
         info->extra_herd(out, t, info->extra);
-    if (r->interrupted)
-        fprintf(out, "Warning %s: interrupted by a signal; the counts are partial and the verdict unknown\n",
-                t->name);
     fprintf(out, "Time %s %.2f\n", t->name, info->seconds);
     fprintf(out, "Hash=%s\n\n", litmus_herd_hash(t));
 }

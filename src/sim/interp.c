@@ -129,7 +129,13 @@ static int64_t aggregate_query(sim_ctx *c, const sim_expr *e)
     if (!el)
         return 0;
     const sim_type *ty = storage_type(c, e->on_line, e->idx);
-    int64_t x = e->kind == SX_HAS ? eval(c, e->r) : 0, n = 0;
+    int64_t x = e->kind != SX_LEN ? eval(c, e->r) : 0, n = 0;
+    if (e->kind == SX_LAST) {           /* a fifo counts from its head */
+        for (int i = len - 1; i >= 0; i--)
+            if (el[i] == x)
+                return i;
+        return -1;
+    }
     if (e->kind == SX_HAS && ty->kind == ST_BITS)
         return x >= 0 && x < len && el[x];
     for (int i = 0; i < len; i++)
@@ -169,7 +175,9 @@ static int64_t eval(sim_ctx *c, const sim_expr *e)
     }
     case SX_INDEX: return element(c, e);
     case SX_LEN:
-    case SX_HAS: return aggregate_query(c, e);
+    case SX_HAS:
+    case SX_LAST: return aggregate_query(c, e);
+    case SX_TID: return c->has_thread ? c->tid : -1;
     case SX_HOME: return home_at(c, e->idx, eval(c, e->r));
     case SX_COND: return eval(c, e->l) ? eval(c, e->r) : eval(c, e->r2);
     }
@@ -370,7 +378,7 @@ enum sim_fire sim_fire(sim_ctx *c, const sim_event_desc *ev, const sim_row **out
     fx->nsends = 0;
     fx->done = fx->wait = fx->reg_set = fx->inv_all = false;
     *out = NULL;
-    int key = sim_event_key(c->t, (int)ev->kind, ev->order, ev->scope, ev->chan, ev->msg, ev->internal);
+    int key = sim_event_key(c->t, (int)ev->kind, ev->order, ev->scope, ev->remote, ev->chan, ev->msg, ev->internal);
     for (int i = ct->cand_first[key]; i < ct->cand_first[key + 1]; i++) {
         const sim_row *row = &ct->rows[ct->cand_rows[i]];
         if (!(row->states >> state & 1))
@@ -387,4 +395,23 @@ enum sim_fire sim_fire(sim_ctx *c, const sim_event_desc *ev, const sim_row **out
         return c->ok ? FIRE_OK : FIRE_BLOCKED;
     }
     return matched || ev->kind == SE_INTERNAL ? FIRE_BLOCKED : FIRE_UNHANDLED;
+}
+
+bool sim_held(sim_ctx *c)
+{
+    const sim_expr *h = c->t->ctrls[c->ctrl].hold;
+    if (!h)
+        return false;
+    c->ok = true;
+    bool on = eval(c, h) && c->ok;
+    c->ok = true;
+    return on;
+}
+
+bool sim_pin_addr(sim_ctx *c, const sim_row *row, int64_t *addr)
+{
+    c->ok = true;
+    int64_t x = eval(c, row->pin);
+    *addr = x - row->pin_k;
+    return c->ok;
 }

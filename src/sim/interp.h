@@ -33,6 +33,7 @@ typedef struct sim_event_desc {
     int order, scope;               /* processor events */
     int chan, msg;                  /* SE_RECV */
     int internal;                   /* SE_INTERNAL */
+    bool remote;                    /* processor events: a remote-scope-promotion form */
 } sim_event_desc;
 
 /* Everything a row may read besides its line and variables. */
@@ -75,6 +76,16 @@ typedef struct sim_effects {
 enum sim_fire { FIRE_OK, FIRE_BLOCKED, FIRE_UNHANDLED };
 
 enum sim_fire sim_fire(sim_ctx *c, const sim_event_desc *ev, const sim_row **row, sim_effects *fx);
+
+/* The processor controller's `hold` holds on the event's context (the
+ * line and variables in c): no processor event may fire.  As the
+ * checker, an expression that cannot be evaluated does not hold. */
+bool sim_held(sim_ctx *c);
+
+/* The address internal row `row` (which has a pin) can fire on, from
+ * the instance's variables in c; false when the pin cannot be evaluated
+ * (an empty fifo's head). */
+bool sim_pin_addr(sim_ctx *c, const sim_row *row, int64_t *addr);
 
 /* The home `h` of address a (for placing data and routing). */
 int64_t sim_home_of(const sim_tables *t, int h, uint64_t addr);

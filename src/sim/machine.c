@@ -11,6 +11,10 @@
  * offered again, as the checker offers a thread's instruction again. */
 enum try_result { R_FIRED, R_STAYED, R_BLOCKED, R_EMPTY };
 
+/* The ready-list item that offers an instance's internal events (other
+ * than evict); threads are >= 0, channel instances -1 - number. */
+#define INTERNAL_ITEM INT32_MIN
+
 static void fatal(machine *m, const char *fmt, const char *a, const char *b, const char *c)
 {
     if (m->fatal)
@@ -410,7 +414,7 @@ static bool evict_one(machine *m, int xi, int set)
         firing v = {.xi = xi, .thread = -1, .msg_type = -1};
         v.ev = (sim_event_desc){.kind = SE_INTERNAL, .internal = ct->evict};
         v.ctx = (sim_ctx){.t = m->t, .ctrl = x->ctrl, .inst = x->inst, .cu_gpu = m->cu_gpu, .has_line = true,
-                          .addr = lines_addr(&k->lines, rec), .tid = 0, .order = -1,
+                          .addr = lines_addr(&k->lines, rec), .tid = -1, .order = -1,
                           .cu = ct->level == SL_CU ? x->inst : -1,
                           .gpu = ct->level == SL_CU ? m->cu_gpu[x->inst] : ct->level == SL_GPU ? x->inst : -1};
         enum sim_stall cause;
@@ -432,13 +436,14 @@ static void unhandled(machine *m, const firing *f, int64_t state)
 {
     static const char *const kinds[] = {"load", "store", "rmw", "fence"};
     static const char *const orders[] = {"weak", "relaxed", "acquire", "release", "acq_rel", "sc"};
-    static const char *const scopes[] = {"", ".cta", ".gpu", ".sys"};
+    static const char *const scopes[SIM_NSCOPES] = {"", ".cta", ".gpu", ".sys", ".wi"};
     const sim_ctrl *ct = &m->t->ctrls[f->ctx.ctrl];
     char ev[96];
     if (f->ev.kind == SE_RECV)
         snprintf(ev, sizeof ev, "recv %s.%s", m->t->chans[f->ev.chan].name, m->t->msgs[f->ev.msg].name);
     else
-        snprintf(ev, sizeof ev, "%s.%s%s", kinds[f->ev.kind], orders[f->ev.order], scopes[f->ev.scope & 3]);
+        snprintf(ev, sizeof ev, "%s.%s%s%s", kinds[f->ev.kind], orders[f->ev.order],
+                 scopes[f->ev.scope % SIM_NSCOPES], f->ev.remote ? ".remote" : "");
     fatal(m, "controller %s in state %s has no row for %s: the verified tests never reached this pair, so the "
              "tables do not cover this run (check them with a test that reaches it)", ct->name,
           ct->states[state >= 0 && state < ct->nstates ? state : 0], ev);
@@ -461,6 +466,10 @@ static enum try_result fire_event(machine *m, firing *f, enum sim_stall *cause)
         f->ctx.line_init = m->default_line;
         f->ctx.vars = m->scratch_vars;
         int64_t old_state = f->ctx.has_line ? m->scratch_line[0] : 0;
+        if (f->processor && ct->hold && sim_held(&f->ctx)) {
+            *cause = STALL_HOLD;
+            return R_BLOCKED;
+        }
         const sim_row *row;
         sim_effects fx;
         enum sim_fire r = sim_fire(&f->ctx, &f->ev, &row, &fx);
@@ -516,7 +525,7 @@ static enum try_result try_thread(machine *m, int xi, int t, enum sim_stall *why
     const sim_op *op = &m->warps.th[t].op;
     firing f = {.xi = xi, .thread = t, .processor = true, .msg_type = -1};
     static const enum sim_ev kinds[] = {SE_LOAD, SE_STORE, SE_RMW, SE_FENCE};
-    f.ev = (sim_event_desc){.kind = kinds[op->kind], .order = op->order, .scope = op->scope};
+    f.ev = (sim_event_desc){.kind = kinds[op->kind], .order = op->order, .scope = op->scope, .remote = op->remote};
     f.ctx = (sim_ctx){.t = m->t, .ctrl = x->ctrl, .inst = x->inst, .cu = x->inst, .gpu = m->cu_gpu[x->inst],
                       .cu_gpu = m->cu_gpu, .addr = op->addr, .has_line = op->kind != OPK_FENCE,
                       .tid = t - x->inst * m->threads_per_cu};
@@ -590,6 +599,79 @@ static enum try_result try_channel(machine *m, int ci, enum sim_stall *why)
     return R_BLOCKED;
 }
 
+/* ---- internal events ----------------------------------------------------------------------------- */
+
+/* Fires internal event e of instance xi on line addr, if a row can. */
+static enum try_result fire_internal(machine *m, int xi, int e, uint64_t addr, enum sim_stall *cause)
+{
+    const ctl_inst *x = &m->ci[xi];
+    const sim_ctrl *ct = &m->t->ctrls[x->ctrl];
+    firing f = {.xi = xi, .thread = -1, .msg_type = -1};
+    f.ev = (sim_event_desc){.kind = SE_INTERNAL, .internal = e};
+    f.ctx = (sim_ctx){.t = m->t, .ctrl = x->ctrl, .inst = x->inst, .cu_gpu = m->cu_gpu, .has_line = true,
+                      .addr = addr, .tid = -1, .order = -1, .cu = ct->level == SL_CU ? x->inst : -1,
+                      .gpu = ct->level == SL_CU ? m->cu_gpu[x->inst] : ct->level == SL_GPU ? x->inst : -1};
+    return fire_event(m, &f, cause);
+}
+
+/* Internal event e on the addresses its rows' pins name, in row order. */
+static enum try_result try_pinned(machine *m, int xi, int e, enum sim_stall *why)
+{
+    const ctl_inst *x = &m->ci[xi];
+    const sim_ctrl *ct = &m->t->ctrls[x->ctrl];
+    int key = sim_event_key(m->t, SE_INTERNAL, 0, 0, false, 0, 0, e);
+    int64_t naddr = m->t->const_values[SB_NADDR], tried = -1;
+    for (int i = ct->cand_first[key]; i < ct->cand_first[key + 1]; i++) {
+        sim_ctx pc = {.t = m->t, .ctrl = x->ctrl, .inst = x->inst, .cu_gpu = m->cu_gpu, .vars = x->vars, .tid = -1,
+                      .cu = ct->level == SL_CU ? x->inst : -1, .gpu = -1};
+        int64_t a;
+        if (!sim_pin_addr(&pc, &ct->rows[ct->cand_rows[i]], &a) || a < 0 || a >= naddr || a == tried)
+            continue;
+        tried = a;
+        enum sim_stall cause = STALL_NONE;
+        if (fire_internal(m, xi, e, (uint64_t)a, &cause) == R_FIRED)
+            return R_FIRED;
+        if (cause == STALL_CHANNEL_FULL)
+            *why = cause;
+    }
+    return R_BLOCKED;
+}
+
+/* Internal event e on every line the instance holds out of its initial
+ * contents (an event whose rows do not name their line). */
+static enum try_result try_held(machine *m, int xi, int e, enum sim_stall *why)
+{
+    ctl_inst *x = &m->ci[xi];
+    ctl_kind *k = &m->kinds[x->ctrl];
+    const uint64_t *evictions = &m->r->ctrl[x->ctrl].evictions;
+    for (int32_t rec = k->lines.inst_head[x->inst]; rec >= 0; rec = k->lines.next[rec]) {
+        enum sim_stall cause = STALL_NONE;
+        uint64_t before = *evictions;
+        if (fire_internal(m, xi, e, lines_addr(&k->lines, rec), &cause) == R_FIRED)
+            return R_FIRED;
+        if (*evictions != before)
+            return R_FIRED;     /* an eviction changed the lines (and the list walked): offer again */
+        if (cause == STALL_CHANNEL_FULL)
+            *why = cause;
+    }
+    return R_BLOCKED;
+}
+
+/* The instance's internal events other than evict (which only a full
+ * cache fires), in the table's order: the first that fires. */
+static enum try_result try_internal(machine *m, int xi, enum sim_stall *why)
+{
+    const sim_ctrl *ct = &m->t->ctrls[m->ci[xi].ctrl];
+    *why = STALL_NONE;
+    for (int e = 0; e < ct->ninternal && !m->fatal; e++) {
+        if (e == ct->evict)
+            continue;
+        if ((ct->pinned[e] ? try_pinned(m, xi, e, why) : try_held(m, xi, e, why)) == R_FIRED)
+            return R_FIRED;
+    }
+    return R_BLOCKED;
+}
+
 /* ---- serving a controller instance ------------------------------------------------------------ */
 
 static void serve(machine *m, int xi)
@@ -607,12 +689,15 @@ static void serve(machine *m, int xi)
     while (x->rcount > 0 && fired < rate && !m->fatal) {
         int32_t item = ready_pop(x);
         enum sim_stall why = STALL_NONE;
-        enum try_result r = item >= 0 ? try_thread(m, xi, item, &why) : try_channel(m, -1 - item, &why);
+        enum try_result r = item == INTERNAL_ITEM ? try_internal(m, xi, &why)
+                          : item >= 0 ? try_thread(m, xi, item, &why) : try_channel(m, -1 - item, &why);
         if (r == R_FIRED || r == R_STAYED) {
             fired++;
             unblock(x);
             if (r == R_STAYED)
                 x->blocked[x->nblocked++] = item;
+            else if (item == INTERNAL_ITEM)
+                ready_push(x, item);    /* another may fire now */
             else if (item < 0 && m->chi[-1 - item].head >= 0)
                 ready_push(x, item);
             else if (item < 0)
@@ -786,6 +871,11 @@ int machine_run(sim_tables *t, const sim_system *s, sim_workload *wl, const sim_
     }
     for (int w = 0; w < m.warps.nwarps; w++)
         wake_warp(&m, w, 0);
+    for (int i = 0; i < m.nci; i++)
+        if (sim_ctrl_has_internal(&t->ctrls[m.ci[i].ctrl])) {
+            ready_push(&m.ci[i], INTERNAL_ITEM);
+            poke(&m, i, 0);
+        }
     loop(&m);
     finish_results(&m);
     int status = m.status;

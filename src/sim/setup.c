@@ -377,6 +377,8 @@ static bool setup_queues(machine *m)
     for (int c = 0; c < m->ncu; c++)
         n[proc + c] += m->threads_per_cu;
     bool ok = true;
+    for (int i = 0; i < m->nci; i++)
+        n[i] += sim_ctrl_has_internal(&m->t->ctrls[m->ci[i].ctrl]);
     for (int i = 0; i < m->nci && ok; i++) {
         m->ci[i].rcap = n[i] + 1;
         m->ci[i].ready = malloc(sizeof *m->ci[i].ready * (size_t)m->ci[i].rcap);

@@ -115,12 +115,14 @@ static int resolve(reader *r, const char *const *names, int n, const char *name,
 
 static sim_bound read_bound(reader *r, json_t *v)
 {
-    sim_bound b = {-1, 0};
+    sim_bound b = {-1, 0, 1};
     if (json_is_integer(v)) {
         b.num = (long)json_integer_value(v);
     } else if (json_is_object(v)) {
         b.cst = resolve(r, r->t->const_names, r->t->nconsts, str_member(r, v, "const"), "constant");
         b.num = int_member(r, v, "plus");
+        if (json_object_get(v, "times"))    /* written only when the factor is not 1 */
+            b.times = int_member(r, v, "times");
     } else {
         fail(r, "a bound must be an integer or {\"const\": NAME, \"plus\": N}");
     }
@@ -129,7 +131,7 @@ static sim_bound read_bound(reader *r, json_t *v)
 
 static sim_range read_range(reader *r, json_t *v)
 {
-    sim_range g = {false, {-1, 0}, {-1, 0}};
+    sim_range g = {false, {-1, 0, 1}, {-1, 0, 1}};
     if (json_is_string(v) && !strcmp(json_string_value(v), "value")) {
         g.is_value = true;
         return g;
@@ -193,8 +195,8 @@ static enum sim_level read_placement(reader *r, json_t *v, sim_bound *slices)
 /* ---- expressions ------------------------------------------------------------------- */
 
 static const char *const binops[] = {"+", "-", "==", "!=", "<", "<=", ">", ">=", "&&", "||", "*", "/", "%"};
-static const char *const leaf_ops[] = {"addr", "value", "state", "cu", "gpu", "order"};
-static const enum sim_ex leaf_kinds[] = {SX_ADDR, SX_VALUE, SX_STATE, SX_CU, SX_GPU, SX_ORDER};
+static const char *const leaf_ops[] = {"addr", "value", "state", "cu", "gpu", "order", "tid"};
+static const enum sim_ex leaf_kinds[] = {SX_ADDR, SX_VALUE, SX_STATE, SX_CU, SX_GPU, SX_ORDER, SX_TID};
 
 static sim_expr *read_expr(reader *r, json_t *v);
 
@@ -263,7 +265,7 @@ static void read_expr_body(reader *r, json_t *v, const char *op, sim_expr *e)
             fail(r, "'msg' outside a recv row");
         else if (e->idx < 0 || e->idx >= r->msg->nfields)
             fail(r, "message %s has no field %d", r->msg->name, e->idx);
-    } else if ((i = find_name(leaf_ops, 6, op)) >= 0) {
+    } else if ((i = find_name(leaf_ops, 7, op)) >= 0) {
         e->kind = leaf_kinds[i];
     } else if ((i = find_name(binops, 13, op)) >= 0) {
         e->kind = SX_BIN;
@@ -277,8 +279,8 @@ static void read_expr_body(reader *r, json_t *v, const char *op, sim_expr *e)
         e->kind = SX_RMW;
         e->l = sub_expr(r, v, "l");
         e->r = sub_expr(r, v, "r");
-    } else if (!strcmp(op, "index") || !strcmp(op, "len") || !strcmp(op, "has")) {
-        e->kind = op[0] == 'i' ? SX_INDEX : op[0] == 'l' ? SX_LEN : SX_HAS;
+    } else if (!strcmp(op, "index") || !strcmp(op, "len") || !strcmp(op, "has") || !strcmp(op, "last")) {
+        e->kind = op[0] == 'i' ? SX_INDEX : !strcmp(op, "len") ? SX_LEN : op[0] == 'h' ? SX_HAS : SX_LAST;
         e->idx = read_storage(r, json_object_get(v, "storage"), &e->on_line);
         if (e->kind != SX_LEN)
             e->r = sub_expr(r, v, e->kind == SX_INDEX ? "i" : "x");
@@ -431,7 +433,7 @@ static void read_action(reader *r, json_t *v, sim_action *a)
 }
 
 static const char *const order_names[] = {"weak", "relaxed", "acquire", "release", "acq_rel", "sc"};
-static const char *const scope_names[] = {"none", "cta", "gpu", "sys"};
+static const char *const scope_names[SIM_NSCOPES] = {"none", "cta", "gpu", "sys", "wi"};
 
 static int order_or_any(reader *r, const char *text, const char *const *names, int n, const char *what)
 {
@@ -463,7 +465,10 @@ static void read_event(reader *r, json_t *v, sim_row *row, sim_ctrl *c)
         if (!c->processor)
             fail(r, "a processor event in %s, which is not the processor controller", c->name);
         row->order = order_or_any(r, str_member(r, v, "order"), order_names, 6, "order");
-        row->scope = order_or_any(r, str_member(r, v, "scope"), scope_names, 4, "scope");
+        row->scope = order_or_any(r, str_member(r, v, "scope"), scope_names, SIM_NSCOPES, "scope");
+        json_t *remote = json_object_get(v, "remote");     /* present only on remote rows */
+        if (remote)
+            row->remote = bool_member(r, v, "remote");
     }
     leave(r, n);
 }
@@ -592,6 +597,11 @@ static void read_ctrl_rows(reader *r, json_t *v, sim_ctrl *c)
         leave(r, m);
     }
     leave(r, n);
+    if (json_object_get(v, "hold")) {          /* present only on a processor controller with one */
+        if (!c->processor)
+            fail(r, "hold: only the processor controller may hold");
+        c->hold = required_expr(r, v, "hold");
+    }
     r->ctrl = NULL;
 }
 
@@ -686,7 +696,7 @@ static void read_homes(reader *r, json_t *content)
 static int ctrl_by_name(reader *r, const char *name)
 {
     for (int k = 0; k < r->t->nctrls; k++)
-        if (!strcmp(r->t->ctrls[k].name, name))
+        if (r->t->ctrls[k].name && !strcmp(r->t->ctrls[k].name, name))
             return k;
     fail(r, "unknown controller '%s'", name);
     return -1;
@@ -787,15 +797,15 @@ static void read_value(reader *r, json_t *content)
     leave(r, n);
 }
 
+/* Each part reads names the earlier parts resolved: after an error the
+ * rest is not read (a controller left unread has no name to compare). */
 static void read_content(reader *r, json_t *content)
 {
+    void (*const parts[])(reader *, json_t *) = {read_constants, read_value, read_messages, read_homes,
+                                                 read_controllers, read_memory};
     r->t->protocol = str_member(r, content, "protocol");
-    read_constants(r, content);
-    read_value(r, content);
-    read_messages(r, content);
-    read_homes(r, content);
-    read_controllers(r, content);
-    read_memory(r, content);
+    for (size_t i = 0; i < sizeof parts / sizeof parts[0] && !r->failed; i++)
+        parts[i](r, content);
 }
 
 
@@ -814,12 +824,12 @@ static sim_operand read_operand(json_t *v)
 static void read_instr(reader *r, json_t *v, sim_linstr *in, const sim_lthread *th, int nlocs)
 {
     static const char *const ops[] = {"load", "store", "rmw", "red", "fence", "barrier", "mov", "alu", "branch", "goto"};
-    static const char *const scopes[] = {"none", "cta", "gpu", "sys", "wi"};
     static const char *const rmws[] = {"add", "sub", "inc", "dec", "exch", "cas", "and", "or", "xor", "min", "max"};
     static const char *const alus[] = {"add", "sub", "mul", "and", "or", "xor"};
     in->op = (enum sim_lop)resolve(r, ops, 10, str_member(r, v, "op"), "instruction");
     in->order = resolve(r, order_names, 6, str_member(r, v, "order"), "order");
-    in->scope = resolve(r, scopes, 5, str_member(r, v, "scope"), "scope");
+    in->scope = resolve(r, scope_names, SIM_NSCOPES, str_member(r, v, "scope"), "scope");
+    in->remote = json_is_true(json_object_get(v, "remote"));
     in->dst = (int)int_member(r, v, "dst");
     in->loc = (int)int_member(r, v, "loc");
     in->a = read_operand(json_object_get(v, "a"));
@@ -982,6 +992,8 @@ sim_tables *sim_tables_load(const char *path, bool unverified, FILE *errors)
         read_content(&r, content);
     if (!r.failed)
         read_verification(&r, doc);
+    if (!r.failed)
+        sim_tables_pin(t);
     json_decref(doc);
     return r.failed ? NULL : t;
 }

@@ -26,12 +26,13 @@
 
 #define SIM_MAX_FIELDS 8        /* message fields, addr included */
 #define SIM_MAX_STATES 64
-#define SIM_MAX_AGG 64          /* elements of a bits/array/fifo */
+#define SIM_MAX_AGG 65536       /* elements of a bits/array/fifo (sRSP's tables are `bits NADDR`) */
+#define SIM_NSCOPES 5           /* none, cta, gpu, sys, wi */
 
 /* Built-in constants, in the order of the file's "builtins". */
 enum { SB_NCU, SB_NGPU, SB_NADDR, SB_NTHREADS, SB_MAXOPS, SB_COUNT };
 
-typedef struct sim_bound { int cst; long num; } sim_bound;   /* cst >= 0: constant + num */
+typedef struct sim_bound { int cst; long num, times; } sim_bound;   /* cst >= 0: times * constant + num */
 typedef struct sim_range { bool is_value; sim_bound lo, hi; } sim_range;
 
 enum sim_type_kind { ST_SCALAR, ST_BITS, ST_ARRAY, ST_FIFO };
@@ -48,7 +49,8 @@ typedef struct sim_type {
 enum sim_level { SL_CU, SL_GPU, SL_SHARED, SL_SLICE };
 
 enum sim_ex { SX_NUM, SX_CONST, SX_VAR, SX_FIELD, SX_MSG, SX_ADDR, SX_VALUE, SX_STATE, SX_CU, SX_GPU,
-              SX_ORDER, SX_BIN, SX_NOT, SX_NEG, SX_RMW, SX_INDEX, SX_LEN, SX_HAS, SX_HOME, SX_COND };
+              SX_ORDER, SX_BIN, SX_NOT, SX_NEG, SX_RMW, SX_INDEX, SX_LEN, SX_HAS, SX_HOME, SX_COND,
+              SX_TID, SX_LAST };
 enum sim_binop { SO_ADD, SO_SUB, SO_EQ, SO_NE, SO_LT, SO_LE, SO_GT, SO_GE, SO_AND, SO_OR, SO_MUL, SO_DIV, SO_MOD };
 
 typedef struct sim_expr {
@@ -83,7 +85,8 @@ enum sim_ev { SE_LOAD, SE_STORE, SE_RMW, SE_FENCE, SE_RECV, SE_INTERNAL };
 typedef struct sim_row {
     uint64_t states;        /* bit s: matches state s */
     enum sim_ev ev;
-    int order, scope;       /* SIM_ANY or the number (scope: 0 none, 1 cta, 2 gpu, 3 sys) */
+    int order, scope;       /* SIM_ANY or the number (scope: 0 none, 1 cta, 2 gpu, 3 sys, 4 wi) */
+    bool remote;            /* matches only remote-scope-promotion forms (and only those match it) */
     int chan, msg;          /* SE_RECV */
     int internal;           /* SE_INTERNAL */
     sim_expr *guard;        /* NULL: true */
@@ -91,6 +94,11 @@ typedef struct sim_row {
     sim_action *acts;
     int next;               /* state, or -1 */
     bool writes_line;       /* assigns a line field: a write for the energy table */
+    /* internal rows: a conjunct of the guard `addr + pin_k == pin` (either
+     * side) whose `pin` reads neither the line nor the event: the only
+     * address the row can fire on is pin - pin_k (sim_tables_pin) */
+    sim_expr *pin;
+    long pin_k;
     int source_line;
 } sim_row;
 
@@ -113,6 +121,11 @@ typedef struct sim_ctrl {
     int evict;              /* the internal event "evict", or -1 */
     int nrows;
     sim_row *rows;
+    sim_expr *hold;         /* processor controller: no processor event fires while it holds, or NULL */
+    /* per internal event: every row of it has a pin (sim_row.pin), so
+     * that the simulator offers it on the pinned addresses only; false:
+     * on the lines the instance holds */
+    bool *pinned;
     bool memory_backed;     /* holds a field initialised from memory */
     /* the rows whose event pattern matches each event, in table order
      * (sim_event_key): rows cand_rows[cand_first[k] .. cand_first[k+1]-1] */
@@ -154,7 +167,7 @@ typedef struct sim_operand { int kind; int reg; long imm; } sim_operand;  /* kin
 typedef struct sim_linstr {
     enum sim_lop op;
     int order, scope, rmw, alu, dst, loc, target;
-    bool cmp_eq, waits;
+    bool cmp_eq, waits, remote;
     sim_operand a, b;
 } sim_linstr;
 typedef struct sim_lthread {
@@ -217,9 +230,22 @@ bool sim_tables_bind(sim_tables *t, const long builtins[SB_COUNT], bool wide_val
 int sim_level_count(const sim_tables *t, enum sim_level lv, sim_bound slices);
 
 /* The index of an event among a controller's events: processor events by
- * (kind, order, scope), then (channel, message) pairs, then internal
+ * (kind, order, scope, remote), then (channel, message) pairs, then internal
  * events. */
-int sim_event_key(const sim_tables *t, int kind, int order, int scope, int chan, int msg, int internal);
+int sim_event_key(const sim_tables *t, int kind, int order, int scope, bool remote, int chan, int msg, int internal);
+
+/* Whether row r's pattern matches processor event (kind, order, scope,
+ * remote): a remote row matches only remote forms, and only remote rows
+ * match them. */
+bool sim_row_matches(const sim_row *r, int kind, int order, int scope, bool remote);
+
+/* Finds each internal row's pin (sim_row.pin) and marks the internal
+ * events whose rows all have one (sim_ctrl.pinned). */
+void sim_tables_pin(sim_tables *t);
+
+/* The controller has internal events other than evict (the simulator
+ * offers them after each of the instance's steps). */
+bool sim_ctrl_has_internal(const sim_ctrl *ct);
 
 /* A litmus program by test name, or NULL. */
 const sim_program *sim_tables_program(const sim_tables *t, const char *test);

@@ -8,7 +8,7 @@
 
 long sim_bound_value(const sim_tables *t, sim_bound b)
 {
-    return b.cst >= 0 ? t->const_values[b.cst] + b.num : b.num;
+    return b.cst >= 0 ? b.times * t->const_values[b.cst] + b.num : b.num;
 }
 
 int sim_level_count(const sim_tables *t, enum sim_level lv, sim_bound slices)
@@ -129,7 +129,8 @@ static bool reads_data(const taint_ctx *x, const sim_expr *e)
     case SX_FIELD: return storage_is_value(x, true, e->idx);
     case SX_MSG: return x->m && e->idx > 0 && e->idx < x->m->nfields && x->m->range[e->idx].is_value;
     case SX_INDEX:
-    case SX_HAS: return storage_is_value(x, e->on_line, e->idx) || reads_data(x, e->r);
+    case SX_HAS:
+    case SX_LAST: return storage_is_value(x, e->on_line, e->idx) || reads_data(x, e->r);
     case SX_COND: return reads_data(x, e->r) || reads_data(x, e->r2) || reads_data(x, e->l);
     default: return reads_data(x, e->l) || reads_data(x, e->r);
     }
@@ -145,6 +146,7 @@ static bool decides_on_data(const taint_ctx *x, const sim_expr *e)
     case SX_INDEX:
     case SX_HAS:
     case SX_HOME: return reads_data(x, e->r) || decides_on_data(x, e->r);
+    case SX_LAST: return reads_data(x, e);      /* an index found by comparing elements */
     case SX_BIN:
         if (e->op != SO_ADD && e->op != SO_SUB && e->op != SO_MUL)
             return reads_data(x, e->l) || reads_data(x, e->r);
@@ -183,6 +185,11 @@ static bool tables_independent(const sim_tables *t)
         if (decides_on_data(&x, t->homes[h].e))
             return false;
     }
+    for (int c = 0; c < t->nctrls; c++) {
+        taint_ctx hx = {t, &t->ctrls[c], NULL};
+        if (reads_data(&hx, t->ctrls[c].hold))
+            return false;
+    }
     for (int c = 0; c < t->nctrls; c++)
         for (int r = 0; r < t->ctrls[c].nrows; r++) {
             const sim_row *row = &t->ctrls[c].rows[r];
@@ -198,23 +205,29 @@ static bool tables_independent(const sim_tables *t)
 
 /* ---- candidate rows per event ------------------------------------------------------ */
 
-#define PROC_KEYS (4 * 6 * 4)
+/* processor events: (kind, order, scope, remote) */
+#define PROC_KEYS (4 * 6 * SIM_NSCOPES * 2)
 
-int sim_event_key(const sim_tables *t, int kind, int order, int scope, int chan, int msg, int internal)
+int sim_event_key(const sim_tables *t, int kind, int order, int scope, bool remote, int chan, int msg, int internal)
 {
     if (kind == SE_RECV)
         return PROC_KEYS + chan * t->nmsgs + msg;
     if (kind == SE_INTERNAL)
         return PROC_KEYS + t->nchans * t->nmsgs + internal;
-    return (kind * 6 + order) * 4 + (scope & 3);
+    return ((kind * 6 + order) * SIM_NSCOPES + scope % SIM_NSCOPES) * 2 + remote;
+}
+
+bool sim_row_matches(const sim_row *r, int kind, int order, int scope, bool remote)
+{
+    return (int)r->ev == kind && (r->order == SIM_ANY || r->order == order) &&
+           (r->scope == SIM_ANY || r->scope == scope) && r->remote == remote;
 }
 
 static bool row_matches_key(const sim_tables *t, const sim_row *r, int key)
 {
     if (key < PROC_KEYS) {
-        int kind = key / 24, order = key / 4 % 6, scope = key % 4;
-        return (int)r->ev == kind && (r->order == SIM_ANY || r->order == order) &&
-               (r->scope == SIM_ANY || r->scope == scope);
+        int remote = key % 2, scope = key / 2 % SIM_NSCOPES, order = key / 2 / SIM_NSCOPES % 6;
+        return sim_row_matches(r, key / 2 / SIM_NSCOPES / 6, order, scope, remote);
     }
     key -= PROC_KEYS;
     if (key < t->nchans * t->nmsgs)

@@ -9,7 +9,7 @@
 const char *const sim_stall_names[STALL_COUNT] = {
     "slots_full", "drain", "load_value", "atomic_value", "acquire", "controller_busy",
     "table_acquire", "table_release", "table_fence", "table_atomic", "table_other",
-    "set_full", "channel_full", "kernel_boundary", "cta_barrier"};
+    "set_full", "channel_full", "kernel_boundary", "cta_barrier", "table_hold"};
 
 bool warps_init(sim_warps *ws, const sim_workload *wl, int ncu, int warps_per_cu, int slots, int issue_interval,
                 bool ideal, uint64_t seed)

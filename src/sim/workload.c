@@ -36,7 +36,8 @@ static const param_desc reduction_params[] = {
 static const param_desc lock_params[] = {
     {"locks", 1, 1, MAXN, PT_INT}, {"iterations", 8, 1, 1 << 24, PT_INT}, {"cs_lines", 4, 0, 1 << 16, PT_INT},
     {"scope", SCOPE_GPU_, SCOPE_CTA_, SCOPE_SYS_, PT_SCOPE}, {"backoff", 32, 0, 1 << 20, PT_INT},
-    {NULL, 0, 0, 0, 0}};
+    {"owned", 0, 0, 1, PT_INT}, {"owner_scope", SCOPE_CTA_, SCOPE_CTA_, SCOPE_SYS_, PT_SCOPE},
+    {"foreign", 10, 0, 100, PT_INT}, {"remote", 0, 0, 1, PT_INT}, {NULL, 0, 0, 0, 0}};
 static const param_desc barrier_params[] = {
     {"episodes", 8, 1, 1 << 24, PT_INT}, {"work", 16, 0, 1 << 20, PT_INT},
     {"scope", SCOPE_GPU_, SCOPE_CTA_, SCOPE_SYS_, PT_SCOPE}, {"compute", 0, 0, 1 << 20, PT_INT},
@@ -45,7 +46,8 @@ static const param_desc worksteal_params[] = {
     {"tasks", 32, 0, 1 << 24, PT_INT}, {"task_lines", 4, 0, 1 << 16, PT_INT},
     {"owner_scope", SCOPE_CTA_, SCOPE_CTA_, SCOPE_SYS_, PT_SCOPE},
     {"steal_scope", SCOPE_GPU_, SCOPE_CTA_, SCOPE_SYS_, PT_SCOPE}, {"imbalance", 100, 0, 10000, PT_INT},
-    {"steal_tries", 4, 0, 1 << 16, PT_INT}, {NULL, 0, 0, 0, 0}};
+    {"steal_tries", 4, 0, 1 << 16, PT_INT}, {"steal_remote", 0, 0, 1, PT_INT}, {"reads", 0, 0, 1 << 16, PT_INT},
+    {"window", 64, 1, MAXN, PT_INT}, {"compute", 0, 0, 1 << 20, PT_INT}, {NULL, 0, 0, 0, 0}};
 static const param_desc sharing_params[] = {
     {"kernels", 8, 1, 1 << 20, PT_INT}, {"window", 64, 1, MAXN, PT_INT}, {"reuse", 4, 1, 1 << 16, PT_INT},
     {"remote", 50, 0, 100, PT_INT}, {"writes", 8, 0, MAXN, PT_INT}, {"compute", 0, 0, 1 << 20, PT_INT},
@@ -248,17 +250,22 @@ static bool bind_layout(sim_workload *w, FILE *errors)
         break;
     case WL_HISTOGRAM: layout(w, (long[]){P(w, "bins")}, 1); break;
     case WL_REDUCTION: layout(w, (long[]){P(w, "chunk") * P(w, "chunks") * W, 1}, 2); break;
-    case WL_LOCK:
+    case WL_LOCK: {
+        long locks = P(w, "owned") ? C : P(w, "locks");
+        if (P(w, "owned") && P(w, "foreign") && C < 2)
+            return bind_fail(w, errors, "foreign", "locks of other CUs need 2 CUs");
         w->uses_values = true;
-        layout(w, (long[]){P(w, "locks"), P(w, "locks") * (P(w, "cs_lines") + 1)}, 2);
+        layout(w, (long[]){locks, locks * (P(w, "cs_lines") + 1)}, 2);
         break;
+    }
     case WL_BARRIER:
         w->uses_values = true;
         layout(w, (long[]){2, P(w, "work") * W + 1}, 2);
         break;
     case WL_WORKSTEAL:
         w->uses_values = true;
-        layout(w, (long[]){C, C * (P(w, "tasks") * (1 + P(w, "imbalance") / 100) + 1) * (P(w, "task_lines") + 1)}, 2);
+        layout(w, (long[]){C, C * (P(w, "tasks") * (1 + P(w, "imbalance") / 100) + 1) * (P(w, "task_lines") + 1),
+                           P(w, "reads") ? C * P(w, "window") : 0}, 3);
         break;
     case WL_SHARING: {
         long part = P(w, "window") * (W / G + 1) + P(w, "writes") * P(w, "kernels") + 1;
@@ -617,8 +624,13 @@ static void gen_reduction(const sim_workload *w, sim_wstate *s, sim_op *op)
  * critical section of loads and stores, a release store. */
 static void gen_lock(const sim_workload *w, sim_wstate *s, int64_t last, sim_op *op)
 {
-    long locks = P(w, "locks"), cs = P(w, "cs_lines"), backoff = P(w, "backoff");
-    int scope = (int)P(w, "scope");
+    bool owned = P(w, "owned");
+    long locks = owned ? w->ncu : P(w, "locks"), cs = P(w, "cs_lines"), backoff = P(w, "backoff");
+    if (owned && s->round == 0 && s->phase == 0 && s->j == 0 && s->i == 0)
+        s->k = s->cu;                   /* an owned lock: start with the CU's own */
+    bool own = owned && s->k == s->cu;  /* the owner's side of an asymmetric lock */
+    int scope = own ? (int)P(w, "owner_scope") : (int)P(w, "scope");
+    bool remote = owned && !own && P(w, "remote");
     uint64_t lock = w->region[0] + (uint64_t)(s->k % locks), data = w->region[1] + (uint64_t)(s->k % locks * (cs + 1));
     if (s->round >= P(w, "iterations")) {
         op_simple(op, OPK_END);
@@ -627,6 +639,7 @@ static void gen_lock(const sim_workload *w, sim_wstate *s, int64_t last, sim_op 
     switch (s->phase) {
     case 0:                             /* try to take the lock */
         op_rmw(op, ORDER_ACQUIRE, scope, lock, WRMW_CAS, 0, 1, true);
+        op->remote = remote;
         s->phase = 1;
         return;
     case 1:
@@ -648,8 +661,14 @@ static void gen_lock(const sim_workload *w, sim_wstate *s, int64_t last, sim_op 
             return;
         }
         op_mem(op, OPK_STORE, ORDER_RELEASE, scope, lock, 0, false);
+        op->remote = remote;
         s->phase = 0, s->round++;
-        s->k = (long)(next_random(s) % (uint64_t)locks);
+        if (!owned)
+            s->k = (long)(next_random(s) % (uint64_t)locks);
+        else if ((long)(next_random(s) % 100) < P(w, "foreign"))   /* another CU's lock, rarely */
+            s->k = (long)((uint64_t)(s->cu + 1) + next_random(s) % (uint64_t)(w->ncu - 1)) % w->ncu;
+        else
+            s->k = s->cu;
         return;
     }
 }
@@ -723,6 +742,7 @@ static void gen_worksteal(const sim_workload *w, sim_wstate *s, int64_t last, si
     case 0:                             /* take the next task of queue k */
         op_rmw(op, ORDER_ACQ_REL, q == s->cu ? (int)P(w, "owner_scope") : (int)P(w, "steal_scope"),
                w->region[0] + (uint64_t)q, WRMW_ADD, 1, 0, true);
+        op->remote = q != s->cu && P(w, "steal_remote");
         s->phase = 1;
         return;
     case 1:
@@ -741,10 +761,27 @@ static void gen_worksteal(const sim_workload *w, sim_wstate *s, int64_t last, si
         }
         /* fall through */
     case 2: {
+        /* the task: `reads` lines of the queue's read-mostly window (a
+         * graph partition, which an L1 keeps across tasks unless an
+         * acquire invalidates it), its own lines read and written, then
+         * its computation */
+        long reads = P(w, "reads"), win = P(w, "window");
         uint64_t base = w->region[1] + (uint64_t)((q * maxq + s->value) * (tl + 1));
-        if (s->i < 2 * tl) {
-            op_mem(op, s->i % 2 ? OPK_STORE : OPK_LOAD, ORDER_WEAK, 0, base + (uint64_t)(s->i / 2), s->value, false);
+        if (s->i < reads) {
+            uint64_t line = (uint64_t)((s->value * reads + s->i) % win);
+            op_mem(op, OPK_LOAD, ORDER_WEAK, 0, w->region[2] + (uint64_t)q * (uint64_t)win + line, 0, false);
             s->i++;
+            return;
+        }
+        if (s->i < reads + 2 * tl) {
+            long k = s->i - reads;
+            op_mem(op, k % 2 ? OPK_STORE : OPK_LOAD, ORDER_WEAK, 0, base + (uint64_t)(k / 2), s->value, false);
+            s->i++;
+            return;
+        }
+        if (P(w, "compute") && s->i == reads + 2 * tl) {
+            s->i++;
+            op_compute(op, P(w, "compute"));
             return;
         }
         s->phase = 0;
@@ -868,15 +905,26 @@ static void gen_litmus(const sim_workload *w, sim_wstate *s, int64_t last, sim_o
         const sim_linstr *in = &th->instrs[s->pc++];
         int64_t a = operand(s, in->a), b = operand(s, in->b);
         switch (in->op) {
-        case SL_LOAD: op_mem(op, OPK_LOAD, in->order, in->scope, litmus_addr(w, s, in->loc), 0, true); s->phase = 2; return;
-        case SL_STORE: op_mem(op, OPK_STORE, in->order, in->scope, litmus_addr(w, s, in->loc), a, false); return;
+        case SL_LOAD:
+            op_mem(op, OPK_LOAD, in->order, in->scope, litmus_addr(w, s, in->loc), 0, true);
+            op->remote = in->remote;
+            s->phase = 2;
+            return;
+        case SL_STORE:
+            op_mem(op, OPK_STORE, in->order, in->scope, litmus_addr(w, s, in->loc), a, false);
+            op->remote = in->remote;
+            return;
         case SL_RMW:
         case SL_RED:
             op_rmw(op, in->order, in->scope, litmus_addr(w, s, in->loc), in->rmw, a, b, in->dst >= 0);
+            op->remote = in->remote;
             op->rmw_has_a = in->a.kind != 0;
             s->phase = in->dst >= 0 ? 2 : 0;
             return;
-        case SL_FENCE: *op = (sim_op){.kind = OPK_FENCE, .order = (uint8_t)in->order, .scope = (uint8_t)in->scope}; return;
+        case SL_FENCE:
+            *op = (sim_op){.kind = OPK_FENCE, .order = (uint8_t)in->order, .scope = (uint8_t)in->scope,
+                           .remote = in->remote};
+            return;
         case SL_BARRIER: {
             int n = 0;
             for (int k = 0; k < w->program->nthreads; k++)
@@ -950,30 +998,33 @@ int64_t workload_init_value(const sim_workload *w, uint64_t addr)
 
 /* ---- which events a workload uses ------------------------------------------------------------- */
 
-static bool has_row(const sim_tables *t, int kind, int order, int scope)
+static bool has_row(const sim_tables *t, int kind, int order, int scope, bool remote)
 {
     const sim_ctrl *c = &t->ctrls[t->proc_ctrl];
-    for (int r = 0; r < c->nrows; r++) {
-        const sim_row *row = &c->rows[r];
-        if ((int)row->ev == kind && (row->order == SIM_ANY || row->order == order) &&
-            (row->scope == SIM_ANY || row->scope == scope))
+    for (int r = 0; r < c->nrows; r++)
+        if (sim_row_matches(&c->rows[r], kind, order, scope, remote))
             return true;
-    }
+    return false;
+}
+
+static bool need_form(const sim_workload *w, const sim_tables *t, int kind, int order, int scope, bool remote,
+                      FILE *errors)
+{
+    static const char *const kinds[] = {"load", "store", "rmw", "fence"};
+    static const char *const orders[] = {"weak", "relaxed", "acquire", "release", "acq_rel", "sc"};
+    static const char *const scopes[SIM_NSCOPES] = {"", ".cta", ".gpu", ".sys", ".wi"};
+    if (order == ORDER_WEAK)
+        scope = 0;
+    if (has_row(t, kind, order, scope, remote))
+        return true;
+    fprintf(errors, "%s: kind: this workload issues %s.%s%s%s, which protocol %s's tables have no row for\n", w->path,
+            kinds[kind], orders[order], scopes[scope % SIM_NSCOPES], remote ? ".remote" : "", t->protocol);
     return false;
 }
 
 static bool need(const sim_workload *w, const sim_tables *t, int kind, int order, int scope, FILE *errors)
 {
-    static const char *const kinds[] = {"load", "store", "rmw", "fence"};
-    static const char *const orders[] = {"weak", "relaxed", "acquire", "release", "acq_rel", "sc"};
-    static const char *const scopes[] = {"", ".cta", ".gpu", ".sys"};
-    if (order == ORDER_WEAK)
-        scope = 0;
-    if (has_row(t, kind, order, scope))
-        return true;
-    fprintf(errors, "%s: kind: this workload issues %s.%s%s, which protocol %s's tables have no row for\n", w->path,
-            kinds[kind], orders[order], scopes[scope], t->protocol);
-    return false;
+    return need_form(w, t, kind, order, scope, false, errors);
 }
 
 bool workload_fits_tables(const sim_workload *w, const sim_tables *t, bool ideal, FILE *errors)
@@ -993,10 +1044,16 @@ bool workload_fits_tables(const sim_workload *w, const sim_tables *t, bool ideal
         break;
     case WL_HISTOGRAM:
     case WL_REDUCTION: ok = ok && need(w, t, SE_RMW, ORDER_RELAXED, (int)P(w, "scope"), errors); break;
-    case WL_LOCK:
-        ok = ok && need(w, t, SE_RMW, ORDER_ACQUIRE, (int)P(w, "scope"), errors) &&
-             need(w, t, SE_STORE, ORDER_RELEASE, (int)P(w, "scope"), errors);
+    case WL_LOCK: {
+        bool remote = P(w, "owned") && P(w, "remote");
+        if (P(w, "owned"))
+            ok = ok && need(w, t, SE_RMW, ORDER_ACQUIRE, (int)P(w, "owner_scope"), errors) &&
+                 need(w, t, SE_STORE, ORDER_RELEASE, (int)P(w, "owner_scope"), errors);
+        if (!P(w, "owned") || P(w, "foreign"))
+            ok = ok && need_form(w, t, SE_RMW, ORDER_ACQUIRE, (int)P(w, "scope"), remote, errors) &&
+                 need_form(w, t, SE_STORE, ORDER_RELEASE, (int)P(w, "scope"), remote, errors);
         break;
+    }
     case WL_BARRIER:
         sc = (int)P(w, "scope");
         ok = ok && need(w, t, SE_RMW, ORDER_ACQ_REL, sc, errors) && need(w, t, SE_STORE, ORDER_RELAXED, sc, errors) &&
@@ -1004,15 +1061,15 @@ bool workload_fits_tables(const sim_workload *w, const sim_tables *t, bool ideal
         break;
     case WL_WORKSTEAL:
         ok = ok && need(w, t, SE_RMW, ORDER_ACQ_REL, (int)P(w, "owner_scope"), errors) &&
-             need(w, t, SE_RMW, ORDER_ACQ_REL, (int)P(w, "steal_scope"), errors);
+             need_form(w, t, SE_RMW, ORDER_ACQ_REL, (int)P(w, "steal_scope"), P(w, "steal_remote"), errors);
         break;
     case WL_LITMUS:
         for (int k = 0; k < w->program->nthreads && ok; k++)
             for (int i = 0; i < w->program->threads[k].ninstrs && ok; i++) {
                 const sim_linstr *in = &w->program->threads[k].instrs[i];
                 if (in->op <= SL_FENCE)
-                    ok = need(w, t, in->op == SL_RED ? SE_RMW : in->op == SL_FENCE ? SE_FENCE : (int)in->op,
-                              in->order, in->scope, errors);
+                    ok = need_form(w, t, in->op == SL_RED ? SE_RMW : in->op == SL_FENCE ? SE_FENCE : (int)in->op,
+                                   in->order, in->scope, in->remote, errors);
             }
         ok = ok && need(w, t, SE_FENCE, ORDER_ACQ_REL, (int)P(w, "boundary"), errors);
         break;

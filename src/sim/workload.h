@@ -31,6 +31,7 @@ enum { WRMW_ADD = 0, WRMW_EXCH = 4, WRMW_CAS = 5 };
 typedef struct sim_op {
     uint8_t kind, order, scope, rmw;
     bool rmw_has_a, needs_result;
+    bool remote;                /* a remote-scope-promotion form (.remote) */
     uint64_t addr;
     int64_t a, b;
     uint32_t cycles;            /* OPK_COMPUTE */

@@ -76,6 +76,27 @@ check "a failing check prints the violation as verify does" grep -q '^Violation 
 nothing_written 2 "an unknown constant: exit 2, nothing written" --protocol gpu_vi --const NOPE=1 "${tests[0]}"
 nothing_written 3 "a search cut by --max-states: exit 3, nothing written" --protocol gpu_vi --max-states 10 "${tests[0]}"
 nothing_written 2 "a litmus file that does not parse: exit 2, nothing written" --protocol gpu_vi tests/bad/ptx/$(ls tests/bad/ptx | head -n 1)
+# A guard chain too deep for the tables' JSON: refused with the row's
+# position (the variant's line 4), nothing written; a chain within the bound
+# is written and scopesim reads it back.  The chains are `acq == 0 || ...`,
+# an acquire load's own guard widened with terms that change nothing.
+deep_variant() { # TERMS FILE
+    python3 -c "import sys; n=int(sys.argv[1]); t=' || '.join(['acq == 0'] * n)
+print('protocol deep extends \"$PWD/models/gpu_vi.proto\"\ntable L1\n- I | load.weak\n'
+      '+ I | load.weak | (' + t + ') && acq == 0 | send req[slice(addr)] Load(addr); loads += 1; wait | -\nend')" "$1" >"$2"
+}
+deep_variant 5000 "$tmp/deep.proto"
+nothing_written 2 "a guard chain 5,000 deep: exit 2, nothing written" --protocol "$tmp/deep.proto" "${tests[0]}"
+check "a guard chain 5,000 deep: the row's file:line:col and the bound" \
+    grep -q "^$tmp/deep.proto:4:[0-9]*: error: .* levels deep in the exported tables (at most 1000" "$tmp/w.err"
+deep_variant 900 "$tmp/deep9.proto"
+"$bin" export --protocol "$tmp/deep9.proto" "${tests[0]}" -o "$tmp/deep9.json" >/dev/null 2>&1
+check "a guard chain 900 deep: exported" test $? -eq 0
+if [ -x "$(dirname "$bin")/scopesim" ]; then
+    "$(dirname "$bin")/scopesim" --tables "$tmp/deep9.json" --system models/sim/tiny.sys \
+        --workload models/sim/litmus_mp.wl >/dev/null 2>"$tmp/err"
+    check "a guard chain 900 deep: scopesim reads the tables" test $? -eq 0
+fi
 "$bin" export --protocol gpu_vi "${tests[0]}" -o "$tmp/none/x.json" >/dev/null 2>"$tmp/err"
 check "an output that cannot be written: exit 2 with a message" grep -q "cannot write" "$tmp/err"
 "$bin" export --protocol gpu_vi -o "$tmp/x.json" >/dev/null 2>"$tmp/err"

@@ -30,7 +30,7 @@ check "-cat sc is --model sc" \
 check "-unroll 1 is --unroll 1" \
     bash -c "diff <('$bin' litmus -unroll 1 $L | grep -v '^Time ') <('$bin' litmus --unroll 1 $L | grep -v '^Time ')"
 check "verify -protocol/-model work too" "$bin" verify -protocol gpu_vi -model ptx6 $L/MP-weak.litmus
-for opt in -conf -through -initwrites -speedcheck; do
+for opt in -conf -initwrites -speedcheck; do
     "$bin" litmus "$opt" x $L/MP-weak.litmus >"$tmp/o" 2>"$tmp/e"
     rc=$?
     check "herd's $opt is refused with exit 2" test "$rc" -eq 2 -a ! -s "$tmp/o"

@@ -74,3 +74,27 @@ check "export srsp_fixed: the L1's hold" \
 check "export srsp_fixed: last() and tid" \
     sh -c "jq -e '[.. | objects | select(.op == \"last\")] | length > 0' '$tmp/srsp.tables.json' &&
            jq -e '[.. | objects | select(.op == \"tid\")] | length > 0' '$tmp/srsp.tables.json'"
+
+# 8. The settled WSQ_fenced verdict (docs/rsp.md): legacy herd's remote-scope model says No on the
+#    work-stealing programs only through its one-event rmw, which makes sc1 = rf^-1;[sc];co relate
+#    a seq_cst rmw to itself.  Checked on herd itself when it is there: unmodified, it finds no
+#    execution at all for SC_RMW_twice; on a temporary copy of its cat files with sc1 \ id it
+#    gives our verdict, Ok, on the three files (the copy lives in $tmp and is removed).
+herd_dir=${HERD_LEGACY:-../shared/bench/herd-legacy}
+if [ -x "$herd_dir/bin/herd" ] && [ -f "$herd_dir/cats/genA/opencl_rem.cat" ]; then
+    HERDLIB=$herd_dir/cats/genA "$herd_dir/bin/herd" -initwrites true -model "$herd_dir/cats/genA/opencl_rem.cat" \
+        litmus/opencl-herd/SC_RMW_twice.litmus >"$tmp/herd.out" 2>&1
+    check "legacy herd (opencl_rem.cat): SC_RMW_twice has no execution (States 0)" grep -qx 'States 0' "$tmp/herd.out"
+    mkdir "$tmp/cats"
+    cp "$herd_dir"/cats/genA/*.cat "$tmp/cats/"
+    sed -i 's/^let sc1 = rf^-1; \[mo_sc\]; co *$/let sc1 = (rf^-1; [mo_sc]; co) \\ id/' "$tmp/cats/opencl_rem.cat"
+    check "the copy's sc1 excludes the identity" grep -q '^let sc1 = (rf^-1; \[mo_sc\]; co) \\ id' "$tmp/cats/opencl_rem.cat"
+    for t in SC_RMW_twice WSQ_herd WSQ_fenced_herd; do
+        HERDLIB=$tmp/cats "$herd_dir/bin/herd" -initwrites true -model "$tmp/cats/opencl_rem.cat" \
+            "litmus/opencl-herd/$t.litmus" >"$tmp/herd.out" 2>&1
+        check "legacy herd with sc1 \\ id: $t Ok, as scopecheck" grep -qx 'Ok' "$tmp/herd.out"
+        check "scopecheck opencl-rsp: $t Ok" sh -c "'$bin' litmus --model opencl-rsp litmus/opencl-herd/$t.litmus | grep -qx Ok"
+    done
+else
+    echo "t_rsp: skipped the legacy herd checks (no legacy herd at $herd_dir)"
+fi

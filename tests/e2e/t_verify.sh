@@ -40,7 +40,7 @@ check "the unordered-network baseline passes MP-release" "$bin" verify --protoco
 check "the unordered-network baseline passes MP-stale-seed" "$bin" verify --protocol models/gpu_vi_unordered.proto litmus/protocol/MP-stale-seed.litmus
 for m in models/mutants/*.proto; do
     n=$(basename "$m" .proto)
-    check "mutant $n names the test that catches it" grep -qE 'litmus/protocol/[A-Za-z0-9-]+\.litmus' "$m"
+    check "mutant $n names the test that catches it" grep -qE 'litmus/[a-z-]+/[A-Za-z0-9_+-]+\.litmus' "$m"
 done
 
 # JSON: the keys of the issue, and a trace for the violation.

@@ -1,9 +1,12 @@
 /* tests/fuzz/fuzz_cat.c: the cat front end (lexer, parser, compiler), then
  * the model on the executions of a small fixed test (evaluation, `with`
- * linearisations, flags): a model that compiles must also run. */
+ * linearisations, flags): a model that compiles must also run; and, as a
+ * drawing would, the model compiled with its shows (cat/explain.h) on every
+ * execution, consistent or rejected. */
 #include "harness.h"
 #include "keywords.h"
 #include "cat/cat.h"
+#include "cat/explain.h"
 #include "enumerate/enumerate.h"
 #include "litmus/read.h"
 
@@ -36,6 +39,18 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     return 0;
 }
 
+static void explain(void *ctx, const exec *x, const enum_event_info *events, int n, const lit_value *state,
+                    bool holds, unsigned flags)
+{
+    (void)events, (void)n, (void)state, (void)holds, (void)flags;
+    const cat_explained *items;
+    const char *other;
+    int count = cat_explain(ctx, x, &items, &other);
+    for (int i = 0; i < count; i++)
+        if (!items[i].name || (!items[i].rel && !items[i].set))
+            abort();
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     char *text = fuzz_text(data, size);
@@ -46,6 +61,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     enum_options eo = {.unroll = 1, .max_traces = 16, .races = true};
     check_result r;
     enumerate_check(test, m, cat_workspace_new(m), &eo, &r, fuzz_sink());
+    cat_explainer *e = cat_explainer_new(m, fuzz_sink());
+    if (e) {
+        eo.on_execution = eo.on_rejected = explain;
+        eo.execution_ctx = e;
+        enumerate_check(test, m, cat_workspace_new(m), &eo, &r, fuzz_sink());
+    }
     return 0;
 }
 

@@ -11,11 +11,11 @@
  * there from instrumented code is reported as use-after-poison.  A block
  * is unpoisoned whole when it is handed out again.  The collector's own
  * code is not instrumented, so its marking reads nothing it should not.
- * Its clearing of reclaimed blocks may go through memset, which ASan
- * intercepts in every library: a report whose top frames are inside
- * libgc is this header's poisoning, not a bug of ours; replay such an
- * input with ASAN_OPTIONS=replace_intrin=0 (scripts/fuzz.sh keeps memset
- * checked, so that our own overflows through it are still seen).
+ * Its clearing of reclaimed blocks goes through memset, which ASan
+ * intercepts in every library, and a reclaimed block may still carry the
+ * redzone of its last life: scripts/fuzz.sh therefore runs with
+ * tests/fuzz/asan.supp, which ignores reports from interceptors called by
+ * libgc (interceptor_via_lib), and keeps our own memset and memcpy checked.
  */
 #ifndef SCOPECHECK_FUZZ_GC_REDZONE_H
 #define SCOPECHECK_FUZZ_GC_REDZONE_H

@@ -10,6 +10,8 @@ void register_report_tests(void);
 void register_relation_tests(void);
 void register_cat_tests(void);
 void register_cat_herd_tests(void);
+void register_cat_explain_tests(void);
+void register_event_name_tests(void);
 void register_litmus_ptx_tests(void);
 void register_litmus_opencl_tests(void);
 void register_litmus_c_tests(void);

@@ -115,37 +115,14 @@ static bool skip_type(oparser *p, bool *pointer)
     }
 }
 
-/* "T:r = v" (T a number or P<n>): kept until the thread is read. */
+/* "T:r = v" (T a number or P<n>): kept until the thread is read, and
+ * noted for the C dialect's type checks. */
 static bool parse_reg_init(oparser *p, const lex_token *thread)
 {
-    int th = thread->kind == TOK_NUMBER ? (thread->num > 100000 ? 100000 : (int)thread->num)
-                                        : lex_thread_number(thread);
-    if (th < 0) {
-        lex_error(LX, thread->line, thread->col, "bad thread name %s (expected P0 or 0, ...)",
-                  lex_describe(thread));
+    if (!ocl_parse_reg_init(p, thread))
         return false;
-    }
-    lex_advance(LX);                /* : */
-    if (TOK.kind != TOK_IDENT) {
-        ocl_expected(p, "a register name");
-        return false;
-    }
-    lex_token reg = TOK;
-    lex_advance(LX);
-    lit_value v;
-    if (!ocl_expect_punct(p, "=", "'='") || !lex_signed_number(LX, &v, "an integer value"))
-        return false;
-    void *ri = ocl_append(p->rinit, p->nrinit, sizeof *p->rinit);
-    if (!ri)
-        return false;
-    p->rinit = ri;
-    p->rinit[p->nrinit].thread = th;
-    p->rinit[p->nrinit].name = lex_tok_str(&reg);
-    p->rinit[p->nrinit].v = v;
-    p->rinit[p->nrinit].line = thread->line;
-    p->rinit[p->nrinit].col = thread->col;
-    p->nrinit++;
-    return note_init(p, th, lex_tok_str(&reg), NULL, v);
+    return note_init(p, p->rinit[p->nrinit - 1].thread, p->rinit[p->nrinit - 1].name, NULL,
+                     p->rinit[p->nrinit - 1].v);
 }
 
 /* "= v" (or nothing, after a type) for the location `name`, just read;

@@ -152,6 +152,9 @@ static inline lit_operand regop(int r)
 
 /* Report "expected WHAT" at the current token unless the lexer already did. */
 void ocl_expected(oparser *p, const char *what);
+/* "T:r = v" with `thread` the current token T (a number or P<n>): kept in
+ * p->rinit until its thread is read; false after a located error. */
+bool ocl_parse_reg_init(oparser *p, const lex_token *thread);
 /* Consume the punctuation `punct`, or report "expected WHAT". */
 bool ocl_expect_punct(oparser *p, const char *punct, const char *what);
 /* One level deeper into a nested construct, `what` ("expression", ...);

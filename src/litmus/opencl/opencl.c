@@ -86,7 +86,7 @@ static int init_thread(const lex_token *t)
 /* ":r = v" after the thread `thread`.  The thread may not exist yet: the
  * initialisation is kept until its thread is read (thread_reg_inits) and
  * checked against the test's threads at the end (place_threads). */
-static bool parse_reg_init(oparser *p, const lex_token *thread)
+bool ocl_parse_reg_init(oparser *p, const lex_token *thread)
 {
     int th = init_thread(thread);
     if (th < 0) {
@@ -249,7 +249,7 @@ static bool parse_init_item(oparser *p)
     }
     lex_advance(LX);
     if (lex_is_punct(&TOK, ":"))
-        return parse_reg_init(p, &first);
+        return ocl_parse_reg_init(p, &first);
     if (first.kind != TOK_IDENT) {
         lex_error(LX, first.line, first.col, "bad location name %s", lex_describe(&first));
         return false;

@@ -167,6 +167,17 @@ static void test_sizes(void)
     CU_ASSERT_FALSE(size_parse("", &v));
     CU_ASSERT_FALSE(size_parse("G", &v));
     CU_ASSERT_EQUAL(v, 7);  /* untouched by every refusal */
+
+    /* a bound of its own: too large is told from malformed */
+    CU_ASSERT_EQUAL(size_parse_max("1K", 1024, &v), SIZE_OK);
+    CU_ASSERT_EQUAL(v, 1024);
+    v = 7;
+    CU_ASSERT_EQUAL(size_parse_max("1025", 1024, &v), SIZE_TOO_LARGE);
+    CU_ASSERT_EQUAL(size_parse_max("2K", 2047, &v), SIZE_TOO_LARGE);   /* 2048 > 2047 */
+    CU_ASSERT_EQUAL(size_parse_max("18446744073709551616", UINT64_MAX, &v), SIZE_TOO_LARGE);
+    CU_ASSERT_EQUAL(size_parse_max("1KB", 1u << 20, &v), SIZE_BAD);
+    CU_ASSERT_EQUAL(size_parse_max("99999999999999999999x", UINT64_MAX, &v), SIZE_BAD);
+    CU_ASSERT_EQUAL(v, 7);
 }
 
 void register_input_tests(void)

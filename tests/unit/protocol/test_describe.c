@@ -138,6 +138,62 @@ static void test_step_fields(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(d.text, "-> invalidate_all (dropped x: V val=0); send req[1] Load(y)"));
 }
 
+/* An acquire that drops two lines: invalidate_all's list holds "; " inside
+ * one action, and the actions the search sees (nsi step) keep it whole.
+ * Derivation from models/gpu_vi.proto: P0's two weak loads fill x and z
+ * (V, val 0); its ld.acquire.gpu y misses, runs invalidate_all, which drops
+ * both valid lines, and sends Load(y) to the L2. */
+static void test_step_actions_whole(void)
+{
+    static const char *lit =
+        "PTX Drop2\n{\nx=0; y=0; z=0;\n}\n P0@cta 0,gpu 0 ;\n ld.weak r0, x ;\n ld.weak r1, z ;\n"
+        " ld.acquire.gpu r2, y ;\nexists (P0:r2 == 0)\n";
+    protocol *p = protocol_load("models/gpu_vi.proto", stderr);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    litmus_test *t = litmus_parse_text("d.litmus", lit, strlen(lit), stderr);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+    proto_instance *in = proto_instantiate(p, t, NULL, stderr);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(in);
+    const nsi_model *m = proto_nsi(in);
+    uint8_t st[PROTO_STEP_BYTES];
+    proto_step_desc d;
+    m->initial(m->ctx, st);
+    for (int k = 0; k < 2; k++) {                 /* each load: miss, L2 answer, fill */
+        take(in, st, "P0 ", &d);
+        take(in, st, "L2[", &d);
+        take(in, st, "(CU 0) ", &d);
+    }
+    uint8_t before[PROTO_STEP_BYTES];
+    memcpy(before, st, m->state_bytes);
+    take(in, st, "P0 ", &d);
+    CU_ASSERT_EQUAL(d.ndrops, 2);
+    /* the row (gpu_vi.proto, "* | load.acquire.gpu"): invalidate_all; send
+     * req Load; loads += 1; acq := 1; wait -- five actions */
+    CU_ASSERT_EQUAL_FATAL(d.nactions, 5);
+    char a0[256], a1[256];
+    snprintf(a0, sizeof a0, "%.*s", d.actions[0].len, d.text + d.actions[0].start);
+    snprintf(a1, sizeof a1, "%.*s", d.actions[1].len, d.text + d.actions[1].start);
+    CU_ASSERT_STRING_EQUAL(a0, "invalidate_all (dropped x: V val=0; z: V val=0)");
+    CU_ASSERT_STRING_EQUAL(a1, "send req[0] Load(y)");
+
+    /* the same step as the search's trace (and JSON) sees it */
+    static proto_succs s;
+    proto_successors(m, before, &s);
+    bool seen = false;
+    for (int i = 0; i < s.n && i < PROTO_STEP_MAX; i++) {
+        if (memcmp(s.state[i], st, m->state_bytes) != 0)
+            continue;
+        nsi_step out;
+        CU_ASSERT_FATAL(m->step(m->ctx, before, s.rule[i], s.state[i], &out));
+        CU_ASSERT_EQUAL_FATAL(out.nactions, 5);
+        CU_ASSERT_STRING_EQUAL(out.actions[4], "wait");
+        CU_ASSERT_STRING_EQUAL(out.actions[0], "invalidate_all (dropped x: V val=0; z: V val=0)");
+        CU_ASSERT_STRING_EQUAL(out.actions[1], "send req[0] Load(y)");
+        seen = true;
+    }
+    CU_ASSERT(seen);
+}
+
 /* Barrier steps have no row and name the thread as the actor. */
 static void test_barrier_step(void)
 {
@@ -368,6 +424,7 @@ void register_describe_tests(void)
 {
     CU_pSuite s = CU_add_suite("protocol step descriptions", NULL, NULL);
     CU_add_test(s, "step fields: actor, line, row, sends, reads, drops", test_step_fields);
+    CU_add_test(s, "step actions: an action holding \"; \" stays whole", test_step_actions_whole);
     CU_add_test(s, "barrier step: no row, the thread acts", test_barrier_step);
     CU_add_test(s, "state fields: names and values", test_state_fields);
     CU_add_test(s, "state fields: aggregates", test_state_aggregates);

@@ -4,6 +4,7 @@
  * breadth-first search with a plain hash set lives here so that these tests
  * do not depend on the search back end. */
 #include <CUnit/CUnit.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -479,10 +480,58 @@ static void test_derived_value_range(void)
     fclose(sink);
 }
 
+/* The fairness units of internal events: every internal rule but an
+ * eviction is a unit of its own (a controller eventually does its pending
+ * work), named by its line and event; `evict` is in no unit (a cache need
+ * never give a line up).  srsp_fixed's L1 has drain and sfdone besides
+ * evict; gpu_vi's only internal event is evict. */
+static void test_internal_units(void)
+{
+    static const char *models[] = {"models/srsp_fixed.proto", "models/gpu_vi.proto"};
+    static const char *tests[] = {"litmus/rsp/MP_L2R.litmus", "litmus/protocol/MP-stale-seed.litmus"};
+    for (int k = 0; k < 2; k++) {
+        proto_instance *in = instance(models[k], tests[k], NULL);
+        const nsi_model *m = proto_nsi(in);
+        const nsi_sched *sc = m->sched;
+        CU_ASSERT_PTR_NOT_NULL_FATAL(sc);
+        int named[3] = {0, 0, 0};   /* drain, sfdone, evict */
+        char *seen = calloc((size_t)sc->nunits, 1);
+        for (int r = 0; r < m->nrules; r++) {
+            int u = sc->rule_unit(m->ctx, r);
+            if (u < sc->nthreads)
+                continue;
+            CU_ASSERT(u < sc->nunits);
+            char name[128] = "";
+            FILE *f = fmemopen(name, sizeof name - 1, "w");
+            sc->unit_name(m->ctx, u, f);
+            fclose(f);
+            if (strstr(name, "] drain"))
+                named[0]++;
+            if (strstr(name, "] sfdone"))
+                named[1]++;
+            if (strstr(name, "evict"))
+                named[2]++;
+            if (strchr(name, ']') && !strchr(name, '>')) {      /* an internal unit, not a channel */
+                CU_ASSERT_FALSE(seen[u]);                        /* one rule per internal unit */
+                seen[u] = 1;
+            }
+        }
+        free(seen);
+        CU_ASSERT_EQUAL(named[2], 0);
+        if (k == 0) {
+            CU_ASSERT(named[0] > 0);
+            CU_ASSERT(named[1] > 0);
+        } else {
+            CU_ASSERT_EQUAL(named[0] + named[1], 0);
+        }
+    }
+}
+
 void register_protocol_tests(void)
 {
     CU_pSuite s = CU_add_suite("protocol", NULL, NULL);
     CU_add_test(s, "parse gpu_vi", test_parse_model);
+    CU_add_test(s, "fairness units: internal events but evict", test_internal_units);
     CU_add_test(s, "parse errors", test_parse_errors);
     CU_add_test(s, "parse error position", test_parse_error_position);
     CU_add_test(s, "MP on 2 CUs: 268 states", test_count_mp);

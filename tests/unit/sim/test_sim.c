@@ -3,7 +3,8 @@
  * of each controller on a protocol small enough to follow by hand
  * (tests/unit/sim/toy.tables.json: an L1 per CU that misses to one shared
  * memory-backed L2; every expected cycle count is derived in a comment
- * from the system's latencies, not taken from a run). */
+ * from the system's latencies, not taken from a run), and the RSP table
+ * features on tests/unit/sim/rsptoy.proto (exported as rsptoy.tables.json). */
 #include <CUnit/CUnit.h>
 #include <stdlib.h>
 #include <string.h>
@@ -310,7 +311,7 @@ static void test_interp_rows(void)
     const sim_row *row;
     sim_effects fx;
     int64_t init[2] = {0, 0}, line[2] = {1, 42}, vars[1] = {0};
-    sim_event_desc load = {SE_LOAD, 0, 0, 0, 0, 0};
+    sim_event_desc load = {SE_LOAD, 0, 0, 0, 0, 0, false};
     sim_ctx c = l1_ctx(t, line, init, vars);
     CU_ASSERT_EQUAL(sim_fire(&c, &load, &row, &fx), FIRE_OK);   /* V: a hit */
     CU_ASSERT_TRUE(fx.done && fx.reg_set && fx.reg == 42 && fx.nsends == 0);
@@ -320,27 +321,27 @@ static void test_interp_rows(void)
     CU_ASSERT_EQUAL(fx.sends[0].dest, SD_SELF);
     CU_ASSERT_EQUAL(fx.sends[0].index, 1);                      /* the CU's own req inbox */
     CU_ASSERT_EQUAL(fx.sends[0].fields[0], 5);
-    sim_event_desc store = {SE_STORE, 0, 0, 0, 0, 0};
+    sim_event_desc store = {SE_STORE, 0, 0, 0, 0, 0, false};
     line[0] = 1;
     CU_ASSERT_EQUAL(sim_fire(&c, &store, &row, &fx), FIRE_OK);
     CU_ASSERT_EQUAL(line[1], 7);                                /* line.val := value */
     CU_ASSERT_EQUAL(vars[0], 1);                                /* acks += 1 */
-    sim_event_desc fence = {SE_FENCE, 4, 2, 0, 0, 0};
+    sim_event_desc fence = {SE_FENCE, 4, 2, 0, 0, 0, false};
     c.has_line = false;
     CU_ASSERT_EQUAL(sim_fire(&c, &fence, &row, &fx), FIRE_BLOCKED);  /* acks == 0 does not hold */
     vars[0] = 4;
     c.has_line = true;
     line[0] = 0;
     CU_ASSERT_EQUAL(sim_fire(&c, &store, &row, &fx), FIRE_BLOCKED);  /* acks would leave 0..MAXOPS */
-    sim_event_desc evict = {SE_INTERNAL, 0, 0, 0, 0, 0};
+    sim_event_desc evict = {SE_INTERNAL, 0, 0, 0, 0, 0, false};
     line[0] = 1, line[1] = 9;
     CU_ASSERT_EQUAL(sim_fire(&c, &evict, &row, &fx), FIRE_OK);
     CU_ASSERT_TRUE(line[0] == 0 && line[1] == 0);               /* invalidate: the initial line */
     CU_ASSERT_EQUAL(sim_fire(&c, &evict, &row, &fx), FIRE_BLOCKED);  /* no evict row for I */
-    sim_event_desc resp = {SE_RECV, 0, 0, 1, 3, 0};             /* a StoreAck: acks -= 1 */
+    sim_event_desc resp = {SE_RECV, 0, 0, 1, 3, 0, false};             /* a StoreAck: acks -= 1 */
     CU_ASSERT_EQUAL(sim_fire(&c, &resp, &row, &fx), FIRE_OK);
     CU_ASSERT_EQUAL(vars[0], 3);
-    sim_event_desc odd = {SE_RECV, 0, 0, 1, 0, 0};              /* a Load on resp: no row at all */
+    sim_event_desc odd = {SE_RECV, 0, 0, 1, 0, 0, false};              /* a Load on resp: no row at all */
     CU_ASSERT_EQUAL(sim_fire(&c, &odd, &row, &fx), FIRE_UNHANDLED);
 }
 
@@ -460,6 +461,191 @@ static void test_timing_release_drain(void)
     CU_ASSERT_EQUAL(r->stall[STALL_TABLE_FENCE], 74 - 3);
 }
 
+/* ---- the RSP table features (tests/unit/sim/rsptoy.proto, exported) --------------------------------- */
+
+#define RSPTOY "tests/unit/sim/rsptoy.tables.json"
+
+/* 2 CUs, 1 GPU, 3 lines, 2 threads, MAXOPS 4. */
+static sim_tables *bound_rsptoy(void)
+{
+    sim_tables *t = sim_tables_load(RSPTOY, false, stderr);   /* stamped by export */
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+    long b[SB_COUNT] = {2, 1, 3, 2, 4};
+    CU_ASSERT_TRUE(sim_tables_bind(t, b, true, stderr));
+    return t;
+}
+
+static int internal_index(const sim_ctrl *c, const char *name)
+{
+    for (int i = 0; i < c->ninternal; i++)
+        if (!strcmp(c->internal[i], name))
+            return i;
+    return -1;
+}
+
+/* The reader: `times` in a bound, the wi scope, remote rows, hold, and
+ * which internal events have their line pinned by their guards. */
+static void test_rsp_tables_read(void)
+{
+    sim_tables *t = bound_rsptoy();
+    const sim_ctrl *l1 = &t->ctrls[0];
+    CU_ASSERT_TRUE(t->verified);
+    CU_ASSERT_EQUAL(l1->vars[0].type.hi, 2 * 3 - 1);    /* sfifo : fifo SF of 0..2*NADDR-1 */
+    CU_ASSERT_EQUAL(l1->vars[0].type.n, 2);             /* SF */
+    CU_ASSERT_EQUAL(l1->rows[2].scope, 4);              /* load.*.wi */
+    CU_ASSERT_TRUE(l1->rows[4].remote);                 /* load.acquire.gpu.remote */
+    CU_ASSERT_FALSE(l1->rows[5].remote);
+    CU_ASSERT_TRUE(sim_row_matches(&l1->rows[4], SE_LOAD, 2, 2, true));
+    CU_ASSERT_FALSE(sim_row_matches(&l1->rows[4], SE_LOAD, 2, 2, false));
+    CU_ASSERT_FALSE(sim_row_matches(&l1->rows[5], SE_LOAD, 2, 2, true));
+    CU_ASSERT_PTR_NOT_NULL(l1->hold);
+    int drain = internal_index(l1, "drain"), tidy = internal_index(l1, "tidy");
+    CU_ASSERT_FATAL(drain >= 0 && tidy >= 0);
+    CU_ASSERT_TRUE(l1->pinned[drain]);                  /* sfifo[0] % NADDR == addr in every row */
+    CU_ASSERT_FALSE(l1->pinned[tidy]);                  /* mark == 0 && len(sfifo) == 0: no line named */
+    CU_ASSERT_PTR_NOT_NULL(l1->rows[12].pin);
+    CU_ASSERT_EQUAL(l1->rows[12].pin_k, 0);
+    CU_ASSERT_TRUE(t->data_independent);                /* no guard reads a value */
+}
+
+/* rsptoy.tables.json with the first line containing `from` replaced by
+ * `to`, loaded unverified: NULL expected, and the error text returned. */
+static char *load_edited_rsptoy(const char *from, const char *to)
+{
+    char path[] = "/tmp/scopesim-unit-XXXXXX";
+    int fd = mkstemp(path);
+    FILE *in = fopen(RSPTOY, "r"), *out = fdopen(fd, "w");
+    char line[512];
+    bool done = false;
+    while (fgets(line, sizeof line, in)) {
+        bool hit = !done && strstr(line, from);
+        fputs(hit ? to : line, out);
+        done |= hit;
+    }
+    fclose(in);
+    fclose(out);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *err = open_memstream(&text, &len);
+    CU_ASSERT_PTR_NULL(sim_tables_load(path, true, err));
+    fclose(err);
+    unlink(path);
+    return text;
+}
+
+/* Bad RSP members are refused with the field where they were met. */
+static void test_rsp_tables_bad(void)
+{
+    char *e = load_edited_rsptoy("\"scope\": \"wi\"", "       \"scope\": \"warp\"\n");
+    CU_ASSERT_PTR_NOT_NULL(strstr(e, "content.controllers[0].rows[2].event"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(e, "unknown scope 'warp'"));
+    free(e);
+    e = load_edited_rsptoy("\"times\": 2", "         \"times\": \"two\"\n");
+    CU_ASSERT_PTR_NOT_NULL(strstr(e, "times: must be an integer"));
+    free(e);
+    e = load_edited_rsptoy("\"name\": \"L2\",", "    \"name\": \"L2\", \"hold\": {\"op\": \"num\", \"value\": 1},\n");
+    CU_ASSERT_PTR_NOT_NULL(strstr(e, "only the processor controller may hold"));
+    free(e);
+    e = load_edited_rsptoy("\"remote\": true", "       \"remote\": 1\n");
+    CU_ASSERT_PTR_NOT_NULL(strstr(e, "remote: must be true or false"));
+    free(e);
+}
+
+/* Variables of the toy's L1: sfifo (length, 2 entries), wbs, rem, rt, mark. */
+enum { V_LEN, V_E0, V_E1, V_WBS, V_REM, V_RT, V_MARK, V_SLOTS };
+
+static sim_ctx rsp_ctx(const sim_tables *t, int64_t *line, const int64_t *init, int64_t *vars, int tid)
+{
+    return (sim_ctx){.t = t, .ctrl = 0, .inst = 0, .cu = 0, .gpu = 0, .cu_gpu = cu_gpu_zero, .addr = 1,
+                     .has_line = true, .line = line, .line_init = init, .vars = vars, .tid = tid, .has_thread = true,
+                     .order = 2, .value = 1};
+}
+
+static void test_rsp_interp(void)
+{
+    sim_tables *t = bound_rsptoy();
+    CU_ASSERT_EQUAL_FATAL(t->ctrls[0].var_slots, V_SLOTS);
+    const sim_row *row;
+    sim_effects fx;
+    int64_t init[2] = {0, 0}, line[2] = {0, 0}, vars[V_SLOTS] = {0};
+    /* a remote acquire load takes the remote row: rem := 1, rt := tid */
+    sim_ctx c = rsp_ctx(t, line, init, vars, 1);
+    sim_event_desc racq = {SE_LOAD, 2, 2, 0, 0, 0, true}, acq = {SE_LOAD, 2, 2, 0, 0, 0, false};
+    CU_ASSERT_EQUAL(sim_fire(&c, &racq, &row, &fx), FIRE_OK);
+    CU_ASSERT_EQUAL(row - t->ctrls[0].rows, 4);
+    CU_ASSERT_TRUE(vars[V_REM] == 1 && vars[V_RT] == 1 && fx.wait && fx.nsends == 1);
+    /* hold rem > 0 && tid != rt: the other thread of the CU waits, the remote one does not */
+    CU_ASSERT_TRUE(sim_held(&c) == false);
+    c.tid = 0;
+    CU_ASSERT_TRUE(sim_held(&c));
+    c.has_thread = false;                   /* a message or internal event: tid is -1 */
+    CU_ASSERT_TRUE(sim_held(&c));
+    c.has_thread = true;
+    vars[V_REM] = 0;
+    CU_ASSERT_FALSE(sim_held(&c));
+    /* the same load without .remote takes the plain row and leaves rem */
+    CU_ASSERT_EQUAL(sim_fire(&c, &acq, &row, &fx), FIRE_OK);
+    CU_ASSERT_EQUAL(row - t->ctrls[0].rows, 5);
+    CU_ASSERT_EQUAL(vars[V_REM], 0);
+    /* a wi store pushes NADDR + addr = 4, inside 0..2*NADDR-1 */
+    sim_event_desc wst = {SE_STORE, 1, 4, 0, 0, 0, false};
+    CU_ASSERT_EQUAL(sim_fire(&c, &wst, &row, &fx), FIRE_OK);
+    CU_ASSERT_TRUE(vars[V_LEN] == 1 && vars[V_E0] == 4 && line[0] == 2 && line[1] == 1);
+    /* a weak store to the same line: sfifo [4, 1] */
+    sim_event_desc st = {SE_STORE, 0, 0, 0, 0, 0, false};
+    CU_ASSERT_EQUAL(sim_fire(&c, &st, &row, &fx), FIRE_OK);
+    CU_ASSERT_TRUE(vars[V_LEN] == 2 && vars[V_E1] == 1);
+    CU_ASSERT_EQUAL(sim_fire(&c, &st, &row, &fx), FIRE_BLOCKED);   /* full: len(sfifo) < SF fails */
+    /* drain on line 1: the head 4 % 3 == 1, last(sfifo, 1) = 1 > 0: pop without a write-back */
+    sim_event_desc drain = {SE_INTERNAL, 0, 0, 0, 0, internal_index(&t->ctrls[0], "drain"), false};
+    c.has_thread = false;
+    int64_t a = -1;
+    CU_ASSERT_TRUE(sim_pin_addr(&c, &t->ctrls[0].rows[12], &a));
+    CU_ASSERT_EQUAL(a, 1);
+    CU_ASSERT_EQUAL(sim_fire(&c, &drain, &row, &fx), FIRE_OK);
+    CU_ASSERT_EQUAL(row - t->ctrls[0].rows, 13);
+    CU_ASSERT_TRUE(fx.nsends == 0 && vars[V_LEN] == 1 && vars[V_E0] == 1 && line[0] == 2);
+    /* now last(sfifo, 1) = 0 and last(sfifo, 4) = -1: the write-back */
+    CU_ASSERT_EQUAL(sim_fire(&c, &drain, &row, &fx), FIRE_OK);
+    CU_ASSERT_EQUAL(row - t->ctrls[0].rows, 12);
+    CU_ASSERT_TRUE(fx.nsends == 1 && fx.sends[0].fields[0] == 1 && fx.sends[0].fields[1] == 1);
+    CU_ASSERT_TRUE(vars[V_LEN] == 0 && vars[V_WBS] == 1 && line[0] == 1);
+    /* an empty fifo pins no address (its head cannot be read) */
+    CU_ASSERT_FALSE(sim_pin_addr(&c, &t->ctrls[0].rows[12], &a));
+}
+
+/* rsptoy-drain on the toy system (test_timing_one_load's latencies):
+ *   0  st.weak x: the store row fires (D, sfifo [x]), done at 3
+ *   1  drain (pinned on x): WB leaves at 1+3 = 4, 72 bytes: arrives
+ *      4+9+5 = 18; wbs = 1
+ *   2  tidy (no line named: tried on the held line x, now V): mark := 1
+ *   3  the fence (issued when the store is done) waits: wbs == 0 fails
+ *  18  the L2 writes memory (DRAM 40): WBAck leaves 18+10+40 = 68,
+ *      arrives 68+1+5 = 74; the L1 takes it at 74 (wbs = 0)
+ *  75  the fence fires (one event a cycle), done at 78
+ *  78  ld.weak x hits (V), done at 81; the kernel's end fence 81..84.
+ * L1 events: store, drain, tidy, WBAck, fence, load, fence = 7. */
+static void test_timing_rsp_drain(void)
+{
+    char *sys_path = write_temp(toy_system), *wl_path = write_temp("kind litmus\ntest rsptoy-drain\niterations 1\n");
+    sim_tables *t = sim_tables_load(RSPTOY, false, stderr);
+    sim_system *s = sys_config_read(sys_path, NULL, 0, stderr);
+    sim_workload *w = workload_read(wl_path, NULL, 0, stderr);
+    static sim_results r;
+    sim_run_opts o = {.seed = 1, .unverified = true};
+    int status = t && s && w ? machine_run(t, s, w, &o, &r, stderr) : -1;
+    CU_ASSERT_EQUAL(status, 0);
+    CU_ASSERT_EQUAL(r.cycles, 84);
+    CU_ASSERT_EQUAL(r.messages, 2);
+    CU_ASSERT_EQUAL(r.ctrl[0].events, 7);
+    CU_ASSERT_EQUAL(r.ctrl[1].dram, 1);
+    CU_ASSERT_EQUAL(r.stall[STALL_TABLE_FENCE], 75 - 3);
+    unlink(sys_path);
+    unlink(wl_path);
+    free(sys_path);
+    free(wl_path);
+}
+
 /* ---- configuration and workload files --------------------------------------------------------------- */
 
 static void expect_config_error(const char *text, const char *want)
@@ -514,6 +700,10 @@ void register_sim_tests(void)
     CU_add_test(s, "timing: L2 rate and DRAM bandwidth", test_timing_contention);
     CU_add_test(s, "timing: evictions run the evict row", test_timing_eviction);
     CU_add_test(s, "timing: a release fence waits for the write-through", test_timing_release_drain);
+    CU_add_test(s, "rsp tables: times, wi, remote, hold, pins", test_rsp_tables_read);
+    CU_add_test(s, "rsp tables: bad members name their field", test_rsp_tables_bad);
+    CU_add_test(s, "rsp interp: remote row, hold and tid, last, drain", test_rsp_interp);
+    CU_add_test(s, "timing: an internal drain before a fence", test_timing_rsp_drain);
     CU_add_test(s, "config errors have positions", test_config_errors);
     CU_add_test(s, "workload errors have positions", test_workload_errors);
 }
