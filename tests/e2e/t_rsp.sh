@@ -98,3 +98,28 @@ if [ -x "$herd_dir/bin/herd" ] && [ -f "$herd_dir/cats/genA/opencl_rem.cat" ]; t
 else
     echo "t_rsp: skipped the legacy herd checks (no legacy herd at $herd_dir)"
 fi
+
+# 9. Progress of the asymmetric lock (issue item 4): LOCK_spin retries each
+#    acquisition until it succeeds.  Derivation: whoever holds L releases it
+#    after one increment of Y, so under weak fairness each compare-exchange
+#    eventually finds L = 0: opencl-rsp's liveness is Ok, and so is srsp_fixed's.
+#    bRSP loses the release: the owner's failed work-group compare-exchange
+#    leaves L dirty in its L1 (our tables write a compare-exchange's result
+#    back even when it fails), that write-back (L = 1) reaches the L2 after
+#    P1's remote release stored 0 there (a remote store does not flush the
+#    owner's copy first: RST_ATOM's hazard), so L stays 1 and P0 spins forever.
+"$bin" litmus --model opencl-rsp --liveness litmus/rsp/LOCK_spin.litmus >"$tmp/out" 2>&1
+check "LOCK_spin under opencl-rsp: Liveness Ok" grep -qx 'Liveness LOCK_spin Ok' "$tmp/out"
+"$bin" verify --no-progress --protocol models/srsp_fixed.proto --model opencl-rsp --liveness \
+    litmus/rsp/LOCK_spin.litmus >"$tmp/out" 2>&1
+rc=$?
+check "srsp_fixed on LOCK_spin --liveness: Liveness Ok, Result Pass" sh -c "test $rc -eq 0 &&
+    grep -q '^Liveness Ok' '$tmp/out' && grep -qx 'Result Pass' '$tmp/out'"
+"$bin" verify --no-progress --protocol models/brsp.proto --model opencl-rsp --liveness \
+    litmus/rsp/LOCK_spin.litmus >"$tmp/out" 2>&1
+rc=$?
+check "brsp on LOCK_spin --liveness: P0 never completes (a lasso), Result Fail" sh -c "test $rc -eq 1 &&
+    grep -q '^Liveness No' '$tmp/out' && grep -q '^Violation non-progress cycle: P0 never completes' '$tmp/out' &&
+    grep -q -- '-- cycle: ' '$tmp/out' && grep -qx 'Result Fail' '$tmp/out'"
+check "brsp on LOCK_spin: the trace shows the owner's write-back of L = 1 after the remote release's 0" \
+    sh -c "awk '/P0 never completes/{f=1} f && /recv req\\[1\\]\\.RSt\\(L, 0\\)/{s=1} s && /recv req\\[0\\]\\.WB\\(L, 1\\)/{print; exit}' '$tmp/out' | grep -q WB"
