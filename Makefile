@@ -104,20 +104,20 @@ asan: build/asan/scopecheck build/asan/scopesim build/asan/unit_tests fuzz-repla
 	$(SAN_ENV) bash tests/e2e/run.sh build/asan/scopecheck
 
 # ---- fuzzing (docs/fuzzing.md) ------------------------------------------------
-# Six harnesses in tests/fuzz/.  `make fuzz FUZZ_SECONDS=N` runs each under
+# Seven harnesses in tests/fuzz/.  `make fuzz FUZZ_SECONDS=N` runs each under
 # libFuzzer (clang) for N seconds (not in CI); `make fuzz-replay`, part of
 # `make test`, replays the committed corpora and past crash inputs through
 # the same harnesses built with gcc, ASan and UBSan, on a 1 MiB stack so
 # that a recursion that input can deepen fails here, not only in the field.
 
-FUZZ_NAMES   := ptx opencl cat protocol enumerate search
+FUZZ_NAMES   := ptx opencl cat protocol enumerate search sim
 FUZZ_SECONDS ?= 60
 FUZZ_CC      ?= clang-14
 FUZZ_DEFS    := -DFUZZ_MODELS_DIR='"$(CURDIR)/models"' -Itests/fuzz
 FUZZ_SAN     := -g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
 # ASan cannot see overflows of collector memory unless told where objects end
 FUZZ_GC      := -include $(CURDIR)/tests/fuzz/gc_redzone.h
-FUZZ_OBJ     := $(call objs,fuzz,$(LIB_SRC))
+FUZZ_OBJ     := $(call objs,fuzz,$(LIB_SRC) $(SIM_LIB_SRC))
 FUZZ_STACK_KB ?= 1024
 
 build/fuzz/%.o: src/%.c

@@ -14,5 +14,6 @@ case ${1:?usage: fuzz_seeds.sh NAME} in
     protocol) ls models/*.proto models/mutants/*.proto ;;
     enumerate) printf '%s\n' litmus/ptx litmus/hrf litmus/protocol ;;
     search) ls models/*.proto models/mutants/*.proto ;;
+    sim) ls models/sim/*.sys models/sim/*.wl tests/unit/sim/*.tables.json ;;
     *) echo "fuzz_seeds.sh: no harness '$1'" >&2; exit 2 ;;
 esac
