@@ -103,6 +103,7 @@ typedef struct machine {
     bool fatal;
     int status;
     int64_t *scratch_line, *scratch_vars, *default_line;
+    const int64_t *line_default;        /* the initial contents of the line being fired (fire_event) */
     int *dests;                 /* a send's destinations (the most instances of any channel level) */
     int max_line_slots, max_var_slots;
 } machine;

@@ -105,7 +105,14 @@ static int64_t binop(sim_ctx *c, const sim_expr *e)
             c->ok = false;
             return 0;
         }
-        return e->op == SO_DIV ? l / r : ((l % r) + r) % r;
+        if (e->op == SO_DIV)
+            return l / r;
+        if (r > 0 && !(r & (r - 1)))
+            return l & (r - 1);         /* the usual home: addr % a power of two */
+        {
+            int64_t m = l % r;          /* the result takes the sign of r, as in the checker */
+            return m != 0 && (m < 0) != (r < 0) ? m + r : m;
+        }
     }
     return 0;
 }
@@ -143,12 +150,14 @@ static int64_t aggregate_query(sim_ctx *c, const sim_expr *e)
     return e->kind == SX_HAS ? n > 0 : n;
 }
 
+/* The home expression at address a: evaluated in the caller's context
+ * with only the address changed (restored after). */
 static int64_t home_at(sim_ctx *c, int h, int64_t a)
 {
-    sim_ctx hc = *c;
-    hc.addr = (uint64_t)a;
-    int64_t x = eval(&hc, c->t->homes[h].e);
-    c->ok &= hc.ok;
+    uint64_t own = c->addr;
+    c->addr = (uint64_t)a;
+    int64_t x = eval(c, c->t->homes[h].e);
+    c->addr = own;
     return x;
 }
 
@@ -370,6 +379,18 @@ static void act(sim_ctx *c, const sim_action *a, sim_effects *fx)
 
 /* ---- choosing and firing a row ------------------------------------------------------- */
 
+static void copy_on_write(sim_ctx *c, const sim_ctrl *ct, const sim_row *row)
+{
+    if (row->changes_line && c->has_line && c->line_scratch && c->line != c->line_scratch) {
+        memcpy(c->line_scratch, c->line, sizeof *c->line * (size_t)ct->line_slots);
+        c->line = c->line_scratch;
+    }
+    if (row->changes_vars && c->vars_scratch && c->vars != c->vars_scratch) {
+        memcpy(c->vars_scratch, c->vars, sizeof *c->vars * (size_t)ct->var_slots);
+        c->vars = c->vars_scratch;
+    }
+}
+
 enum sim_fire sim_fire(sim_ctx *c, const sim_event_desc *ev, const sim_row **out, sim_effects *fx)
 {
     const sim_ctrl *ct = &c->t->ctrls[c->ctrl];
@@ -388,6 +409,7 @@ enum sim_fire sim_fire(sim_ctx *c, const sim_event_desc *ev, const sim_row **out
         if (row->guard && !(eval(c, row->guard) && c->ok))
             continue;
         *out = row;
+        copy_on_write(c, ct, row);
         for (int k = 0; k < row->nacts && c->ok; k++)
             act(c, &row->acts[k], fx);
         if (c->ok && row->next >= 0 && c->has_line)

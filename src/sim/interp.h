@@ -4,8 +4,13 @@
  * (the same meaning as the checker's interpreter, src/protocol/interp.c,
  * written again over the exported form).
  *
- * Contract.  sim_fire works on the caller's scratch copies of the line
- * and of the instance's variables and changes nothing else: what reaches
+ * Contract.  sim_fire changes the line and the instance's variables only
+ * through scratch copies: when the ctx names scratch buffers (line_scratch,
+ * vars_scratch), `line` and `vars` may point at the stored contents, and
+ * a row that changes them first copies them into the scratch buffer and
+ * points the ctx there (so a row that changes nothing copies nothing);
+ * without scratch buffers `line` and `vars` are the caller's own scratch
+ * copies, changed in place.  Nothing else changes: what reaches
  * beyond them (messages to send, the thread's completion, wait or read
  * value, the reset of the instance's other lines) is returned in
  * `sim_effects` for the caller to commit.  Rows are tried top to bottom;
@@ -44,9 +49,10 @@ typedef struct sim_ctx {
     const int *cu_gpu;              /* CU -> GPU */
     uint64_t addr;
     bool has_line;
-    int64_t *line;                  /* scratch: state, then fields */
+    int64_t *line;                  /* state, then fields (see the contract) */
     const int64_t *line_init;       /* the line's initial contents */
-    int64_t *vars;                  /* scratch: the instance's variables */
+    int64_t *vars;                  /* the instance's variables (see the contract) */
+    int64_t *line_scratch, *vars_scratch;   /* copy-on-write buffers, or NULL */
     const int64_t *msg;             /* the received message's fields, or NULL */
     int tid;                        /* sender's thread slot within its CU, for sends */
     bool has_thread;

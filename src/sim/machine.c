@@ -70,14 +70,15 @@ static void wake_warp(machine *m, int w, uint64_t t)
 
 static void ready_push(ctl_inst *x, int32_t item)
 {
-    x->ready[(x->rhead + x->rcount) % x->rcap] = item;
+    int i = x->rhead + x->rcount;      /* the ring never holds more than rcap */
+    x->ready[i < x->rcap ? i : i - x->rcap] = item;
     x->rcount++;
 }
 
 static int32_t ready_pop(ctl_inst *x)
 {
     int32_t item = x->ready[x->rhead];
-    x->rhead = (x->rhead + 1) % x->rcap;
+    x->rhead = x->rhead + 1 < x->rcap ? x->rhead + 1 : 0;
     x->rcount--;
     return item;
 }
@@ -284,25 +285,35 @@ static void invalidate_others(machine *m, ctl_inst *x, uint64_t except, bool has
     }
 }
 
-/* Writes the scratch line back: stored while it differs from its initial
- * contents, in a frame while it is out of its initial state. */
-static void write_line(machine *m, ctl_inst *x, int32_t rec, uint64_t addr)
+/* Writes the line a row left back: stored while it differs from its
+ * initial contents, in a frame while it is out of its initial state.
+ * `line` is the scratch copy if the row changed it, else the stored
+ * record (or the initial contents when none is stored). */
+static void write_line(machine *m, ctl_inst *x, int32_t rec, uint64_t addr, const int64_t *line)
 {
     ctl_kind *k = &m->kinds[x->ctrl];
     const sim_ctrl *ct = &m->t->ctrls[x->ctrl];
-    int64_t *line = m->scratch_line;     /* m->default_line: this line's, from fire_event */
+    const int64_t *initial = m->line_default;     /* this line's, from fire_event */
+    if (line != m->scratch_line) {              /* unchanged: only the replacement order moves */
+        if (rec < 0 || !k->capacity)
+            return;
+        if (line[0] != 0 && k->lines.frame[rec] >= 0) {
+            cache_touch(&x->cache, k->lines.frame[rec]);
+            return;
+        }
+    }
     if (rec >= 0 && k->lines.frame[rec] >= 0 && line[0] == 0) {
         cache_clear(&x->cache, k->lines.frame[rec]);
         k->lines.frame[rec] = -1;
     }
-    if (!memcmp(line, m->default_line, sizeof *line * (size_t)ct->line_slots)) {
+    if (!memcmp(line, initial, sizeof *line * (size_t)ct->line_slots)) {
         if (rec >= 0)
             lines_remove(&k->lines, rec);
         return;
     }
-    if (rec >= 0)
+    if (rec >= 0 && line != lines_slots(&k->lines, rec))
         memcpy(lines_slots(&k->lines, rec), line, sizeof *line * (size_t)ct->line_slots);
-    else if ((rec = lines_add(&k->lines, x->inst, addr, line)) < 0) {
+    else if (rec < 0 && (rec = lines_add(&k->lines, x->inst, addr, line)) < 0) {
         fatal(m, "out of memory for lines%s%s%s", "", "", "");
         return;
     }
@@ -382,8 +393,9 @@ static void commit(machine *m, firing *f, int32_t rec, const sim_row *row, const
     sim_ctrl_stats *st = &m->r->ctrl[x->ctrl];
     count_event(m, f, row, old_state, fx, st);
     if (f->ctx.has_line)
-        write_line(m, x, rec, f->ctx.addr);
-    memcpy(x->vars, m->scratch_vars, sizeof *x->vars * (size_t)ct->var_slots);
+        write_line(m, x, rec, f->ctx.addr, f->ctx.line);
+    if (f->ctx.vars != x->vars)
+        memcpy(x->vars, f->ctx.vars, sizeof *x->vars * (size_t)ct->var_slots);
     if (fx->inv_all)
         invalidate_others(m, x, f->ctx.addr, f->ctx.has_line);
     const sim_ctl_conf *conf = &m->kinds[x->ctrl].conf;
@@ -456,16 +468,21 @@ static enum try_result fire_event(machine *m, firing *f, enum sim_stall *cause)
     const sim_ctrl *ct = &m->t->ctrls[x->ctrl];
     for (int attempt = 0; attempt < 2 * SIM_MAX_ASSOC; attempt++) {
         int32_t rec = f->ctx.has_line ? lines_find(&k->lines, x->inst, f->ctx.addr) : -1;
-        if (f->ctx.has_line) {
+        int64_t *initial = k->line_init;
+        if (f->ctx.has_line && ct->memory_backed) {     /* the memory field's initial value depends on the address */
             machine_default_line(m, x->ctrl, f->ctx.addr, m->default_line);
-            memcpy(m->scratch_line, rec >= 0 ? lines_slots(&k->lines, rec) : m->default_line,
-                   sizeof *m->scratch_line * (size_t)ct->line_slots);
+            initial = m->default_line;
         }
-        memcpy(m->scratch_vars, x->vars, sizeof *x->vars * (size_t)ct->var_slots);
-        f->ctx.line = m->scratch_line;
-        f->ctx.line_init = m->default_line;
-        f->ctx.vars = m->scratch_vars;
-        int64_t old_state = f->ctx.has_line ? m->scratch_line[0] : 0;
+        m->line_default = initial;
+        /* the row reads the stored line (or the initial one) and the
+         * instance's variables in place; sim_fire copies what a row
+         * changes into the scratch buffers (see sim/interp.h) */
+        f->ctx.line = !f->ctx.has_line ? m->scratch_line : rec >= 0 ? lines_slots(&k->lines, rec) : initial;
+        f->ctx.line_init = initial;
+        f->ctx.vars = x->vars;
+        f->ctx.line_scratch = m->scratch_line;
+        f->ctx.vars_scratch = m->scratch_vars;
+        int64_t old_state = f->ctx.has_line ? f->ctx.line[0] : 0;
         if (f->processor && ct->hold && sim_held(&f->ctx)) {
             *cause = STALL_HOLD;
             return R_BLOCKED;
@@ -481,7 +498,7 @@ static enum try_result fire_event(machine *m, firing *f, enum sim_stall *cause)
             *cause = STALL_NONE;
             return R_BLOCKED;
         }
-        if (k->capacity && f->ctx.has_line && old_state == 0 && m->scratch_line[0] != 0 &&
+        if (k->capacity && f->ctx.has_line && old_state == 0 && f->ctx.line[0] != 0 &&
             (rec < 0 || k->lines.frame[rec] < 0)) {
             int set = cache_set_of(&x->cache, f->ctx.addr);
             if (cache_free_frame(&x->cache, set) < 0) {

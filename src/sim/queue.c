@@ -19,12 +19,9 @@ bool queue_init(sim_queue *q)
 
 void queue_free(sim_queue *q)
 {
-    free(q->ntime);
-    free(q->nnext);
-    free(q->nkind);
-    free(q->nid);
+    free(q->nodes);
     heap_free(&q->far);
-    q->ntime = NULL, q->nnext = q->nkind = q->nid = NULL;
+    q->nodes = NULL;
     q->cap = q->count = 0;
 }
 
@@ -33,22 +30,12 @@ static bool grow(sim_queue *q)
     size_t cap = q->cap ? 2 * q->cap : 4096;
     if (cap > NIL)
         return false;
-    uint64_t *t = realloc(q->ntime, cap * sizeof *t);
-    if (t)
-        q->ntime = t;
-    uint32_t *n = realloc(q->nnext, cap * sizeof *n);
-    if (n)
-        q->nnext = n;
-    uint32_t *k = realloc(q->nkind, cap * sizeof *k);
-    if (k)
-        q->nkind = k;
-    uint32_t *d = realloc(q->nid, cap * sizeof *d);
-    if (d)
-        q->nid = d;
-    if (!t || !n || !k || !d)
+    sim_queue_node *nodes = realloc(q->nodes, cap * sizeof *nodes);
+    if (!nodes)
         return false;
+    q->nodes = nodes;
     for (size_t i = q->cap; i < cap; i++)
-        q->nnext[i] = i + 1 < cap ? (uint32_t)(i + 1) : q->free_head;
+        q->nodes[i].next = i + 1 < cap ? (uint32_t)(i + 1) : q->free_head;
     q->free_head = (uint32_t)q->cap;
     q->cap = cap;
     return true;
@@ -60,16 +47,13 @@ static bool append(sim_queue *q, uint64_t time, uint32_t kind, uint32_t id)
     if (q->free_head == NIL && !grow(q))
         return false;
     uint32_t n = q->free_head;
-    q->free_head = q->nnext[n];
-    q->ntime[n] = time;
-    q->nkind[n] = kind;
-    q->nid[n] = id;
-    q->nnext[n] = NIL;
+    q->free_head = q->nodes[n].next;
+    q->nodes[n] = (sim_queue_node){.time = time, .next = NIL, .kind = kind, .id = id};
     uint32_t b = (uint32_t)(time & MASK);
     if (q->tail[b] == NIL)
         q->head[b] = n;
     else
-        q->nnext[q->tail[b]] = n;
+        q->nodes[q->tail[b]].next = n;
     q->tail[b] = n;
     q->busy[b / 64] |= 1ull << (b % 64);
     return true;
@@ -130,13 +114,14 @@ bool queue_pop(sim_queue *q, sim_event *out)
         }
     }
     uint32_t n = q->head[b];
-    q->head[b] = q->nnext[n];
+    sim_queue_node *node = &q->nodes[n];
+    q->head[b] = node->next;
     if (q->head[b] == NIL) {
         q->tail[b] = NIL;
         q->busy[b / 64] &= ~(1ull << (b % 64));
     }
-    *out = (sim_event){q->ntime[n], 0, q->nkind[n], q->nid[n]};
-    q->nnext[n] = q->free_head;
+    *out = (sim_event){node->time, 0, node->kind, node->id};
+    node->next = q->free_head;
     q->free_head = n;
     q->count--;
     return true;

@@ -24,12 +24,18 @@
 
 #define SIM_QUEUE_WINDOW 4096u      /* a power of two */
 
+/* One pending event; its fields together, so that a push or a pop
+ * touches one cache line of the pool. */
+typedef struct sim_queue_node {
+    uint64_t time;
+    uint32_t next, kind, id;
+} sim_queue_node;
+
 typedef struct sim_queue {
     uint64_t base;                  /* the time of the last event popped */
     uint32_t head[SIM_QUEUE_WINDOW], tail[SIM_QUEUE_WINDOW];
     uint64_t busy[SIM_QUEUE_WINDOW / 64];
-    uint64_t *ntime;                /* node pool */
-    uint32_t *nnext, *nkind, *nid;
+    sim_queue_node *nodes;          /* node pool */
     uint32_t free_head;
     size_t cap, count, peak;
     sim_heap far;                   /* events at or beyond base + window */

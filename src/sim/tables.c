@@ -478,6 +478,16 @@ static bool action_writes_line(const sim_action *a)
     return (a->kind == SA_ASSIGN || a->kind == SA_PUSH || a->kind == SA_POP || a->kind == SA_CLEAR) && a->on_line;
 }
 
+static bool action_changes_line(const sim_action *a)
+{
+    return action_writes_line(a) || a->kind == SA_INV || a->kind == SA_INV_ALL || a->kind == SA_SET;
+}
+
+static bool action_changes_vars(const sim_action *a)
+{
+    return (a->kind == SA_ASSIGN || a->kind == SA_PUSH || a->kind == SA_POP || a->kind == SA_CLEAR) && !a->on_line;
+}
+
 static void read_row(reader *r, json_t *v, sim_ctrl *c, sim_row *row)
 {
     if (!json_is_object(v)) {
@@ -509,6 +519,8 @@ static void read_row(reader *r, json_t *v, sim_ctrl *c, sim_row *row)
         size_t m = enter(r, NULL, (size_t)k);
         read_action(r, json_array_get(acts, (size_t)k), &row->acts[k]);
         row->writes_line |= action_writes_line(&row->acts[k]);
+        row->changes_line |= action_changes_line(&row->acts[k]);
+        row->changes_vars |= action_changes_vars(&row->acts[k]);
         leave(r, m);
     }
     leave(r, n);
@@ -517,6 +529,7 @@ static void read_row(reader *r, json_t *v, sim_ctrl *c, sim_row *row)
         row->next = resolve(r, c->states, c->nstates, json_string_value(next), "state");
     else if (!json_is_null(next))
         fail(r, "next must be a state name or null");
+    row->changes_line |= row->next >= 0;
     json_t *src = json_object_get(v, "source");
     row->source_line = json_is_object(src) ? (int)json_integer_value(json_object_get(src, "line")) : 0;
     r->msg = NULL;

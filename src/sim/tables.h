@@ -94,6 +94,8 @@ typedef struct sim_row {
     sim_action *acts;
     int next;               /* state, or -1 */
     bool writes_line;       /* assigns a line field: a write for the energy table */
+    bool changes_line;      /* may change the line (state or fields): the simulator copies it first */
+    bool changes_vars;      /* may change the instance's variables */
     /* internal rows: a conjunct of the guard `addr + pin_k == pin` (either
      * side) whose `pin` reads neither the line nor the event: the only
      * address the row can fire on is pin - pin_k (sim_tables_pin) */

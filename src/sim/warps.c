@@ -112,15 +112,18 @@ static void make_ideal(sim_op *op)
 static uint64_t retire(sim_warps *ws, sim_warp *w, uint64_t now)
 {
     uint64_t next = UINT64_MAX;
-    for (int s = 0; s < ws->slots; s++) {
+    for (uint64_t m = w->done_mask; m; m &= m - 1) {
+        int s = __builtin_ctzll(m);
         sim_thread *t = &ws->th[w->first + s];
-        if (t->state != TS_DONE)
-            continue;
         if (t->done_at > now) {
             next = t->done_at < next ? t->done_at : next;
             continue;
         }
         t->state = TS_FREE;
+        if (t->op.kind <= OPK_RMW)
+            w->in_flight[t->op.addr % WARP_FLIGHT_BUCKETS]--;
+        w->done_mask &= ~(1ull << s);
+        w->busy_mask &= ~(1ull << s);
         w->busy--;
         if (w->need_thread == w->first + s) {
             w->last = t->result;
@@ -142,9 +145,11 @@ static warp_step await(sim_warps *ws, sim_warp *w, enum sim_stall cause, uint64_
 
 static bool line_in_flight(const sim_warps *ws, const sim_warp *w, uint64_t addr)
 {
-    for (int s = 0; s < ws->slots; s++) {
-        const sim_thread *t = &ws->th[w->first + s];
-        if (t->state != TS_FREE && t->op.kind <= OPK_RMW && t->op.addr == addr)
+    if (!w->in_flight[addr % WARP_FLIGHT_BUCKETS])
+        return false;
+    for (uint64_t m = w->busy_mask; m; m &= m - 1) {
+        const sim_thread *t = &ws->th[w->first + __builtin_ctzll(m)];
+        if (t->op.kind <= OPK_RMW && t->op.addr == addr)
             return true;
     }
     return false;
@@ -175,10 +180,9 @@ static warp_step cta_barrier(sim_warps *ws, sim_warp *w, int id, uint64_t now)
 
 static warp_step issue(sim_warps *ws, sim_warp *w, uint64_t now)
 {
-    int t = -1;
-    for (int s = 0; s < ws->slots && t < 0; s++)
-        if (ws->th[w->first + s].state == TS_FREE)
-            t = w->first + s;
+    int s = __builtin_ctzll(~w->busy_mask);    /* try_pending saw a free slot */
+    int t = w->first + s;
+    w->busy_mask |= 1ull << s;
     sim_thread *th = &ws->th[t];
     th->op = w->pending;
     th->state = TS_QUEUED;
@@ -186,6 +190,8 @@ static warp_step issue(sim_warps *ws, sim_warp *w, uint64_t now)
     w->queued = t;
     w->busy++;
     ws->ops[th->op.kind]++;
+    if (th->op.kind <= OPK_RMW)
+        w->in_flight[th->op.addr % WARP_FLIGHT_BUCKETS]++;
     if (blocks(&th->op))
         w->need_thread = t;
     set_cause(ws, w, STALL_PORT, now);
@@ -271,6 +277,8 @@ void warps_fired(sim_warps *ws, int t, uint64_t now, bool done, uint64_t done_at
     sim_warp *w = &ws->w[th->warp];
     w->queued = -1;
     th->state = done ? TS_DONE : TS_WAITING;
+    if (done)
+        w->done_mask |= 1ull << (t - w->first);
     th->done_at = done_at;
     th->result = result;
     set_cause(ws, w, STALL_NONE, now);
@@ -287,6 +295,7 @@ void warps_completed(sim_warps *ws, int t, uint64_t done_at, int64_t result)
 {
     sim_thread *th = &ws->th[t];
     th->state = TS_DONE;
+    ws->w[th->warp].done_mask |= 1ull << (t - ws->w[th->warp].first);
     th->done_at = done_at;
     th->result = result;
 }

@@ -47,6 +47,10 @@ typedef struct sim_thread {
     int warp;
 } sim_thread;
 
+/* Buckets of the per-warp count of lines in flight: most issues find
+ * their bucket empty and skip the scan of the warp's threads. */
+#define WARP_FLIGHT_BUCKETS 32
+
 typedef struct sim_warp {
     int cu, first;              /* its threads: first .. first + slots - 1 */
     sim_wstate ws;
@@ -56,6 +60,9 @@ typedef struct sim_warp {
     int need_thread;            /* the thread whose completion the warp waits for, or -1 */
     int queued;                 /* the thread at the controller, not yet accepted, or -1 */
     int busy;                   /* threads not free */
+    uint64_t busy_mask;         /* bit s: thread first + s is not free (slots <= 64) */
+    uint64_t done_mask;         /* bit s: thread first + s is done, to be freed at its done_at */
+    uint8_t in_flight[WARP_FLIGHT_BUCKETS];    /* memory operations not yet freed, by line address modulo */
     uint8_t cause;
     uint64_t since;
     bool finished, at_kernel, at_barrier;

@@ -66,19 +66,36 @@ const char *workload_kind_name(enum sim_wl_kind k) { return kind_names[k]; }
 
 static int param_index(enum sim_wl_kind k, const char *name)
 {
-    /* the generators name parameters with literals that the compiler
-     * merges with the table's: the pointer test answers them at once */
-    for (int i = 0; kind_params[k][i].name; i++)
-        if (kind_params[k][i].name == name)
-            return i;
     for (int i = 0; kind_params[k][i].name; i++)
         if (!strcmp(kind_params[k][i].name, name))
             return i;
     return -1;
 }
 
-/* Parameter values by name, for the generators. */
-#define P(w, name) ((w)->param[param_index((w)->kind, name)])
+/* Every parameter name of every kind has a slot in w->by_name, filled
+ * from the kind's table when the workload is read, so that the generators
+ * (P(w, name), several per operation) read a value instead of searching
+ * the table by name. */
+#define PARAM_NAMES(X) X(backoff) X(bins) X(boundary) X(chunk) X(chunks) X(compute) X(copies) X(cs_lines) X(episodes) X(foreign) X(hot) X(imbalance) X(iterations) X(kernels) X(lines) X(locks) X(owned) X(owner_scope) X(reads) X(remote) X(reuse) X(rounds) X(scope) X(steal_remote) X(steal_scope) X(steal_tries) X(task_lines) X(tasks) X(updates) X(window) X(work) X(write) X(writes)
+enum {
+#define PN_ENUM(n) PN_##n,
+    PARAM_NAMES(PN_ENUM) PN_COUNT
+};
+static const char *const param_name_text[] = {
+#define PN_TEXT(n) #n,
+    PARAM_NAMES(PN_TEXT)
+};
+_Static_assert(PN_COUNT <= WL_PARAM_NAMES, "WL_PARAM_NAMES is too small for the parameter names");
+
+#define P(w, name) ((w)->by_name[PN_##name])
+
+static void fill_by_name(sim_workload *w)
+{
+    for (int i = 0; kind_params[w->kind][i].name; i++)
+        for (int j = 0; j < PN_COUNT; j++)
+            if (!strcmp(param_name_text[j], kind_params[w->kind][i].name))
+                w->by_name[j] = w->param[i];
+}
 
 /* ---- reading ------------------------------------------------------------------------ */
 
@@ -182,6 +199,7 @@ sim_workload *workload_read(const char *path, const char *const *extra, int next
         fprintf(errors, "%s: test: missing (a litmus workload names one of the tables' checked tests)\n", path);
         return NULL;
     }
+    fill_by_name(w);
     return w;
 }
 
@@ -233,42 +251,42 @@ static bool bind_layout(sim_workload *w, FILE *errors)
     long W = w->nwarps, G = w->ngpu, C = w->ncu;
     switch (w->kind) {
     case WL_STREAM: {
-        long n = P(w, "lines") * W * P(w, "kernels");
+        long n = P(w, lines) * W * P(w, kernels);
         layout(w, (long[]){n, n}, 2);
         break;
     }
-    case WL_REUSE: layout(w, (long[]){P(w, "lines") * W, P(w, "writes") * W + 1}, 2); break;
+    case WL_REUSE: layout(w, (long[]){P(w, lines) * W, P(w, writes) * W + 1}, 2); break;
     case WL_PRODCONS:
-        if (P(w, "scope") == SCOPE_CTA_ && w->warps_per_cu < 2)
+        if (P(w, scope) == SCOPE_CTA_ && w->warps_per_cu < 2)
             return bind_fail(w, errors, "scope", "cta-scoped pairs need 2 warps per CU");
-        if (P(w, "scope") == SCOPE_GPU_ && cus_per_gpu_of(w) < 2)
+        if (P(w, scope) == SCOPE_GPU_ && cus_per_gpu_of(w) < 2)
             return bind_fail(w, errors, "scope", "gpu-scoped pairs need 2 CUs per GPU");
-        if (P(w, "scope") == SCOPE_SYS_ && G < 2)
+        if (P(w, scope) == SCOPE_SYS_ && G < 2)
             return bind_fail(w, errors, "scope", "sys-scoped pairs need 2 GPUs");
         w->uses_values = true;
-        layout(w, (long[]){P(w, "lines") * W, W, W}, 3);
+        layout(w, (long[]){P(w, lines) * W, W, W}, 3);
         break;
-    case WL_HISTOGRAM: layout(w, (long[]){P(w, "bins")}, 1); break;
-    case WL_REDUCTION: layout(w, (long[]){P(w, "chunk") * P(w, "chunks") * W, 1}, 2); break;
+    case WL_HISTOGRAM: layout(w, (long[]){P(w, bins)}, 1); break;
+    case WL_REDUCTION: layout(w, (long[]){P(w, chunk) * P(w, chunks) * W, 1}, 2); break;
     case WL_LOCK: {
-        long locks = P(w, "owned") ? C : P(w, "locks");
-        if (P(w, "owned") && P(w, "foreign") && C < 2)
+        long locks = P(w, owned) ? C : P(w, locks);
+        if (P(w, owned) && P(w, foreign) && C < 2)
             return bind_fail(w, errors, "foreign", "locks of other CUs need 2 CUs");
         w->uses_values = true;
-        layout(w, (long[]){locks, locks * (P(w, "cs_lines") + 1)}, 2);
+        layout(w, (long[]){locks, locks * (P(w, cs_lines) + 1)}, 2);
         break;
     }
     case WL_BARRIER:
         w->uses_values = true;
-        layout(w, (long[]){2, P(w, "work") * W + 1}, 2);
+        layout(w, (long[]){2, P(w, work) * W + 1}, 2);
         break;
     case WL_WORKSTEAL:
         w->uses_values = true;
-        layout(w, (long[]){C, C * (P(w, "tasks") * (1 + P(w, "imbalance") / 100) + 1) * (P(w, "task_lines") + 1),
-                           P(w, "reads") ? C * P(w, "window") : 0}, 3);
+        layout(w, (long[]){C, C * (P(w, tasks) * (1 + P(w, imbalance) / 100) + 1) * (P(w, task_lines) + 1),
+                           P(w, reads) ? C * P(w, window) : 0}, 3);
         break;
     case WL_SHARING: {
-        long part = P(w, "window") * (W / G + 1) + P(w, "writes") * P(w, "kernels") + 1;
+        long part = P(w, window) * (W / G + 1) + P(w, writes) * P(w, kernels) + 1;
         layout(w, (long[]){part * (w->owner_period ? 1 : G)}, 1);
         break;
     }
@@ -292,7 +310,7 @@ static bool bind_litmus(sim_workload *w, const sim_tables *t, FILE *errors)
                                   "that `scopecheck export` checked)", w->test);
         return bind_fail(w, errors, "test", msg);
     }
-    w->copies = (int)P(w, "copies");
+    w->copies = (int)P(w, copies);
     const sim_program *p = w->program;
     for (int k = 0; k < p->nthreads; k++) {
         if (p->threads[k].gpu >= w->ngpu)
@@ -457,18 +475,18 @@ static bool kernel_boundary(const sim_workload *w, sim_wstate *s, sim_op *op, lo
 
 static void gen_stream(const sim_workload *w, sim_wstate *s, sim_op *op)
 {
-    long n = P(w, "lines"), k = P(w, "kernels");
-    if (kernel_boundary(w, s, op, k, (int)P(w, "boundary")))
+    long n = P(w, lines), k = P(w, kernels);
+    if (kernel_boundary(w, s, op, k, (int)P(w, boundary)))
         return;
     uint64_t i = (uint64_t)((s->kernel * w->nwarps + s->warp) * n + s->i);
     if (s->phase == 0) {
         op_mem(op, OPK_LOAD, ORDER_WEAK, 0, w->region[0] + i, 0, false);
-        s->phase = P(w, "compute") ? 1 : 2;
+        s->phase = P(w, compute) ? 1 : 2;
     } else if (s->phase == 1) {
-        op_compute(op, P(w, "compute"));
+        op_compute(op, P(w, compute));
         s->phase = 2;
     } else {
-        if (P(w, "write"))
+        if (P(w, write))
             op_mem(op, OPK_STORE, ORDER_WEAK, 0, w->region[1] + i, s->i + 1, false);
         else
             op_compute(op, 1);
@@ -478,22 +496,22 @@ static void gen_stream(const sim_workload *w, sim_wstate *s, sim_op *op)
 
 static void gen_reuse(const sim_workload *w, sim_wstate *s, sim_op *op)
 {
-    long n = P(w, "lines"), nw = P(w, "writes");
-    if (kernel_boundary(w, s, op, P(w, "kernels"), (int)P(w, "boundary")))
+    long n = P(w, lines), nw = P(w, writes);
+    if (kernel_boundary(w, s, op, P(w, kernels), (int)P(w, boundary)))
         return;
     if (s->phase == 1) {
-        op_compute(op, P(w, "compute"));
+        op_compute(op, P(w, compute));
         s->phase = 0;
     } else if (s->i < n) {
         op_mem(op, OPK_LOAD, ORDER_WEAK, 0, w->region[0] + (uint64_t)(s->warp * n + s->i), 0, false);
         s->i++;
-        s->phase = P(w, "compute") && s->i % 4 == 0 ? 1 : 0;
+        s->phase = P(w, compute) && s->i % 4 == 0 ? 1 : 0;
     } else if (s->j < nw) {
         op_mem(op, OPK_STORE, ORDER_WEAK, 0, w->region[1] + (uint64_t)(s->warp * nw + s->j), s->kernel + 1, false);
         s->j++;
     } else {
         s->phase = -1;
-        kernel_boundary(w, s, op, P(w, "kernels"), (int)P(w, "boundary"));
+        kernel_boundary(w, s, op, P(w, kernels), (int)P(w, boundary));
     }
 }
 
@@ -503,7 +521,7 @@ static void gen_reuse(const sim_workload *w, sim_wstate *s, sim_op *op)
  * round.  The pair's placement follows the scope. */
 static void prodcons_roles(const sim_workload *w, sim_wstate *s)
 {
-    int wpc = w->warps_per_cu, cu = s->cu, wi = s->warp % wpc, scope = (int)P(w, "scope");
+    int wpc = w->warps_per_cu, cu = s->cu, wi = s->warp % wpc, scope = (int)P(w, scope);
     int per_gpu = cus_per_gpu_of(w), lc = cu % per_gpu;
     s->role = -1;
     if (scope == SCOPE_CTA_) {
@@ -528,8 +546,8 @@ static void prodcons_roles(const sim_workload *w, sim_wstate *s)
 
 static void gen_prodcons(const sim_workload *w, sim_wstate *s, int64_t last, sim_op *op)
 {
-    long n = P(w, "lines"), rounds = P(w, "rounds");
-    int scope = (int)P(w, "scope");
+    long n = P(w, lines), rounds = P(w, rounds);
+    int scope = (int)P(w, scope);
     int pair = s->role == 0 ? s->warp : s->partner;
     uint64_t data = w->region[0] + (uint64_t)(pair * n), flag = w->region[1] + (uint64_t)pair,
              ack = w->region[2] + (uint64_t)pair;
@@ -561,9 +579,9 @@ static void gen_prodcons(const sim_workload *w, sim_wstate *s, int64_t last, sim
         if (s->i > 0 && last == s->round + 1) {
             s->phase = 1, s->i = 0;
         } else {
-            if (s->i > 0 && P(w, "compute")) {
+            if (s->i > 0 && P(w, compute)) {
                 s->i = 0;
-                op_compute(op, P(w, "compute"));
+                op_compute(op, P(w, compute));
                 return;
             }
             op_mem(op, OPK_LOAD, ORDER_ACQUIRE, scope, flag, 0, true);
@@ -581,26 +599,26 @@ static void gen_prodcons(const sim_workload *w, sim_wstate *s, int64_t last, sim
 
 static void gen_histogram(const sim_workload *w, sim_wstate *s, sim_op *op)
 {
-    long bins = P(w, "bins"), hot = P(w, "hot");
-    if (s->i >= P(w, "updates")) {
+    long bins = P(w, bins), hot = P(w, hot);
+    if (s->i >= P(w, updates)) {
         op_simple(op, OPK_END);
         return;
     }
-    if (P(w, "compute") && s->phase == 1) {
-        op_compute(op, P(w, "compute"));
+    if (P(w, compute) && s->phase == 1) {
+        op_compute(op, P(w, compute));
         s->phase = 0;
         return;
     }
     uint64_t r = next_random(s);
     long bin = (long)(r % 100) < hot ? 0 : (long)((r >> 8) % (uint64_t)bins);
-    op_rmw(op, ORDER_RELAXED, (int)P(w, "scope"), w->region[0] + (uint64_t)bin, WRMW_ADD, 1, 0, false);
+    op_rmw(op, ORDER_RELAXED, (int)P(w, scope), w->region[0] + (uint64_t)bin, WRMW_ADD, 1, 0, false);
     s->i++;
     s->phase = 1;
 }
 
 static void gen_reduction(const sim_workload *w, sim_wstate *s, sim_op *op)
 {
-    long chunk = P(w, "chunk"), chunks = P(w, "chunks");
+    long chunk = P(w, chunk), chunks = P(w, chunks);
     if (s->round >= chunks) {
         op_simple(op, OPK_END);
         return;
@@ -611,12 +629,12 @@ static void gen_reduction(const sim_workload *w, sim_wstate *s, sim_op *op)
         s->i++;
         return;
     }
-    if (P(w, "compute") && s->phase == 0) {
-        op_compute(op, P(w, "compute"));
+    if (P(w, compute) && s->phase == 0) {
+        op_compute(op, P(w, compute));
         s->phase = 1;
         return;
     }
-    op_rmw(op, ORDER_RELAXED, (int)P(w, "scope"), w->region[1], WRMW_ADD, 1, 0, false);
+    op_rmw(op, ORDER_RELAXED, (int)P(w, scope), w->region[1], WRMW_ADD, 1, 0, false);
     s->i = 0, s->phase = 0, s->round++;
 }
 
@@ -624,15 +642,15 @@ static void gen_reduction(const sim_workload *w, sim_wstate *s, sim_op *op)
  * critical section of loads and stores, a release store. */
 static void gen_lock(const sim_workload *w, sim_wstate *s, int64_t last, sim_op *op)
 {
-    bool owned = P(w, "owned");
-    long locks = owned ? w->ncu : P(w, "locks"), cs = P(w, "cs_lines"), backoff = P(w, "backoff");
+    bool owned = P(w, owned);
+    long locks = owned ? w->ncu : P(w, locks), cs = P(w, cs_lines), backoff = P(w, backoff);
     if (owned && s->round == 0 && s->phase == 0 && s->j == 0 && s->i == 0)
         s->k = s->cu;                   /* an owned lock: start with the CU's own */
     bool own = owned && s->k == s->cu;  /* the owner's side of an asymmetric lock */
-    int scope = own ? (int)P(w, "owner_scope") : (int)P(w, "scope");
-    bool remote = owned && !own && P(w, "remote");
+    int scope = own ? (int)P(w, owner_scope) : (int)P(w, scope);
+    bool remote = owned && !own && P(w, remote);
     uint64_t lock = w->region[0] + (uint64_t)(s->k % locks), data = w->region[1] + (uint64_t)(s->k % locks * (cs + 1));
-    if (s->round >= P(w, "iterations")) {
+    if (s->round >= P(w, iterations)) {
         op_simple(op, OPK_END);
         return;
     }
@@ -665,7 +683,7 @@ static void gen_lock(const sim_workload *w, sim_wstate *s, int64_t last, sim_op 
         s->phase = 0, s->round++;
         if (!owned)
             s->k = (long)(next_random(s) % (uint64_t)locks);
-        else if ((long)(next_random(s) % 100) < P(w, "foreign"))   /* another CU's lock, rarely */
+        else if ((long)(next_random(s) % 100) < P(w, foreign))   /* another CU's lock, rarely */
             s->k = (long)((uint64_t)(s->cu + 1) + next_random(s) % (uint64_t)(w->ncu - 1)) % w->ncu;
         else
             s->k = s->cu;
@@ -678,10 +696,10 @@ static void gen_lock(const sim_workload *w, sim_wstate *s, int64_t last, sim_op 
  * sense, the others spin on the sense with acquire loads. */
 static void gen_barrier(const sim_workload *w, sim_wstate *s, int64_t last, sim_op *op)
 {
-    long work = P(w, "work");
-    int scope = (int)P(w, "scope");
+    long work = P(w, work);
+    int scope = (int)P(w, scope);
     uint64_t count = w->region[0], sense = w->region[0] + 1;
-    if (s->round >= P(w, "episodes")) {
+    if (s->round >= P(w, episodes)) {
         op_simple(op, OPK_END);
         return;
     }
@@ -693,9 +711,9 @@ static void gen_barrier(const sim_workload *w, sim_wstate *s, int64_t last, sim_
             s->i++;
             return;
         }
-        if (P(w, "compute") && s->j == 0) {
+        if (P(w, compute) && s->j == 0) {
             s->j = 1;
-            op_compute(op, P(w, "compute"));
+            op_compute(op, P(w, compute));
             return;
         }
         op_rmw(op, ORDER_ACQ_REL, scope, count, WRMW_ADD, 1, 0, true);
@@ -731,25 +749,25 @@ static void gen_barrier(const sim_workload *w, sim_wstate *s, int64_t last, sim_
  * steal-scoped ones; a task reads and writes its lines. */
 static long queue_tasks(const sim_workload *w, int q)
 {
-    return P(w, "tasks") * (1 + (q % 2) * P(w, "imbalance") / 100);
+    return P(w, tasks) * (1 + (q % 2) * P(w, imbalance) / 100);
 }
 
 static void gen_worksteal(const sim_workload *w, sim_wstate *s, int64_t last, sim_op *op)
 {
-    long tl = P(w, "task_lines"), maxq = P(w, "tasks") * (1 + P(w, "imbalance") / 100) + 1;
+    long tl = P(w, task_lines), maxq = P(w, tasks) * (1 + P(w, imbalance) / 100) + 1;
     int q = (int)s->k;
     switch (s->phase) {
     case 0:                             /* take the next task of queue k */
-        op_rmw(op, ORDER_ACQ_REL, q == s->cu ? (int)P(w, "owner_scope") : (int)P(w, "steal_scope"),
+        op_rmw(op, ORDER_ACQ_REL, q == s->cu ? (int)P(w, owner_scope) : (int)P(w, steal_scope),
                w->region[0] + (uint64_t)q, WRMW_ADD, 1, 0, true);
-        op->remote = q != s->cu && P(w, "steal_remote");
+        op->remote = q != s->cu && P(w, steal_remote);
         s->phase = 1;
         return;
     case 1:
         if (last < queue_tasks(w, q)) {
             s->value = last, s->i = 0, s->phase = 2;
         } else {                        /* empty: steal elsewhere, or stop */
-            if (s->j >= P(w, "steal_tries") || w->ncu < 2) {
+            if (s->j >= P(w, steal_tries) || w->ncu < 2) {
                 op_simple(op, OPK_END);
                 return;
             }
@@ -765,7 +783,7 @@ static void gen_worksteal(const sim_workload *w, sim_wstate *s, int64_t last, si
          * graph partition, which an L1 keeps across tasks unless an
          * acquire invalidates it), its own lines read and written, then
          * its computation */
-        long reads = P(w, "reads"), win = P(w, "window");
+        long reads = P(w, reads), win = P(w, window);
         uint64_t base = w->region[1] + (uint64_t)((q * maxq + s->value) * (tl + 1));
         if (s->i < reads) {
             uint64_t line = (uint64_t)((s->value * reads + s->i) % win);
@@ -779,9 +797,9 @@ static void gen_worksteal(const sim_workload *w, sim_wstate *s, int64_t last, si
             s->i++;
             return;
         }
-        if (P(w, "compute") && s->i == reads + 2 * tl) {
+        if (P(w, compute) && s->i == reads + 2 * tl) {
             s->i++;
-            op_compute(op, P(w, "compute"));
+            op_compute(op, P(w, compute));
             return;
         }
         s->phase = 0;
@@ -798,10 +816,10 @@ static void gen_worksteal(const sim_workload *w, sim_wstate *s, int64_t last, si
  * other GPUs' windows cover in the next kernel. */
 static void gen_sharing(const sim_workload *w, sim_wstate *s, sim_op *op)
 {
-    long win = P(w, "window"), reuse = P(w, "reuse"), nw = P(w, "writes");
-    long remote_n = win * P(w, "remote") / 100, per_gpu_warps = w->nwarps / w->ngpu;
-    long part = win * (per_gpu_warps + 1) + nw * P(w, "kernels") + 1;
-    if (kernel_boundary(w, s, op, P(w, "kernels"), (int)P(w, "boundary")))
+    long win = P(w, window), reuse = P(w, reuse), nw = P(w, writes);
+    long remote_n = win * P(w, remote) / 100, per_gpu_warps = w->nwarps / w->ngpu;
+    long part = win * (per_gpu_warps + 1) + nw * P(w, kernels) + 1;
+    if (kernel_boundary(w, s, op, P(w, kernels), (int)P(w, boundary)))
         return;
     if (s->i < win * reuse) {
         long e = s->i % win;
@@ -810,12 +828,12 @@ static void gen_sharing(const sim_workload *w, sim_wstate *s, sim_op *op)
             g = (s->gpu + 1 + (int)(s->lwarp % (w->ngpu - 1))) % w->ngpu;
         op_mem(op, OPK_LOAD, ORDER_WEAK, 0, owned(w, 0, g, s->lwarp * win + e, part), 0, false);
         s->i++;
-        if (P(w, "compute") && s->i % win == 0)
+        if (P(w, compute) && s->i % win == 0)
             s->phase = 1;
         return;
     }
     if (s->phase == 1) {
-        op_compute(op, P(w, "compute"));
+        op_compute(op, P(w, compute));
         s->phase = 0;
         return;
     }
@@ -858,7 +876,7 @@ static bool litmus_epilogue(const sim_workload *w, sim_wstate *s, sim_op *op)
 {
     const sim_program *p = w->program;
     if (s->phase == 1) {
-        bool again = s->kernel + 1 < P(w, "iterations");
+        bool again = s->kernel + 1 < P(w, iterations);
         if (again && s->lthread == 0 && s->i < p->nlocs) {
             op_mem(op, OPK_STORE, ORDER_WEAK, 0, litmus_addr(w, s, (int)s->i), p->loc_init[s->i], false);
             s->i++;
@@ -868,7 +886,7 @@ static bool litmus_epilogue(const sim_workload *w, sim_wstate *s, sim_op *op)
     }
     if (s->phase < 0) {
         long kernel = s->kernel;
-        bool busy = kernel_boundary_of(w, s, op, P(w, "iterations"), (int)P(w, "boundary"), true);
+        bool busy = kernel_boundary_of(w, s, op, P(w, iterations), (int)P(w, boundary), true);
         if (s->kernel != kernel) {      /* a new iteration: registers as the test starts them */
             const sim_lthread *th = &p->threads[s->lthread];
             for (int r = 0; r < th->nregs; r++)
@@ -1036,32 +1054,32 @@ bool workload_fits_tables(const sim_workload *w, const sim_tables *t, bool ideal
     case WL_REUSE:
     case WL_SHARING:
         if (!ideal)
-            ok = ok && need(w, t, SE_FENCE, ORDER_ACQ_REL, (int)P(w, "boundary"), errors);
+            ok = ok && need(w, t, SE_FENCE, ORDER_ACQ_REL, (int)P(w, boundary), errors);
         break;
     case WL_PRODCONS:
         ok = ok && need(w, t, SE_LOAD, ideal ? ORDER_WEAK : ORDER_ACQUIRE, sc, errors) &&
              need(w, t, SE_STORE, ideal ? ORDER_WEAK : ORDER_RELEASE, sc, errors);
         break;
     case WL_HISTOGRAM:
-    case WL_REDUCTION: ok = ok && need(w, t, SE_RMW, ORDER_RELAXED, (int)P(w, "scope"), errors); break;
+    case WL_REDUCTION: ok = ok && need(w, t, SE_RMW, ORDER_RELAXED, (int)P(w, scope), errors); break;
     case WL_LOCK: {
-        bool remote = P(w, "owned") && P(w, "remote");
-        if (P(w, "owned"))
-            ok = ok && need(w, t, SE_RMW, ORDER_ACQUIRE, (int)P(w, "owner_scope"), errors) &&
-                 need(w, t, SE_STORE, ORDER_RELEASE, (int)P(w, "owner_scope"), errors);
-        if (!P(w, "owned") || P(w, "foreign"))
-            ok = ok && need_form(w, t, SE_RMW, ORDER_ACQUIRE, (int)P(w, "scope"), remote, errors) &&
-                 need_form(w, t, SE_STORE, ORDER_RELEASE, (int)P(w, "scope"), remote, errors);
+        bool remote = P(w, owned) && P(w, remote);
+        if (P(w, owned))
+            ok = ok && need(w, t, SE_RMW, ORDER_ACQUIRE, (int)P(w, owner_scope), errors) &&
+                 need(w, t, SE_STORE, ORDER_RELEASE, (int)P(w, owner_scope), errors);
+        if (!P(w, owned) || P(w, foreign))
+            ok = ok && need_form(w, t, SE_RMW, ORDER_ACQUIRE, (int)P(w, scope), remote, errors) &&
+                 need_form(w, t, SE_STORE, ORDER_RELEASE, (int)P(w, scope), remote, errors);
         break;
     }
     case WL_BARRIER:
-        sc = (int)P(w, "scope");
+        sc = (int)P(w, scope);
         ok = ok && need(w, t, SE_RMW, ORDER_ACQ_REL, sc, errors) && need(w, t, SE_STORE, ORDER_RELAXED, sc, errors) &&
              need(w, t, SE_STORE, ORDER_RELEASE, sc, errors) && need(w, t, SE_LOAD, ORDER_ACQUIRE, sc, errors);
         break;
     case WL_WORKSTEAL:
-        ok = ok && need(w, t, SE_RMW, ORDER_ACQ_REL, (int)P(w, "owner_scope"), errors) &&
-             need_form(w, t, SE_RMW, ORDER_ACQ_REL, (int)P(w, "steal_scope"), P(w, "steal_remote"), errors);
+        ok = ok && need(w, t, SE_RMW, ORDER_ACQ_REL, (int)P(w, owner_scope), errors) &&
+             need_form(w, t, SE_RMW, ORDER_ACQ_REL, (int)P(w, steal_scope), P(w, steal_remote), errors);
         break;
     case WL_LITMUS:
         for (int k = 0; k < w->program->nthreads && ok; k++)
@@ -1071,7 +1089,7 @@ bool workload_fits_tables(const sim_workload *w, const sim_tables *t, bool ideal
                     ok = need_form(w, t, in->op == SL_RED ? SE_RMW : in->op == SL_FENCE ? SE_FENCE : (int)in->op,
                                    in->order, in->scope, in->remote, errors);
             }
-        ok = ok && need(w, t, SE_FENCE, ORDER_ACQ_REL, (int)P(w, "boundary"), errors);
+        ok = ok && need(w, t, SE_FENCE, ORDER_ACQ_REL, (int)P(w, boundary), errors);
         break;
     case WL_KIND_COUNT: break;
     }

@@ -56,11 +56,13 @@ enum sim_wl_kind { WL_STREAM, WL_REUSE, WL_PRODCONS, WL_HISTOGRAM, WL_REDUCTION,
                    WL_WORKSTEAL, WL_SHARING, WL_LITMUS, WL_KIND_COUNT };
 
 #define WL_MAX_PARAMS 12
+#define WL_PARAM_NAMES 48
 
 typedef struct sim_workload {
     const char *name, *path;
     enum sim_wl_kind kind;
-    long param[WL_MAX_PARAMS];
+    long param[WL_MAX_PARAMS];  /* in the order of the kind's table */
+    long by_name[WL_PARAM_NAMES];       /* the same values, a slot per name of any kind (workload.c) */
     const char *test;           /* litmus: the test's name */
     /* bound: */
     int nwarps, ncu, ngpu, warps_per_cu, cus_per_gpu;
