@@ -3,6 +3,7 @@
 
 #include <gc.h>
 #include <inttypes.h>
+#include <string.h>
 
 #include "enumerate/barriers.h"
 #include "litmus/hash.h"
@@ -302,9 +303,10 @@ void report_json_string(FILE *out, const char *s)
 
 /* A value in decimal, without printf: JSON states are most of a run's
  * output. */
-static void put_value(FILE *out, lit_value v)
+/* The decimal digits of v, ending at end (no terminator); returns the first. */
+static char *value_digits(lit_value v, char *end)
 {
-    char buf[24], *p = buf + sizeof buf;
+    char *p = end;
     uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
     do {
         *--p = (char)('0' + u % 10);
@@ -312,31 +314,60 @@ static void put_value(FILE *out, lit_value v)
     } while (u);
     if (v < 0)
         *--p = '-';
-    fwrite(p, 1, (size_t)(buf + sizeof buf - p), out);
+    return p;
 }
 
-/* The JSON key of an observed term: "P1:r0" or "x". */
-static void put_json_key(FILE *out, const litmus_test *t, const lit_term *term)
+/* A state is built in a buffer and written with one call: a corpus
+ * prints thousands of them, and a stdio call per piece was most of
+ * the cost of the JSON report. */
+typedef struct state_buf {
+    FILE *out;
+    size_t n;
+    char b[512];
+} state_buf;
+
+static void sb_put(state_buf *sb, const char *s, size_t len)
 {
-    if (term->kind == TERM_REG) {
-        fputs(t->threads[term->thread].name, out);
-        fputc(':', out);
-        fputs(t->threads[term->thread].reg_names[term->reg], out);
-    } else {
-        print_term(out, t, term, true);
+    if (sb->n + len > sizeof sb->b) {
+        fwrite(sb->b, 1, sb->n, sb->out);
+        sb->n = 0;
+        if (len > sizeof sb->b) {
+            fwrite(s, 1, len, sb->out);
+            return;
+        }
     }
+    memcpy(sb->b + sb->n, s, len);
+    sb->n += len;
 }
 
+static void sb_str(state_buf *sb, const char *s) { sb_put(sb, s, strlen(s)); }
+
+/* {"P1:r0":1,"x":2}: the JSON key of a register is "THREAD:REG", of a
+ * location its name. */
 void report_json_state(FILE *out, const litmus_test *t, const lit_value *state)
 {
-    fputc('{', out);
+    state_buf sb = {.out = out};
+    char digits[24];
+    sb_put(&sb, "{", 1);
     for (int i = 0; i < t->nobserved; i++) {
-        fputs(i ? ",\"" : "\"", out);
-        put_json_key(out, t, &t->observed[i]);
-        fputs("\":", out);
-        put_value(out, state[i]);
+        const lit_term *term = &t->observed[i];
+        sb_put(&sb, i ? ",\"" : "\"", i ? 2 : 1);
+        if (term->kind == TERM_REG) {
+            sb_str(&sb, t->threads[term->thread].name);
+            sb_put(&sb, ":", 1);
+            sb_str(&sb, t->threads[term->thread].reg_names[term->reg]);
+        } else if (term->kind == TERM_LOC) {
+            sb_str(&sb, t->locs[term->loc].name);
+        } else {
+            char *p = value_digits(term->value, digits + sizeof digits);
+            sb_put(&sb, p, (size_t)(digits + sizeof digits - p));
+        }
+        sb_put(&sb, "\":", 2);
+        char *p = value_digits(state[i], digits + sizeof digits);
+        sb_put(&sb, p, (size_t)(digits + sizeof digits - p));
     }
-    fputc('}', out);
+    sb_put(&sb, "}", 1);
+    fwrite(sb.b, 1, sb.n, out);
 }
 
 static void json_states(FILE *out, const litmus_test *t, check_result *r)
