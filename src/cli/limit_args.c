@@ -1,6 +1,8 @@
 /* cli/limit_args.c: limit option values (see cli/limit_args.h). */
 #include "cli/limit_args.h"
 
+#include <time.h>
+
 #include "base/size.h"
 
 #include <ctype.h>
@@ -43,4 +45,19 @@ enum limit_arg limit_parse_seconds(const char *text, double *out)
         return LIMIT_BAD;
     *out = v;
     return LIMIT_OK;
+}
+
+double limit_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+double limit_seconds_left(double budget, double start)
+{
+    if (budget <= 0)
+        return 0;
+    double left = budget - (limit_now() - start);
+    return left > 1e-6 ? left : 1e-6;
 }

@@ -262,12 +262,6 @@ static int parse_options(int argc, char **argv, litmus_opts *o, FILE *out, FILE 
     return -1;
 }
 
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 /* The liveness answer of one test (docs/liveness.md), under the limits
  * of the test: what is left of --timeout after the safety half (`spent`
@@ -279,8 +273,7 @@ static report_live *check_liveness(const litmus_test *t, const litmus_opts *o, c
     live->options.fairness = o->sched.fair_weak ? LIVE_FAIR_WEAK : LIVE_FAIR_NONE;
     live->options.occupancy = o->sched.occupancy;
     enum_options eo = {.unroll = o->unroll, .max_traces = 100000, .stop = o->stop, .max_memory = o->max_memory};
-    if (o->timeout_s > 0) /* at least a moment: the pass then stops at once, saying why */
-        eo.timeout_s = o->timeout_s - spent > 1e-6 ? o->timeout_s - spent : 1e-6;
+    eo.timeout_s = limit_seconds_left(o->timeout_s, limit_now() - spent);
     enumerate_liveness(t, m, ws, &eo, &live->options, &live->result);
     return live;
 }
@@ -342,7 +335,7 @@ static int check_file(const char *path, const litmus_opts *o, const cat_model *m
     litmus_test *t = litmus_read_file(path, err);
     if (!t)
         return SC_STATUS_UNUSABLE;
-    double start = now_seconds();
+    double start = limit_now();
     enum_options eo = {.unroll = o->unroll, .max_traces = 100000, .races = o->races, .stop = o->stop,
                        .timeout_s = o->timeout_s, .max_memory = o->max_memory};
     exec_drawing *drawing = NULL;
@@ -365,7 +358,7 @@ static int check_file(const char *path, const litmus_opts *o, const cat_model *m
                         .options_json = o->options_json};
     bool live_unknown = false;
     if (o->sched.liveness) {
-        report_live *live = check_liveness(t, o, m, ws, now_seconds() - start);
+        report_live *live = check_liveness(t, o, m, ws, limit_now() - start);
         info.extra_herd = report_live_herd;
         info.extra_json = report_live_json;
         info.extra = live;
@@ -373,7 +366,7 @@ static int check_file(const char *path, const litmus_opts *o, const cat_model *m
         if (live_unknown)
             info.extra_incomplete = live->result.incomplete;
     }
-    info.seconds = now_seconds() - start;
+    info.seconds = limit_now() - start;
     if (o->json)
         report_json(out, t, &r, &info);
     else

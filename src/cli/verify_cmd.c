@@ -372,8 +372,9 @@ static int verdict_status(const verdict *v)
 {
     if (has_violation(v))
         return SC_STATUS_VIOLATION;
-    return v->cut != SC_CUT_NONE || v->model_cut || verify_live_unknown(&v->live) ? SC_STATUS_INCOMPLETE
-                                                                                 : SC_STATUS_OK;
+    return v->cut != SC_CUT_NONE || v->model_cut || verify_live_unknown(&v->live) || (v->mca && v->mca->cut)
+               ? SC_STATUS_INCOMPLETE
+               : SC_STATUS_OK;
 }
 
 static const char *result_word(const verdict *v)
@@ -812,22 +813,27 @@ static bool fit_model_outcomes(verdict *v, const char *path, const char *proto_n
     return true;
 }
 
-static enum_options model_enum_options(const verify_opts *o, const cat_model *m)
+/* The model's enumeration under the test's limits: what is left of
+ * --timeout since `start` (one budget for the model's outcomes, the
+ * write-atomicity reference and the search), --max-memory, the signal. */
+static enum_options model_enum_options(const verify_opts *o, const cat_model *m, double start)
 {
     /* flagged undefined: the model's flags (flag ~empty) or its undefined_unless
      * checks; --racy undefined treats the model as if it said option flags = undefined */
     return (enum_options){.unroll = o->unroll, .max_traces = 100000,
-                          .races = cat_model_flags_make_undefined(m, ~0u) || o->racy_undefined,
-                          .stop = o->bfs.stop};
+                          .races = m && (cat_model_flags_make_undefined(m, ~0u) || o->racy_undefined),
+                          .stop = o->bfs.stop, .timeout_s = limit_seconds_left(o->bfs.timeout_s, start),
+                          .max_memory = o->bfs.max_memory};
 }
 
-static bool model_outcomes(verdict *v, const verify_opts *o, const cat_model *m, cat_workspace *ws, FILE *err)
+static bool model_outcomes(verdict *v, const verify_opts *o, const cat_model *m, cat_workspace *ws, double start,
+                           FILE *err)
 {
     if (!m) {                     /* --model none: deadlocks, invariants, liveness only */
         v->model_outcomes = NULL;
         return true;
     }
-    enum_options eo = model_enum_options(o, m);
+    enum_options eo = model_enum_options(o, m, start);
     if (!enumerate_check(v->t, m, ws, &eo, &v->model, err))
         return false;
     v->model_outcomes = v->model.states;
@@ -878,6 +884,7 @@ static void observe_verdict(const verdict *v, const verify_opts *o, int status)
 static int verify_file(const char *path, const verify_opts *o, const protocol *p, const cat_model *m,
                        cat_workspace *ws, FILE *out, FILE *err)
 {
+    double start = limit_now();
     litmus_test *t = litmus_read_file(path, err);
     if (!t || !protocols_can_run(t, path, err))
         return 2;
@@ -897,7 +904,7 @@ static int verify_file(const char *path, const verify_opts *o, const protocol *p
     v->complete = o->complete;
     v->scratch = GC_MALLOC_ATOMIC(sizeof(lit_value) * (size_t)(t->nobserved ? t->nobserved : 1));
     v->protocol_outcomes = outcome_set_new(t->nobserved);
-    if (!model_outcomes(v, o, m, ws, err) || !fit_model_outcomes(v, path, protocol_name(p), err))
+    if (!model_outcomes(v, o, m, ws, start, err) || !fit_model_outcomes(v, path, protocol_name(p), err))
         return 2;
     if (v->model.interrupted) {
         fprintf(err, "%s: interrupted while the model's outcomes were computed; not checked\n", path);
@@ -907,10 +914,12 @@ static int verify_file(const char *path, const verify_opts *o, const protocol *p
     if (v->mca) {
         long lo, hi;
         bool wraps = proto_value_range(inst, &lo, &hi);
-        if (!verify_mca_outcomes(v->mca, t, o->unroll, lo, hi, wraps, err))
+        enum_options limits = model_enum_options(o, NULL, start);
+        if (!verify_mca_outcomes(v->mca, t, &limits, lo, hi, wraps, err))
             return 2;
     }
     bfs_options bo = o->bfs;
+    bo.timeout_s = limit_seconds_left(o->bfs.timeout_s, start);
     bo.on_final = on_final;
     bo.final_ctx = v;
     progress_sink sink = {err, t->name};
@@ -946,7 +955,7 @@ static int verify_file(const char *path, const verify_opts *o, const protocol *p
     else
         verify_live_decide(&v->live, v->bfs, &v->search);
     if (missing_established(v)) {
-        enum_options eo = model_enum_options(o, m);
+        enum_options eo = model_enum_options(o, m, start);
         v->missing_why = witness_collect(t, m, ws, &eo, v->model_outcomes, err);
     }
     v->nunhandled = proto_unhandled(inst, v->unhandled, MAX_UNHANDLED);

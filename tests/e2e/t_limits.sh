@@ -162,3 +162,38 @@ check "verify with incomplete model outcomes: both outcomes unknown" \
 "$bin" verify --json --protocol gpu_vi --const MAXV=3 "$tmp/W10.litmus" >"$tmp/json" 2>/dev/null
 check "verify JSON: sound null, incomplete too-many-writes, no violations" \
     sh -c "grep -q '\"sound\":null' '$tmp/json' && grep -q '\"model_incomplete\":\"too-many-writes\"' '$tmp/json' && grep -q '\"violations\":\[\]' '$tmp/json'"
+
+# --- verify --timeout bounds the model's enumeration too ---------------------
+# A generated test (scopecheck gen --seed 3001, number 9326) whose ptx6
+# enumeration takes minutes: RMW chains on x with a CTA barrier.  verify used
+# to hand the model's enumeration no limit, so --timeout 1 ran for minutes.
+cat >"$tmp/slowmodel.litmus" <<'LIT'
+PTX SlowModel
+{
+x=0;
+}
+ P0@cta 1,gpu 0 | P1@cta 0,gpu 0 | P2@cta 0,gpu 0 ;
+ atom.release.gpu.add r0, x, 1 | st.relaxed.gpu x, 1 | atom.release.gpu.add r0, x, 1 ;
+ atom.acquire.gpu.add r1, x, 1 | bar.cta.sync 0 | atom.acquire.gpu.add r1, x, 1 ;
+  | st.release.cta x, 2 | bar.cta.sync 0 ;
+  | atom.acquire.gpu.cas r0, x, 1, 3 | atom.release.gpu.cas r2, x, 3, 4 ;
+exists (P0:r0 == 4 /\ P2:r2 == 4 /\ x == 2)
+LIT
+start=$(date +%s.%N)
+timeout 60 "$bin" verify --json --protocol gpu_vi --model ptx6 --const MAXV=15 --timeout 0.5 \
+    "$tmp/slowmodel.litmus" >"$tmp/json" 2>"$tmp/err"
+rc=$?
+secs=$(echo "$(date +%s.%N) - $start" | bc)
+check "verify --timeout 0.5 stops the model's enumeration (${secs} s, exit $rc)" \
+    sh -c "[ $rc = 3 ] && echo '$secs < 10' | bc | grep -q 1"
+check "verify --timeout: JSON says incomplete, the model's outcomes cut by the timeout, no violation" \
+    sh -c "grep -q '\"result\":\"Incomplete\"' '$tmp/json' && grep -q '\"model_incomplete\":\"timeout\"' '$tmp/json' && grep -q '\"violations\":\[\]' '$tmp/json'"
+timeout 60 "$bin" verify --write-atomicity --protocol gpu_vi --model ptx6 --const MAXV=15 --timeout 0.5 \
+    "$tmp/slowmodel.litmus" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+check "verify --write-atomicity --timeout: the reference cut too, write atomicity unknown (exit $rc)" \
+    sh -c "[ $rc = 3 ] && grep -q '^Write-atomic unknown (reference ptx6-mca: its outcomes are incomplete: timeout)' '$tmp/out'"
+timeout 60 "$bin" verify --json --write-atomicity --protocol gpu_vi --model ptx6 --const MAXV=15 --timeout 0.5 \
+    "$tmp/slowmodel.litmus" >"$tmp/json" 2>/dev/null
+check "verify --write-atomicity JSON: write_atomic null with the reason" \
+    sh -c "grep -q '\"write_atomic\":null,\"write_atomic_incomplete\":\"timeout\"' '$tmp/json'"
