@@ -293,6 +293,7 @@ struct proto_instance {
     nsi_model model;
     nsi_sched sched;        /* units, threads and CTAs (model.sched points here) */
     int nrules;
+    int32_t *unit_of_rule;      /* nsi_sched's rule_unit, tabled by init_sched (-1: none) */
     int nunhandled;
     proto_unhandled_pair unhandled[PROTO_MAX_UNHANDLED];
     uint32_t unhandled_key[PROTO_MAX_UNHANDLED];

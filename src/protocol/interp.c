@@ -1363,16 +1363,31 @@ static void describe_scratchpad(const proto_instance *in, const int32_t *v, cons
 
 /* "P1 (CU 1) L1[y] in I: " or "(slice 1) L2[x] in V: ": who takes the
  * event, on which line, in which state. */
+/* How an instance of controller c is named in traces: "CU", "GPU",
+ * "slice" (a lone slice is not named), or NULL (one instance). */
+static const char *instance_kind(const proto_instance *in, int c)
+{
+    if (c < 0)
+        return NULL;
+    const pctrl *pc = &in->p->ctrls[c];
+    if (pc->level == LV_CU)
+        return "CU";
+    if (pc->level == LV_GPU)
+        return "GPU";
+    if (pc->level == LV_SLICE && in->ctrls[c].ninst > 1)
+        return "slice";
+    return NULL;
+}
+
 static void describe_where(const ctx *c, const pevent *e, int st, textbuf *b)
 {
     const proto_instance *in = c->in;
     const pctrl *pc = &in->p->ctrls[c->ctrl];
+    const char *kind = instance_kind(in, c->ctrl);
     if (e->kind != EV_RECV && e->kind != EV_INTERNAL)
         tb_printf(b, "%s (CU %d) ", in->threads[c->thread].th->name, c->cu);
-    else if (pc->level == LV_CU || pc->level == LV_GPU)
-        tb_printf(b, "(%s %d) ", pc->level == LV_CU ? "CU" : "GPU", c->inst);
-    else if (pc->level == LV_SLICE && in->ctrls[c->ctrl].ninst > 1)   /* a lone slice is not named */
-        tb_printf(b, "(slice %d) ", c->inst);
+    else if (kind)
+        tb_printf(b, "(%s %d) ", kind, c->inst);
     tb_puts(b, pc->name);
     if (c->addr >= 0)
         tb_printf(b, "[%s] in %s", proto_loc_name(in, c->addr), pc->states[st]);
@@ -1839,19 +1854,6 @@ static void step_actions(const proto_step_desc *s, nsi_step *out)
         step_add(out->actions, &out->nactions, GC_STRNDUP(s->text + s->actions[k].start, s->actions[k].len));
 }
 
-static const char *instance_kind(const proto_instance *in, const proto_agent *a)
-{
-    if (a->ctrl < 0)
-        return NULL;
-    const pctrl *pc = &in->p->ctrls[a->ctrl];
-    if (pc->level == LV_CU)
-        return "CU";
-    if (pc->level == LV_GPU)
-        return "GPU";
-    if (pc->level == LV_SLICE && in->ctrls[a->ctrl].ninst > 1)
-        return "slice";
-    return NULL;
-}
 
 static bool step(void *vctx, const uint8_t *state, int rule, const uint8_t *nextst, nsi_step *out)
 {
@@ -1874,7 +1876,7 @@ static bool step(void *vctx, const uint8_t *state, int rule, const uint8_t *next
     }
     if (s.actor.ctrl >= 0) {
         out->controller = in->p->ctrls[s.actor.ctrl].name;
-        out->instance_kind = instance_kind(in, &s.actor);
+        out->instance_kind = instance_kind(in, s.actor.ctrl);
         if (out->instance_kind)
             out->instance = s.actor.index;
     }
@@ -1911,9 +1913,8 @@ static bool step(void *vctx, const uint8_t *state, int rule, const uint8_t *next
  * unit: a cache need never give a line up, so no fairness forces it. */
 static bool is_evict(const pctrl *pc, int x) { return strcmp(pc->internal[x], "evict") == 0; }
 
-static int rule_unit(void *vctx, int rule)
+static int find_rule_unit(const proto_instance *in, int rule)
 {
-    const proto_instance *in = vctx;
     if (rule >= 0 && rule < in->nthreads)
         return rule;
     for (int ch = 0; ch < in->p->nchans; ch++) {
@@ -1931,6 +1932,13 @@ static int rule_unit(void *vctx, int rule)
     return -1;
 }
 
+/* Asked once per edge by the liveness search: a table, filled by init_sched. */
+static int rule_unit(void *vctx, int rule)
+{
+    const proto_instance *in = vctx;
+    return rule >= 0 && rule < in->nrules ? in->unit_of_rule[rule] : -1;
+}
+
 /* "(CU 1) L1[x] drain": the line and internal event of an internal unit. */
 static bool internal_unit_name(const proto_instance *in, int unit, FILE *out)
 {
@@ -1940,10 +1948,9 @@ static bool internal_unit_name(const proto_instance *in, int unit, FILE *out)
         if (!pc->ninternal || r < 0 || r >= in->ctrls[c].ninst * in->naddr * pc->ninternal)
             continue;
         int inst = r / pc->ninternal / in->naddr, a = r / pc->ninternal % in->naddr;
-        if (pc->level == LV_CU || pc->level == LV_GPU)
-            fprintf(out, "(%s %d) ", pc->level == LV_CU ? "CU" : "GPU", inst);
-        else if (pc->level == LV_SLICE && in->ctrls[c].ninst > 1)
-            fprintf(out, "(slice %d) ", inst);
+        const char *kind = instance_kind(in, c);
+        if (kind)
+            fprintf(out, "(%s %d) ", kind, inst);
         fprintf(out, "%s[%s] %s", pc->name, proto_loc_name(in, a), pc->internal[r % pc->ninternal]);
         return true;
     }
@@ -2012,6 +2019,9 @@ static void init_sched(proto_instance *in)
         in->ctrls[c].unit_base = units;
         units += in->ctrls[c].ninst * in->naddr * in->p->ctrls[c].ninternal;
     }
+    in->unit_of_rule = GC_MALLOC_ATOMIC(sizeof *in->unit_of_rule * (size_t)(in->nrules ? in->nrules : 1));
+    for (int r = 0; r < in->nrules; r++)
+        in->unit_of_rule[r] = find_rule_unit(in, r);
     in->sched = (nsi_sched){in->nthreads, units, rule_unit, unit_name, thread_done, thread_waiting,
                             thread_progress, thread_cta, in->p->preempt};
 }
