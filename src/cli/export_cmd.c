@@ -23,6 +23,7 @@
 
 typedef struct export_opts {
     const char *protocol, *model, *output;
+    const char *racy;           /* --racy: check (the default) or undefined */
     proto_options proto;
     const char **verify_argv;   /* verify's options, as given */
     int verify_argc;
@@ -41,11 +42,13 @@ static void usage(FILE *to)
 {
     fputs("usage: scopecheck export --protocol NAME|FILE.proto [--model NAME|FILE.cat] [--const NAME=VALUE]...\n"
           "                         [--net fifo|unordered] [--max-states N] [--max-memory BYTES]\n"
-          "                         [--timeout SECONDS] LITMUS|DIR... -o OUT.tables.json\n"
+          "                         [--timeout SECONDS] [--racy check|undefined] LITMUS|DIR... -o OUT.tables.json\n"
           "  Runs verify on every test (a directory: its *.litmus files) and, only when every\n"
           "  check passes, writes the protocol's tables with a stamp for scopesim\n"
           "  (docs/tables-format.md).  Exit 0 written, 1 a violation (verify's report is\n"
-          "  printed, nothing is written), 2 unusable input, 3 a search was incomplete.\n",
+          "  printed, nothing is written), 2 unusable input, 3 a search was incomplete.\n"
+          "  --racy undefined: as verify's (a test the model flags as racy allows every\n"
+          "  outcome); recorded in the stamped configuration.\n",
           to);
 }
 
@@ -120,10 +123,12 @@ static int parse_options(int argc, char **argv, export_opts *o, FILE *out, FILE 
         {"const", required_argument, NULL, 'c'},    {"net", required_argument, NULL, 'n'},
         {"max-states", required_argument, NULL, 's'}, {"max-memory", required_argument, NULL, 'M'},
         {"timeout", required_argument, NULL, 't'},  {"output", required_argument, NULL, 'o'},
-        {"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0},
+        {"racy", required_argument, NULL, 'R'},     {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
     };
     memset(o, 0, sizeof *o);
     o->model = "ptx6";
+    o->racy = "check";
     o->verify_argv = GC_MALLOC(sizeof *o->verify_argv * (size_t)(2 * argc + 4));
     push_arg(o, "verify");
     optind = 1;
@@ -149,6 +154,12 @@ static int parse_options(int argc, char **argv, export_opts *o, FILE *out, FILE 
         case 's': name = "--max-states"; break;
         case 'M': name = "--max-memory"; break;
         case 't': name = "--timeout"; break;
+        case 'R':
+            if (strcmp(optarg, "check") != 0 && strcmp(optarg, "undefined") != 0)
+                return fail(err, "--racy takes check or undefined, not '%s'", optarg);
+            o->racy = optarg;
+            name = "--racy";
+            break;
         default:
             fail(err, "unknown or incomplete option '%s'", argv[optind - 1]);
             usage(err);
@@ -215,7 +226,7 @@ static json_t *configuration_json(const export_opts *o)
         json_object_set_new(overrides, o->proto.override_name[i], json_integer(o->proto.override_value[i]));
     const char *net = o->proto.net == PROTO_NET_FIFO ? "fifo" : o->proto.net == PROTO_NET_UNORDERED ? "unordered"
                                                                                                     : "as-declared";
-    return json_pack("{s:s, s:o}", "net", net, "overrides", overrides);
+    return json_pack("{s:s, s:s, s:o}", "net", net, "racy", o->racy, "overrides", overrides);
 }
 
 static json_t *document(json_t *content, const export_opts *o, collected *c)

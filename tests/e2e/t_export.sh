@@ -101,3 +101,21 @@ fi
 check "an output that cannot be written: exit 2 with a message" grep -q "cannot write" "$tmp/err"
 "$bin" export --protocol gpu_vi -o "$tmp/x.json" >/dev/null 2>"$tmp/err"
 check "no test given: exit 2" test $? -eq 2
+
+# --racy undefined (docs/rsp.md: MP_L2R_noremote is racy under opencl-rsp,
+# "Ok (racy)"; verify --racy undefined passes it on brsp, 327 states)
+"$bin" export --protocol models/brsp.proto --model opencl-rsp litmus/rsp/MP_L2R_noremote.litmus \
+    -o "$tmp/racy-check.json" >/dev/null 2>&1
+rc=$?
+check "export of a racy test without --racy undefined: exit 1, nothing written" \
+    sh -c "[ $rc = 1 ] && [ ! -e '$tmp/racy-check.json' ]"
+"$bin" export --protocol models/brsp.proto --model opencl-rsp --racy undefined litmus/rsp/MP_L2R_noremote.litmus \
+    -o "$tmp/racy.json" >/dev/null 2>&1
+check "export --racy undefined: written, the configuration says racy undefined" \
+    sh -c "jq -e '.verification.configuration.racy == \"undefined\"' '$tmp/racy.json' >/dev/null"
+check "export --racy undefined: the test's check passed with 327 states" \
+    sh -c "jq -e '.verification.checks[0].result == \"pass\" and .verification.checks[0].states == 327' '$tmp/racy.json' >/dev/null"
+"$bin" export --protocol models/brsp.proto --model opencl-rsp --racy sometimes litmus/rsp/MP_L2R_noremote.litmus \
+    -o "$tmp/racy2.json" >/dev/null 2>"$tmp/err"
+rc=$?
+check "export --racy sometimes: exit 2, a message" sh -c "[ $rc = 2 ] && grep -q 'takes check or undefined' '$tmp/err'"
