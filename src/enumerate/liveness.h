@@ -141,10 +141,15 @@ bool live_reads_final(const live_ctx *lc, const exec *x);
 
 /* The same, one location at a time and before co is built (to prune the
  * orders handed on): the rf choice (read_ev[i] reads from source[i]),
- * then for one location its k writes (event indices), its initial write
- * and an order (rows[i]: bit j when writes[i] is co-before writes[j]). */
+ * then for one location its k writes (event indices, k <= 8) and its
+ * initial write.  What it asks of the location's order is OR-ed into
+ * never[0..k-1] in the form of thread coherence's masks (bit j of
+ * never[i]: writes[i] may not be co-before writes[j]): a write a stuck
+ * read reads may be followed only by writes of the value it keeps
+ * reading.  False when no order of the location can do (a stuck read of
+ * the initial value while a write of another value exists). */
 void live_set_rf(live_ctx *lc, int nreads, const int *read_ev, const int *source);
-bool live_order_ok(const live_ctx *lc, const int *writes, int k, int init, const uint8_t *rows);
+bool live_order_never(const live_ctx *lc, const int *writes, int k, int init, uint8_t *never);
 
 /* A consistent execution of an accepted combination whose reads are final:
  * a violation.  Records its stuck threads. */
