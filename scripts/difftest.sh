@@ -22,7 +22,10 @@
 # Environment: DIFFTEST_BATCH (tests per batch, default 500), DIFFTEST_KEEP=DIR
 # (where disagreeing tests are kept, shrunk; default out/difftest/SEED),
 # DIFFTEST_PROTOCOLS (the protocols checked against ptx6, default gpu_vi),
-# DIFFTEST_TIMEOUT (seconds per test and run, default 10), DIFFTEST_GEN
+# DIFFTEST_TIMEOUT (seconds per test and run, default 10; fractions allowed),
+# DIFFTEST_FIRST (the index of the first test, default 0: a long run can be
+# split into segments that together cover 0..N-1 of one seed),
+# DIFFTEST_PROGRESS=1 (a line on stderr after each batch), DIFFTEST_GEN
 # (`scopecheck gen` options,
 # default "--ops 3": small tests, so that hundreds run in seconds).
 set -u
@@ -190,9 +193,13 @@ run_batch() { # FIRST COUNT
 tests=0 disagreements=0
 declare -A ran=([scmem]=0 [ptx75]=0 [drf]=0 [opencl]=0)
 start=$(date +%s.%N)
-for ((first = 0; first < count; first += batch)); do
-    n=$((count - first < batch ? count - first : batch))
+start_at=${DIFFTEST_FIRST:-0}
+for ((first = start_at; first < start_at + count; first += batch)); do
+    n=$((start_at + count - first < batch ? start_at + count - first : batch))
     run_batch "$first" "$n"
+    if [ "${DIFFTEST_PROGRESS:-0}" = 1 ]; then
+        echo "difftest: tests $start_at..$((first + n - 1)) done, $disagreements disagreements, $(date -u +%H:%M:%S)" >&2
+    fi
 done
 secs=$(echo "$(date +%s.%N) - $start" | bc)
 rate=$(echo "scale=1; $tests / $secs" | bc)
@@ -202,5 +209,5 @@ for i in "${!protocols[@]}"; do per_protocol+="${protocols[$i]}-in-ptx6 ${ran[pr
 echo "difftest: checks run (of $tests tests; the rest could not run that check):" \
     "sc-vs-sc_memory ${ran[scmem]}, ${per_protocol}ptx75-eq-ptx6 ${ran[ptx75]}," \
     "drf-sc ${ran[drf]} (race-free tests), opencl-frontends ${ran[opencl]}"
-echo "difftest: $tests tests (seed $seed), $checks checks, $disagreements disagreements, ${secs%.*} s, $rate tests/s"
+echo "difftest: $tests tests (seed $seed, from $start_at), $checks checks, $disagreements disagreements, ${secs%.*} s, $rate tests/s"
 [ "$disagreements" -eq 0 ]
