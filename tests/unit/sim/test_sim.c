@@ -345,6 +345,40 @@ static void test_interp_rows(void)
     CU_ASSERT_EQUAL(sim_fire(&c, &odd, &row, &fx), FIRE_UNHANDLED);
 }
 
+/* With scratch buffers, rows read the stored line and variables in place
+ * and copy them only to change them (sim/interp.h); a blocked row leaves
+ * the stored contents as they were. */
+static void test_interp_copy_on_write(void)
+{
+    sim_tables *t = bound_toy();
+    const sim_row *row;
+    sim_effects fx;
+    int64_t init[2] = {0, 0}, stored[2] = {1, 42}, vars[1] = {0};
+    int64_t line_scratch[2] = {-1, -1}, vars_scratch[1] = {-1};
+    sim_ctx c = l1_ctx(t, stored, init, vars);
+    c.line_scratch = line_scratch;
+    c.vars_scratch = vars_scratch;
+    sim_event_desc load = {SE_LOAD, 0, 0, 0, 0, 0, false};
+    CU_ASSERT_EQUAL(sim_fire(&c, &load, &row, &fx), FIRE_OK);   /* V: a hit changes nothing */
+    CU_ASSERT_FALSE(row->changes_line || row->changes_vars);
+    CU_ASSERT_PTR_EQUAL(c.line, stored);
+    CU_ASSERT_PTR_EQUAL(c.vars, vars);
+    CU_ASSERT_EQUAL(line_scratch[0], -1);                      /* nothing copied */
+    sim_event_desc store = {SE_STORE, 0, 0, 0, 0, 0, false};
+    CU_ASSERT_EQUAL(sim_fire(&c, &store, &row, &fx), FIRE_OK);  /* line.val := value; acks += 1 */
+    CU_ASSERT_TRUE(row->changes_line && row->changes_vars);
+    CU_ASSERT_PTR_EQUAL(c.line, line_scratch);
+    CU_ASSERT_PTR_EQUAL(c.vars, vars_scratch);
+    CU_ASSERT_TRUE(line_scratch[0] == 1 && line_scratch[1] == 7 && vars_scratch[0] == 1);
+    CU_ASSERT_TRUE(stored[0] == 1 && stored[1] == 42 && vars[0] == 0);   /* the stored contents untouched */
+    vars[0] = 4;                                                /* acks would leave 0..MAXOPS */
+    c = l1_ctx(t, stored, init, vars);
+    c.line_scratch = line_scratch;
+    c.vars_scratch = vars_scratch;
+    CU_ASSERT_EQUAL(sim_fire(&c, &store, &row, &fx), FIRE_BLOCKED);
+    CU_ASSERT_TRUE(stored[0] == 1 && stored[1] == 42 && vars[0] == 4);
+}
+
 /* ---- timing of each controller -------------------------------------------------------------- */
 
 /* The toy system: 2 CUs of one warp with one slot; L1: 3 cycles per
@@ -695,6 +729,7 @@ void register_sim_tests(void)
     CU_add_test(s, "tables: load, stamp, bind", test_tables_load_and_stamp);
     CU_add_test(s, "tables: a bad reference names its field", test_tables_bad_reference);
     CU_add_test(s, "interp: rows, guards, ranges, evict, unhandled", test_interp_rows);
+    CU_add_test(s, "interp: copy on write into the scratch buffers", test_interp_copy_on_write);
     CU_add_test(s, "timing: a miss through L1, link, L2, DRAM", test_timing_one_load);
     CU_add_test(s, "timing: an L1 hit", test_timing_hit);
     CU_add_test(s, "timing: L2 rate and DRAM bandwidth", test_timing_contention);
