@@ -124,7 +124,6 @@ static uint64_t retire(sim_warps *ws, sim_warp *w, uint64_t now)
             w->in_flight[t->op.addr % WARP_FLIGHT_BUCKETS]--;
         w->done_mask &= ~(1ull << s);
         w->busy_mask &= ~(1ull << s);
-        w->busy--;
         if (w->need_thread == w->first + s) {
             w->last = t->result;
             w->need_thread = -1;
@@ -188,7 +187,6 @@ static warp_step issue(sim_warps *ws, sim_warp *w, uint64_t now)
     th->state = TS_QUEUED;
     w->has_pending = false;
     w->queued = t;
-    w->busy++;
     ws->ops[th->op.kind]++;
     if (th->op.kind <= OPK_RMW)
         w->in_flight[th->op.addr % WARP_FLIGHT_BUCKETS]++;
@@ -204,7 +202,7 @@ static warp_step try_pending(sim_warps *ws, sim_warp *w, uint64_t now, uint64_t 
 {
     sim_op *op = &w->pending;
     if (!is_memory(op)) {       /* the end of the program, or a kernel boundary: after a drain */
-        if (w->busy > 0)
+        if (w->busy_mask)
             return await(ws, w, STALL_DRAIN, now, next);
         w->has_pending = false;
         if (op->kind == OPK_END) {
@@ -218,9 +216,9 @@ static warp_step try_pending(sim_warps *ws, sim_warp *w, uint64_t now, uint64_t 
         set_cause(ws, w, STALL_KERNEL, now);
         return (warp_step){.d = WD_KERNEL};
     }
-    if ((synchronises(op) && w->busy > 0) || line_in_flight(ws, w, op->addr))
+    if ((synchronises(op) && w->busy_mask) || line_in_flight(ws, w, op->addr))
         return await(ws, w, STALL_DRAIN, now, next);
-    if (w->busy == ws->slots)
+    if (__builtin_popcountll(w->busy_mask) == ws->slots)
         return await(ws, w, STALL_SLOTS, now, next);
     return issue(ws, w, now);
 }
@@ -263,7 +261,7 @@ warp_step warps_advance(sim_warps *ws, int warp, uint64_t now)
             continue;
         }
         if (op->kind == OPK_CTA_BARRIER) {
-            if (w->busy > 0)
+            if (w->busy_mask)
                 return await(ws, w, STALL_DRAIN, now, next);
             return cta_barrier(ws, w, op->barrier_id, now);
         }

@@ -59,7 +59,6 @@ typedef struct sim_warp {
     int64_t last;               /* the value of the last operation that needed one */
     int need_thread;            /* the thread whose completion the warp waits for, or -1 */
     int queued;                 /* the thread at the controller, not yet accepted, or -1 */
-    int busy;                   /* threads not free */
     uint64_t busy_mask;         /* bit s: thread first + s is not free (slots <= 64) */
     uint64_t done_mask;         /* bit s: thread first + s is done, to be freed at its done_at */
     uint8_t in_flight[WARP_FLIGHT_BUCKETS];    /* memory operations not yet freed, by line address modulo */
