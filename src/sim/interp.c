@@ -79,6 +79,15 @@ static void put(sim_ctx *c, int64_t *slot, const sim_type *ty, int64_t x)
 
 static int64_t eval(sim_ctx *c, const sim_expr *e);
 
+/* l mod r with the sign of r, as the checker's (protocol/interp.c). */
+static int64_t modulo(int64_t l, int64_t r)
+{
+    if (r > 0 && !(r & (r - 1)))
+        return l & (r - 1);             /* the usual home: addr % a power of two */
+    int64_t m = l % r;
+    return m != 0 && (m < 0) != (r < 0) ? m + r : m;
+}
+
 static int64_t binop(sim_ctx *c, const sim_expr *e)
 {
     int64_t l = eval(c, e->l);
@@ -101,18 +110,11 @@ static int64_t binop(sim_ctx *c, const sim_expr *e)
     case SO_MUL: return l * r;
     case SO_DIV:
     case SO_MOD:
-        if (r == 0) {
+        if (r == 0 || (r == -1 && l == INT64_MIN)) {    /* as the checker: the row cannot fire */
             c->ok = false;
             return 0;
         }
-        if (e->op == SO_DIV)
-            return l / r;
-        if (r > 0 && !(r & (r - 1)))
-            return l & (r - 1);         /* the usual home: addr % a power of two */
-        {
-            int64_t m = l % r;          /* the result takes the sign of r, as in the checker */
-            return m != 0 && (m < 0) != (r < 0) ? m + r : m;
-        }
+        return e->op == SO_DIV ? l / r : modulo(l, r);
     }
     return 0;
 }
