@@ -262,18 +262,18 @@ static int parse_options(int argc, char **argv, litmus_opts *o, FILE *out, FILE 
     return -1;
 }
 
-
 /* The liveness answer of one test (docs/liveness.md), under the limits
- * of the test: what is left of --timeout after the safety half (`spent`
- * seconds), --max-memory, and the signal flag. */
+ * of the test: what is left of --timeout since the test's `start`
+ * (limit_now; the safety half spent some), --max-memory, and the signal
+ * flag. */
 static report_live *check_liveness(const litmus_test *t, const litmus_opts *o, const cat_model *m,
-                                   cat_workspace *ws, double spent)
+                                   cat_workspace *ws, double start)
 {
     report_live *live = GC_MALLOC(sizeof *live);
     live->options.fairness = o->sched.fair_weak ? LIVE_FAIR_WEAK : LIVE_FAIR_NONE;
     live->options.occupancy = o->sched.occupancy;
     enum_options eo = {.unroll = o->unroll, .max_traces = 100000, .stop = o->stop, .max_memory = o->max_memory};
-    eo.timeout_s = limit_seconds_left(o->timeout_s, limit_now() - spent);
+    eo.timeout_s = limit_seconds_left(o->timeout_s, start);
     enumerate_liveness(t, m, ws, &eo, &live->options, &live->result);
     return live;
 }
@@ -358,7 +358,7 @@ static int check_file(const char *path, const litmus_opts *o, const cat_model *m
                         .options_json = o->options_json};
     bool live_unknown = false;
     if (o->sched.liveness) {
-        report_live *live = check_liveness(t, o, m, ws, limit_now() - start);
+        report_live *live = check_liveness(t, o, m, ws, start);
         info.extra_herd = report_live_herd;
         info.extra_json = report_live_json;
         info.extra = live;

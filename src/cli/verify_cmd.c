@@ -821,7 +821,7 @@ static enum_options model_enum_options(const verify_opts *o, const cat_model *m,
     /* flagged undefined: the model's flags (flag ~empty) or its undefined_unless
      * checks; --racy undefined treats the model as if it said option flags = undefined */
     return (enum_options){.unroll = o->unroll, .max_traces = 100000,
-                          .races = m && (cat_model_flags_make_undefined(m, ~0u) || o->racy_undefined),
+                          .races = cat_model_flags_make_undefined(m, ~0u) || o->racy_undefined,
                           .stop = o->bfs.stop, .timeout_s = limit_seconds_left(o->bfs.timeout_s, start),
                           .max_memory = o->bfs.max_memory};
 }
@@ -914,7 +914,7 @@ static int verify_file(const char *path, const verify_opts *o, const protocol *p
     if (v->mca) {
         long lo, hi;
         bool wraps = proto_value_range(inst, &lo, &hi);
-        enum_options limits = model_enum_options(o, NULL, start);
+        enum_options limits = model_enum_options(o, m, start);
         if (!verify_mca_outcomes(v->mca, t, &limits, lo, hi, wraps, err))
             return 2;
     }

@@ -1593,7 +1593,7 @@ static bool size_storage(enum_ctx *c)
     for (int l = 0; l < nlocs; l++)
         c->latest_at[l] = -1;
     c->list = GC_MALLOC(sizeof *c->list * (size_t)nlocs);
-    c->memo = NULL;             /* allocated by the liveness pass's first large table */
+    c->memo = NULL;             /* allocated at the first large table's filtering (memo_slot) */
     c->bars = barriers_new();
     return true;
 }

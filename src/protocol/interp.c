@@ -1361,8 +1361,6 @@ static void describe_scratchpad(const proto_instance *in, const int32_t *v, cons
     }
 }
 
-/* "P1 (CU 1) L1[y] in I: " or "(slice 1) L2[x] in V: ": who takes the
- * event, on which line, in which state. */
 /* How an instance of controller c is named in traces: "CU", "GPU",
  * "slice" (a lone slice is not named), or NULL (one instance). */
 static const char *instance_kind(const proto_instance *in, int c)
@@ -1379,6 +1377,8 @@ static const char *instance_kind(const proto_instance *in, int c)
     return NULL;
 }
 
+/* "P1 (CU 1) L1[y] in I: " or "(slice 1) L2[x] in V: ": who takes the
+ * event, on which line, in which state. */
 static void describe_where(const ctx *c, const pevent *e, int st, textbuf *b)
 {
     const proto_instance *in = c->in;

@@ -301,9 +301,8 @@ void report_json_string(FILE *out, const char *s)
     fputc('"', out);
 }
 
-/* A value in decimal, without printf: JSON states are most of a run's
- * output. */
-/* The decimal digits of v, ending at end (no terminator); returns the first. */
+/* The decimal digits of v, without printf (JSON states are most of a
+ * run's output), ending at `end` (no terminator); returns the first. */
 static char *value_digits(lit_value v, char *end)
 {
     char *p = end;
