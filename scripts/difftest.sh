@@ -34,6 +34,12 @@ if [ $# -lt 2 ]; then
     exit 2
 fi
 count=$1 seed=$2
+for n in "count N:$count" "SEED:$seed" "DIFFTEST_FIRST:${DIFFTEST_FIRST:-0}" "DIFFTEST_BATCH:${DIFFTEST_BATCH:-500}"; do
+    case ${n#*:} in
+    '' | *[!0-9]*) echo "difftest.sh: ${n%%:*} must be a non-negative integer, not '${n#*:}'" >&2; exit 2 ;;
+    esac
+done
+[ "${DIFFTEST_BATCH:-500}" -gt 0 ] || { echo "difftest.sh: DIFFTEST_BATCH must be positive" >&2; exit 2; }
 root=$(cd "$(dirname "$0")/.." && pwd)
 bin=${3:-$root/bin/scopecheck}
 [ -x "$bin" ] || { echo "difftest.sh: no scopecheck at $bin (run make)" >&2; exit 2; }
@@ -209,5 +215,5 @@ for i in "${!protocols[@]}"; do per_protocol+="${protocols[$i]}-in-ptx6 ${ran[pr
 echo "difftest: checks run (of $tests tests; the rest could not run that check):" \
     "sc-vs-sc_memory ${ran[scmem]}, ${per_protocol}ptx75-eq-ptx6 ${ran[ptx75]}," \
     "drf-sc ${ran[drf]} (race-free tests), opencl-frontends ${ran[opencl]}"
-echo "difftest: $tests tests (seed $seed, from $start_at), $checks checks, $disagreements disagreements, ${secs%.*} s, $rate tests/s"
+echo "difftest: $tests tests (seed $seed, from $start_at), $checks checks, $disagreements disagreements, $(printf "%.0f" "$secs") s, $rate tests/s"
 [ "$disagreements" -eq 0 ]

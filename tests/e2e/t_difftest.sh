@@ -56,4 +56,15 @@ touch "$tmp/afile"
 rc=$?
 check "gen -o FILE: refused with exit 2 and a message" \
     bash -c "[ $rc -eq 2 ] && grep -q 'needs a directory' '$tmp/gen.out'"
+
+# DIFFTEST_FIRST: a segment of one seed's range, and bad numbers refused
+DIFFTEST_FIRST=20 bash scripts/difftest.sh 10 7 "$bin" >"$tmp/seg" 2>&1
+check "DIFFTEST_FIRST=20: tests 20..29 of seed 7, no disagreement" grep -q '10 tests (seed 7, from 20)' "$tmp/seg"
+DIFFTEST_FIRST=abc bash scripts/difftest.sh 10 7 "$bin" >"$tmp/bad" 2>&1
+rc=$?
+check "DIFFTEST_FIRST=abc: exit 2 and a message" \
+    bash -c "[ $rc -eq 2 ] && grep -q 'DIFFTEST_FIRST must be a non-negative integer' '$tmp/bad'"
+bash scripts/difftest.sh ten 7 "$bin" >"$tmp/bad" 2>&1
+rc=$?
+check "difftest.sh ten: exit 2 and a message" bash -c "[ $rc -eq 2 ] && grep -q 'count N must be' '$tmp/bad'"
 exit 0
