@@ -39,9 +39,10 @@ typedef struct trace_classes {
     /* the traces of each class, in trace order: members[start[k] ..
      * start[k + 1]) */
     int *start, *members;
-    /* scratch of the recursion at this thread: per class, 0 untested,
-     * 1 extends the current choice (to next[class]), 2 does not */
-    uint8_t *state;
+    const trace_pairs **rep; /* per class: the pairs of its first trace */
+    /* scratch of the recursion at this thread: per trace, one bit, set
+     * when its class extends the current choice (to next[class]) */
+    uint64_t *passing;
     chosen_pairs *next;
 } trace_classes;
 
@@ -276,7 +277,10 @@ static void classify_traces(const trace_pairs *tp, int ntraces, int words, trace
     }
     int classes = tc->count ? tc->count : 1;
     list_members(tc, ntraces);
-    tc->state = GC_MALLOC_ATOMIC((size_t)classes);
+    tc->rep = GC_MALLOC(sizeof *tc->rep * (size_t)classes);
+    for (int k = 0; k < tc->count; k++)
+        tc->rep[k] = &tp[tc->members[tc->start[k]]];
+    tc->passing = new_set((ntraces + 63) / 64 ? (ntraces + 63) / 64 : 1);
     tc->next = GC_MALLOC(sizeof *tc->next * (size_t)classes);
     uint64_t *sets = new_set(2 * words * classes);
     for (int k = 0; k < classes; k++)
@@ -327,9 +331,15 @@ trace_filter *trace_filter_build(const litmus_test *t, const tp_result *paths, b
 
 /* Adds trace tp of thread th to the choice so far; false when the pairs
  * that must still be written exceed what the threads after th may write. */
-static bool extend_choice(const trace_filter *f, int th, const trace_pairs *tp, const chosen_pairs *so_far,
-                          chosen_pairs *out)
+static inline bool extend_choice(const trace_filter *f, int th, const trace_pairs *tp, const chosen_pairs *so_far,
+                                 chosen_pairs *out)
 {
+    if (f->words == 1) { /* most tests: the loop below, without the loop */
+        uint64_t unmet = (so_far->unmet[0] & ~tp->writes[0]) | (tp->needs[0] & ~(f->init[0] | so_far->written[0]));
+        out->written[0] = so_far->written[0] | tp->writes[0];
+        out->unmet[0] = unmet;
+        return (unmet & ~f->later[th + 1][0]) == 0;
+    }
     for (int i = 0; i < f->words; i++) {
         out->written[i] = so_far->written[i] | tp->writes[i];
         /* the threads chosen before th are other threads to th, and th is
@@ -361,7 +371,8 @@ static bool poll_now(walk_ctx *w)
 }
 
 /* In trace order: each class is tested once per choice of the threads
- * before (state), each trace costs one look-up. */
+ * before, and only the traces of the classes that pass are walked (a loop
+ * gives a thread hundreds of traces, of which a choice lets few through). */
 static void choose(walk_ctx *w, int th, const chosen_pairs *so_far)
 {
     const trace_filter *f = w->f;
@@ -371,16 +382,19 @@ static void choose(walk_ctx *w, int th, const chosen_pairs *so_far)
         return;
     }
     const trace_classes *tc = &f->classes[th];
-    memset(tc->state, 0, (size_t)tc->count);
-    for (int i = 0; i < f->paths->threads[th].ntraces && !poll_now(w); i++) {
-        int k = tc->of[i];
-        if (!tc->state[k])
-            tc->state[k] = extend_choice(f, th, &f->pairs[th][i], so_far, &tc->next[k]) ? 1 : 2;
-        if (tc->state[k] == 2)
-            continue;
-        w->choice[th] = i;
-        choose(w, th + 1, &tc->next[k]);
+    int words = (f->paths->threads[th].ntraces + 63) / 64;
+    memset(tc->passing, 0, sizeof *tc->passing * (size_t)words);
+    for (int k = 0; k < tc->count && !poll_now(w); k++) {
+        if (extend_choice(f, th, tc->rep[k], so_far, &tc->next[k]))
+            for (int j = tc->start[k]; j < tc->start[k + 1]; j++)
+                set_put(tc->passing, tc->members[j]);
     }
+    for (int i = 0; i < words && !w->stop; i++)
+        for (uint64_t left = tc->passing[i]; left && !w->stop; left &= left - 1) {
+            int trace = 64 * i + __builtin_ctzll(left);
+            w->choice[th] = trace;
+            choose(w, th + 1, &tc->next[tc->of[trace]]);
+        }
 }
 
 /* Every combination of the traces of the classes w->cls[0..]. */
@@ -413,8 +427,7 @@ static void choose_classes(walk_ctx *w, int th, const chosen_pairs *so_far)
     }
     const trace_classes *tc = &f->classes[th];
     for (int k = 0; k < tc->count && !poll_now(w); k++) {
-        const trace_pairs *rep = &f->pairs[th][tc->members[tc->start[k]]];
-        if (!extend_choice(f, th, rep, so_far, &tc->next[k]))
+        if (!extend_choice(f, th, tc->rep[k], so_far, &tc->next[k]))
             continue;
         w->cls[th] = k;
         choose_classes(w, th + 1, &tc->next[k]);

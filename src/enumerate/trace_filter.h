@@ -27,10 +27,11 @@ trace_filter *trace_filter_build(const litmus_test *t, const tp_result *paths, b
 
 /* Calls visit(ctx) once per combination that passes, with choice[th] the
  * trace of each thread th; stops as soon as visit returns false, or poll
- * (optional: asked every few thousand tests, where no combination may pass
- * for a long time) returns true.  In order (any_order false): thread 0's
+ * (optional: asked every few thousand class tests, where no combination
+ * may pass for a long time) returns true.  In order (any_order false): thread 0's
  * first trace first, the last thread varying fastest, at the cost of one
- * look-up per trace of a thread and choice of the threads before it.  In
+ * test per class of a thread and choice of the threads before it, and a
+ * step per trace of the classes that pass (a bit set over the traces).  In
  * any order: the choice is made over classes of traces (those that read,
  * write and need the same pairs decide alike), and only a combination of
  * classes that passes is expanded into its traces; the cost is one test per

@@ -385,19 +385,20 @@ static void test_pass_stops_at_limits(void)
 
 /* The trace filter in class order visits exactly the combinations it
  * visits in trace order (each once), and a poll that says stop ends the
- * walk.  FAN: P0 reads x four times, P1 writes 1..6 to x: P0 has 7^4
- * traces (every value of the domain at each read), in far fewer classes
- * (the set of pairs read), P1 one; a combination passes when every value
- * P0 reads is 0 (initial) or written by P1: all 2401 of them. */
+ * walk.  FAN: P0 reads x four times, P1 writes 1..6 to x, P2 writes y:
+ * P0 has 7^4 traces (every value of the domain at each read), in far
+ * fewer classes (the set of values read: 7 + 21 + 35 + 35 = 98), P1 and
+ * P2 one each; a combination passes when every value P0 reads is 0
+ * (initial) or written by P1: all 2401 of them. */
 static const char *FAN =
-    "PTX Fan\n{ x=0; }\n"
-    " P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n"
-    " ld.weak r0, x  | st.weak x, 1   ;\n"
-    " ld.weak r1, x  | st.weak x, 2   ;\n"
-    " ld.weak r2, x  | st.weak x, 3   ;\n"
-    " ld.weak r3, x  | st.weak x, 4   ;\n"
-    "                | st.weak x, 5   ;\n"
-    "                | st.weak x, 6   ;\n"
+    "PTX Fan\n{ x=0; y=0; }\n"
+    " P0@cta 0,gpu 0 | P1@cta 1,gpu 0 | P2@cta 2,gpu 0 ;\n"
+    " ld.weak r0, x  | st.weak x, 1   | st.weak y, 1   ;\n"
+    " ld.weak r1, x  | st.weak x, 2   |                ;\n"
+    " ld.weak r2, x  | st.weak x, 3   |                ;\n"
+    " ld.weak r3, x  | st.weak x, 4   |                ;\n"
+    "                | st.weak x, 5   |                ;\n"
+    "                | st.weak x, 6   |                ;\n"
     "exists (P0:r0 == 1)\n";
 
 typedef struct visits {
@@ -412,7 +413,8 @@ static bool count_visit(void *ctx)
 {
     visits *v = ctx;
     v->count++;
-    uint64_t h = (uint64_t)v->choice[0] * 0x9e3779b97f4a7c15u + (uint64_t)v->choice[1] * 0xc2b2ae3d27d4eb4fu;
+    uint64_t h = (uint64_t)v->choice[0] * 0x9e3779b97f4a7c15u + (uint64_t)v->choice[1] * 0xc2b2ae3d27d4eb4fu +
+                 (uint64_t)v->choice[2] * 0x165667b19e3779f9u;
     v->sum += h ^ (h >> 31);
     return true;
 }
@@ -431,16 +433,18 @@ static void test_filter_orders_agree(void)
     thread_paths_build(t, &lim, &p);
     CU_ASSERT_EQUAL_FATAL(p.threads[0].ntraces, 2401);
     CU_ASSERT_EQUAL_FATAL(p.threads[1].ntraces, 1);
+    CU_ASSERT_EQUAL_FATAL(p.threads[2].ntraces, 1);
     trace_filter *f = trace_filter_build(t, &p, true);
-    int choice[2];
+    int choice[3];
     visits in_order = {.choice = choice}, any = {.choice = choice};
     trace_filter_each(f, choice, false, count_visit, count_poll, &in_order);
     trace_filter_each(f, choice, true, count_visit, count_poll, &any);
     CU_ASSERT_EQUAL(in_order.count, 2401);
     CU_ASSERT_EQUAL(any.count, in_order.count);
     CU_ASSERT_EQUAL(any.sum, in_order.sum);
-    /* asked every 4096 tests: in trace order 2401 + 2401 tests (P0's
-     * traces, then P1's for each), so the poll is asked and stops it */
+    /* asked every 4096 tests: in trace order one test per class of P0
+     * (98), then for each of its 2401 traces one at P1 and one at P2
+     * (4,900 in all), so the poll is asked at the 4,096th and stops it */
     visits stopped = {.choice = choice, .stop_after = 1};
     trace_filter_each(f, choice, false, count_visit, count_poll, &stopped);
     CU_ASSERT_EQUAL(stopped.polls, 1);
