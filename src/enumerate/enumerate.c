@@ -1641,6 +1641,38 @@ static tp_limits path_limits(enum_ctx *c, const enum_options *o)
     return lim;
 }
 
+/* Below this many combinations of traces, building the trace filter costs
+ * more than it saves: a combination it would leave out has a read with no
+ * write to read from, which collect_rf_options finds as fast. */
+#ifndef FEW_COMBINATIONS
+#define FEW_COMBINATIONS 64
+#endif
+
+static bool combinations_at_most(const tp_result *paths, int nthreads, long most)
+{
+    long product = 1;
+    for (int th = 0; th < nthreads; th++) {
+        product *= paths->threads[th].ntraces;
+        if (product > most)
+            return false;
+    }
+    return true;
+}
+
+/* Every combination in trace order (the last thread fastest), as
+ * trace_filter_each would give them; false once visit_combination says stop. */
+static bool each_combination(enum_ctx *c, int th)
+{
+    if (th == c->t->nthreads)
+        return visit_combination(c);
+    for (int i = 0; i < c->paths.threads[th].ntraces; i++) {
+        c->choice[th] = i;
+        if (!each_combination(c, th + 1))
+            return false;
+    }
+    return true;
+}
+
 /* Every combination of the traces c->paths (built with `lim`). */
 static void run_paths(enum_ctx *c, const tp_limits *lim)
 {
@@ -1661,6 +1693,10 @@ static void run_paths(enum_ctx *c, const tp_limits *lim)
     c->cap = most_events(c);
     if (!size_storage(c))
         return;
+    if (!c->live && c->cap < REL_MAX_EVENTS && combinations_at_most(&c->paths, t->nthreads, FEW_COMBINATIONS)) {
+        each_combination(c, 0);
+        return;
+    }
     trace_filter *f = trace_filter_build(t, &c->paths, c->thread_coherent);
     /* the liveness pass keeps no order (its findings are sorted) */
     trace_filter_each(f, c->choice, c->live != NULL, visit_combination, filter_should_stop, c);
