@@ -184,7 +184,12 @@ static inline void rel_clear(relation *out, int n)
         memset(o, 0, sizeof(evword) * rel_total_words(n));
         return;
     }
-    for (int i = 0; i < n; i++)
+    /* two words a step, as the operations below */
+    word_pair zero = {0, 0};
+    int i = 0;
+    for (; i + 1 < n; i += 2)
+        words_put(o, (size_t)i, zero);
+    if (i < n)
         o[i] = 0;
 }
 
@@ -198,7 +203,10 @@ static inline void rel_copy(relation *out, const relation *a, int n)
         memcpy(o, x, sizeof(evword) * rel_total_words(n));
         return;
     }
-    for (int i = 0; i < n; i++)
+    int i = 0;
+    for (; i + 1 < n; i += 2)
+        words_put(o, (size_t)i, words_at(x, (size_t)i));
+    if (i < n)
         o[i] = x[i];
 }
 
