@@ -187,7 +187,8 @@ static int state_graph(const graph_opts *o, const protocol *p, FILE *out, FILE *
         return 2;
     in.t = t;
     proto_options po = o->proto;
-    if (!test_value_range(t, 2, &po, err))
+    enum_options range_limits = {.unroll = 2};
+    if (!proto_value_range_overridden(p, &po) && !test_value_range(t, &range_limits, &po, err))
         return 2;
     in.inst = proto_instantiate(p, t, &po, err);
     if (!in.inst)

@@ -894,7 +894,10 @@ static int verify_file(const char *path, const verify_opts *o, const protocol *p
     /* A --const of the value constant sets the range: the test's own (which
      * needs its paths up to --unroll, too many for some spin loops) is not
      * derived. */
-    if (!proto_value_range_overridden(p, &po) && !test_value_range(t, o->unroll, &po, err))
+    enum_options range_limits = {.unroll = o->unroll, .stop = o->bfs.stop,
+                                 .timeout_s = limit_seconds_left(o->bfs.timeout_s, start),
+                                 .max_memory = o->bfs.max_memory};
+    if (!proto_value_range_overridden(p, &po) && !test_value_range(t, &range_limits, &po, err))
         return 2;
     proto_instance *inst = proto_instantiate(p, t, &po, err);
     if (!inst)

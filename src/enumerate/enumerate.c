@@ -1844,11 +1844,34 @@ const char *enumerate_incomplete(const check_result *r)
     return NULL;
 }
 
-bool enumerate_value_range(const litmus_test *t, int unroll, lit_value *lo, lit_value *hi, bool *bounded,
-                           FILE *errors)
+/* The limits of enumerate_value_range's walk, asked by thread_paths. */
+typedef struct range_budget {
+    const volatile sig_atomic_t *interrupt;
+    double deadline;       /* 0: none */
+    size_t max_memory;     /* 0: none */
+    const char *stopped_by;
+} range_budget;
+
+static bool range_should_stop(void *ctx)
 {
-    tp_limits lim = {.unroll = unroll, .max_traces = 100000, .track_values = true};
+    range_budget *b = ctx;
+    if (!b->stopped_by && b->interrupt && *b->interrupt)
+        b->stopped_by = "interrupted";
+    else if (!b->stopped_by && b->deadline > 0 && now_seconds() >= b->deadline)
+        b->stopped_by = "timeout";
+    else if (!b->stopped_by && b->max_memory > 0 && heap_in_use() > b->max_memory)
+        b->stopped_by = "max-memory";
+    return b->stopped_by != NULL;
+}
+
+bool enumerate_value_range(const litmus_test *t, const enum_options *o, lit_value *lo, lit_value *hi, bool *bounded,
+                           const char **stopped_by, FILE *errors)
+{
+    range_budget budget = {o->stop, o->timeout_s > 0 ? now_seconds() + o->timeout_s : 0, o->max_memory, NULL};
+    tp_limits lim = {.unroll = o->unroll, .max_traces = o->max_traces > 0 ? o->max_traces : 100000,
+                     .track_values = true, .stop = range_should_stop, .stop_ctx = &budget};
     tp_result paths;
+    *stopped_by = NULL;
     if (t->nthreads > MAX_THREADS) {
         diag_error(errors, t->file, 1, 1, "too many threads (at most %d)", MAX_THREADS);
         return false;
@@ -1856,8 +1879,9 @@ bool enumerate_value_range(const litmus_test *t, int unroll, lit_value *lo, lit_
     thread_paths_build(t, &lim, &paths);
     *lo = paths.vmin;
     *hi = paths.vmax;
-    /* paths dropped (too many, too long) may hold values outside */
-    *bounded = !paths.values_cut && !paths.too_many && !paths.too_long;
+    /* paths dropped (too many, too long) or not walked may hold values outside */
+    *bounded = !paths.values_cut && !paths.too_many && !paths.too_long && !paths.stopped;
+    *stopped_by = budget.stopped_by;
     return true;
 }
 

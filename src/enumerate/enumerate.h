@@ -123,10 +123,13 @@ const char *enumerate_incomplete(const check_result *r);
  * fixpoint, without the thin-air seeds a model may add: a memory system
  * moves values, it does not invent them).  *bounded is false when the
  * fixpoint did not close (values may lie outside); paths beyond the loop
- * bound `unroll` are not followed.  False, with a located error, when the
- * paths cannot be built. */
-bool enumerate_value_range(const litmus_test *t, int unroll, lit_value *lo, lit_value *hi, bool *bounded,
-                           FILE *errors);
+ * bound `o->unroll` are not followed.  The walk honours o->stop,
+ * o->timeout_s and o->max_memory (a spin loop's paths can be exponentially
+ * many): a limit leaves *bounded false and *stopped_by its word
+ * ("interrupted", "timeout", "max-memory"; else NULL).  False, with a
+ * located error, when the paths cannot be built. */
+bool enumerate_value_range(const litmus_test *t, const enum_options *o, lit_value *lo, lit_value *hi, bool *bounded,
+                           const char **stopped_by, FILE *errors);
 
 /* The condition's proposition on a final state (values in t->observed order). */
 bool condition_holds(const litmus_test *t, const lit_cond *c, const lit_value *state);

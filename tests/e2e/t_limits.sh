@@ -197,3 +197,31 @@ timeout 60 "$bin" verify --json --write-atomicity --protocol gpu_vi --model ptx6
     "$tmp/slowmodel.litmus" >"$tmp/json" 2>/dev/null
 check "verify --write-atomicity JSON: write_atomic null with the reason" \
     sh -c "grep -q '\"write_atomic\":null,\"write_atomic_incomplete\":\"timeout\"' '$tmp/json'"
+
+# --- verify --timeout and a signal bound the walk for the test's value range --
+# Without a --const for the value constant, verify derives the range of
+# values from the test's paths up to the loop bound; PriorSem-counter's
+# endless waiter (P2) makes those paths exponentially many (the walk takes
+# about two minutes), and it used to ignore --timeout and SIGTERM alike.
+start=$(date +%s.%N)
+timeout 60 "$bin" verify --model none --protocol sc_memory --timeout 1 litmus/sync/PriorSem-counter.litmus \
+    >"$tmp/out" 2>"$tmp/err"
+rc=$?
+secs=$(echo "$(date +%s.%N) - $start" | bc)
+check "verify --timeout 1 stops the value-range walk (${secs} s, exit $rc)" \
+    sh -c "[ $rc = 3 ] && echo '$secs < 10' | bc | grep -q 1"
+check "... Result Incomplete, no violation" \
+    sh -c "grep -q '^Result Incomplete' '$tmp/out' && ! grep -q '^Violation' '$tmp/out'"
+check "... and a warning says the walk was stopped and how to set the range" \
+    grep -q "warning: the walk for the values this test can compute was stopped (timeout).*--const" "$tmp/err"
+"$bin" verify --model none --protocol sc_memory litmus/sync/PriorSem-counter.litmus >"$tmp/out" 2>"$tmp/err" &
+pid=$!
+sleep 2 # past start-up (the handler is installed before the first file)
+kill -TERM "$pid"
+start=$(date +%s.%N)
+wait "$pid"
+rc=$?
+secs=$(echo "$(date +%s.%N) - $start" | bc)
+check "SIGTERM stops the value-range walk: exit 3 within 10 s (${secs} s, exit $rc)" \
+    sh -c "[ $rc = 3 ] && echo '$secs < 10' | bc | grep -q 1"
+check "... and says it was interrupted" grep -q "stopped (interrupted)" "$tmp/err"

@@ -362,8 +362,11 @@ static void check_range(const char *text, int unroll, lit_value want_lo, lit_val
     litmus_test *t = parse(text);
     lit_value lo = 99, hi = -99;
     bool bounded = false;
-    CU_ASSERT_TRUE_FATAL(enumerate_value_range(t, unroll, &lo, &hi, &bounded, stderr));
+    const char *stopped_by = "not set";
+    enum_options o = {.unroll = unroll};
+    CU_ASSERT_TRUE_FATAL(enumerate_value_range(t, &o, &lo, &hi, &bounded, &stopped_by, stderr));
     CU_ASSERT_TRUE(bounded);
+    CU_ASSERT_PTR_NULL(stopped_by);
     CU_ASSERT_EQUAL(lo, want_lo);
     CU_ASSERT_EQUAL(hi, want_hi);
 }
