@@ -27,6 +27,7 @@ static void build_partial(order_table *tab, int k)
     for (int p = 0; p < pairs; p++)
         assignments *= 3;
     tab->count = 0;
+    tab->index = NULL;
     tab->rows = GC_MALLOC_ATOMIC(sizeof *tab->rows * (size_t)assignments);
     for (long a = 0; a < assignments; a++) {
         uint8_t rows[MAX_TOTAL_K] = {0};
@@ -53,6 +54,7 @@ static void build_total(order_table *tab, int k)
     for (int i = 2; i <= k; i++)
         count *= i;
     tab->count = 0;
+    tab->index = NULL;
     tab->rows = GC_MALLOC_ATOMIC(sizeof *tab->rows * (size_t)count);
     for (int i = 0; i < k; i++)
         perm[i] = i;
@@ -203,6 +205,7 @@ bool order_table_build_containing(order_table *tab, int k, bool partial, const u
     b.must = must;
     b.limit = limit;
     tab->count = 0;
+    tab->index = NULL;
     tab->rows = NULL;
     if (partial)
         place_partial(&b, 0);
@@ -211,4 +214,71 @@ bool order_table_build_containing(order_table *tab, int k, bool partial, const u
     if (!tab->rows)
         tab->rows = GC_MALLOC_ATOMIC(sizeof *tab->rows);
     return !b.over;
+}
+
+/* ---- filtering by forbidden pairs ---- */
+
+struct order_index {
+    int k, words;
+    uint64_t **with;       /* per pair i * k + j: the orders with i before j (NULL: none) */
+    uint64_t *scratch;     /* `words` words */
+};
+
+static struct order_index *index_build(const order_table *tab, int k)
+{
+    struct order_index *x = GC_MALLOC(sizeof *x);
+    x->k = k;
+    x->words = (tab->count + 63) / 64;
+    x->with = GC_MALLOC(sizeof *x->with * (size_t)(k * k));
+    x->scratch = GC_MALLOC_ATOMIC(sizeof *x->scratch * (size_t)x->words);
+    for (int o = 0; o < tab->count; o++)
+        for (int i = 0; i < k; i++)
+            for (unsigned succ = tab->rows[o][i]; succ; succ &= succ - 1) {
+                uint64_t **set = &x->with[i * k + __builtin_ctz(succ)];
+                if (!*set) {
+                    *set = GC_MALLOC_ATOMIC(sizeof **set * (size_t)x->words);
+                    memset(*set, 0, sizeof **set * (size_t)x->words);
+                }
+                (*set)[o / 64] |= (uint64_t)1 << (o % 64);
+            }
+    return x;
+}
+
+static int filter_by_scan(const order_table *tab, int k, const uint8_t *never, int *out)
+{
+    int n = 0;
+    for (int o = 0; o < tab->count; o++) {
+        bool ok = true;
+        for (int i = 0; i < k && ok; i++)
+            ok = (tab->rows[o][i] & never[i]) == 0;
+        if (ok)
+            out[n++] = o;
+    }
+    return n;
+}
+
+int order_table_filter(order_table *tab, int k, const uint8_t *never, int *out)
+{
+    if (tab->count < ORDER_INDEX_MIN)
+        return filter_by_scan(tab, k, never, out);
+    if (!tab->index || tab->index->k != k)
+        tab->index = index_build(tab, k);
+    struct order_index *x = tab->index;
+    uint64_t *left = x->scratch;
+    memset(left, 0xff, sizeof *left * (size_t)x->words);
+    if (tab->count % 64)
+        left[x->words - 1] = ((uint64_t)1 << (tab->count % 64)) - 1;
+    for (int i = 0; i < k; i++)
+        for (unsigned bad = never[i]; bad; bad &= bad - 1) {
+            const uint64_t *with = x->with[i * k + __builtin_ctz(bad)];
+            if (!with)
+                continue;
+            for (int w = 0; w < x->words; w++)
+                left[w] &= ~with[w];
+        }
+    int n = 0;
+    for (int w = 0; w < x->words; w++)
+        for (uint64_t bits = left[w]; bits; bits &= bits - 1)
+            out[n++] = 64 * w + __builtin_ctzll(bits);
+    return n;
 }

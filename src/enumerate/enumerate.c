@@ -47,7 +47,7 @@ typedef struct ev_info {
 typedef struct loc_writes {
     int init;              /* event index of the initial write */
     int k;                 /* other writes */
-    const order_table *orders; /* orders_for: every order of w[] to choose from */
+    order_table *orders;   /* orders_for: every order of w[] to choose from */
     int w[MAX_TOTAL_K];
     uint8_t must[MAX_TOTAL_K]; /* thread coherence: w[i] co-before these */
     uint8_t never[MAX_TOTAL_K]; /* ... and, for the current reads-from choice, not these */
@@ -130,7 +130,7 @@ typedef struct enum_ctx {
     struct order_memo *memo; /* ORDER_MEMO lists already filtered, by (table, masks) */
     /* coherence orders, one table per (number of writes, program-order
      * pairs) met so far in the test */
-    struct order_cache *orders;
+    struct order_cache **orders; /* one by one: locations point into them */
     int norders, orders_cap;
     /* barriers */
     barrier_set *bars;
@@ -182,21 +182,21 @@ typedef struct order_cache {
 /* The orders on a location's writes that keep each thread's writes in
  * program order (with thread coherence; all orders without), built once
  * per pattern; NULL when there are more than MAX_CO_ORDERS. */
-static const order_table *orders_for(enum_ctx *c, const loc_writes *lw)
+static order_table *orders_for(enum_ctx *c, const loc_writes *lw)
 {
     for (int i = 0; i < c->norders; i++) {
-        order_cache *oc = &c->orders[i];
+        order_cache *oc = c->orders[i];
         if (oc->k == lw->k && memcmp(oc->must, lw->must, sizeof oc->must) == 0)
             return oc->too_many ? NULL : &oc->tab;
     }
     if (c->norders == c->orders_cap) {
         c->orders_cap = c->orders_cap ? 2 * c->orders_cap : 8;
-        order_cache *grown = GC_MALLOC(sizeof *grown * (size_t)c->orders_cap);
+        order_cache **grown = GC_MALLOC(sizeof *grown * (size_t)c->orders_cap);
         if (c->norders)
             memcpy(grown, c->orders, sizeof *grown * (size_t)c->norders);
         c->orders = grown;
     }
-    order_cache *oc = &c->orders[c->norders++];
+    order_cache *oc = c->orders[c->norders++] = GC_MALLOC(sizeof *oc);
     oc->k = lw->k;
     memcpy(oc->must, lw->must, sizeof oc->must);
     bool partial = cat_model_co_mode(c->model) == CAT_CO_PARTIAL;
@@ -1162,7 +1162,7 @@ static bool allow_orders(enum_ctx *c)
         return false;
     for (int p = 0; p < c->nphys; p++) {
         const loc_writes *lw = &c->locw[c->phys_list[p]];
-        const order_table *tab = lw->orders;
+        order_table *tab = lw->orders;
         uint8_t mask[MAX_TOTAL_K], never = 0;
         memcpy(mask, lw->never, sizeof mask);
         if (c->live && !live_order_never(c->live, lw->w, lw->k, lw->init, mask))
@@ -1183,13 +1183,7 @@ static bool allow_orders(enum_ctx *c)
                 c->list[p] = m->list;
                 n = m->n;
             } else {
-                for (int o = 0; o < tab->count; o++) {
-                    bool ok = true;
-                    for (int i = 0; i < lw->k && ok; i++)
-                        ok = (tab->rows[o][i] & mask[i]) == 0;
-                    if (ok)
-                        list[n++] = o;
-                }
+                n = order_table_filter(tab, lw->k, mask, list);
                 c->list[p] = list;
                 if (m) {
                     int *kept = n ? GC_MALLOC_ATOMIC(sizeof *kept * (size_t)n) : c->identity;
@@ -1381,14 +1375,15 @@ static void choose_rf(enum_ctx *c, int r)
          * would ever ask it */
         if (out_of_budget(c))
             return;
+        if (c->live)
+            live_set_rf(c->live, c->nreads, c->read_ev, c->rf_choice);
+        /* most choices of the liveness pass end here: rf is built after */
+        if (!allow_orders(c))
+            return;
         relation *rf = c->x.rel[XR_RF];
         rel_clear(rf, c->n);
         for (int i = 0; i < c->nreads; i++)
             rel_add(rf, c->rf_choice[i], c->read_ev[i], c->n);
-        if (c->live)
-            live_set_rf(c->live, c->nreads, c->read_ev, c->rf_choice);
-        if (!allow_orders(c))
-            return;
         if (c->co_count > 0)
             evaluate_all_co(c);
         else
