@@ -1639,9 +1639,7 @@ static tp_limits path_limits(enum_ctx *c, const enum_options *o)
 /* Below this many combinations of traces, building the trace filter costs
  * more than it saves: a combination it would leave out has a read with no
  * write to read from, which collect_rf_options finds as fast. */
-#ifndef FEW_COMBINATIONS
 #define FEW_COMBINATIONS 64
-#endif
 
 static bool combinations_at_most(const tp_result *paths, int nthreads, long most)
 {
