@@ -259,6 +259,11 @@ struct cat_model {
     int static_block;            /* block of the code that depends on neither rf, co, fr,
                                   * syncbar nor a `with`: once per trace combination */
     int nrel_slots, nset_slots;  /* totals, base slots included */
+    /* per check: in the co block, and failing with co and fr empty means
+     * failing for every coherence choice (cat_find_prunable) */
+    bool *prunable;
+    bool any_prunable;
+    bool *prune_skip;            /* per instruction of the co block: no prunable check needs it */
     /* how the model was loaded, for cat_explainer_new to load it again
      * with its `show` statements kept (the text, not the parsed form, is
      * kept: the collector would scan a parsed form at every collection) */
@@ -286,6 +291,10 @@ typedef struct cat_explain_rec {
  * first order), recording every check in rec.  For drawings only: it runs
  * a separate copy of the evaluator, and the checking path never sees rec. */
 void cat_eval_explain(const cat_model *m, cat_workspace *ws, const exec *x, cat_explain_rec *rec);
+
+/* Marks m->prunable: the consistency checks of the co block whose operand
+ * can only grow as co and fr grow (cat/prune.c). */
+void cat_find_prunable(cat_model *m);
 
 /* Resolves and compiles a parsed model; NULL after reporting errors. */
 cat_model *cat_compile(const cat_ast *ast, const char *default_title, FILE *errors);

@@ -128,7 +128,25 @@ typedef struct cat_co_source {
      * choice). */
     bool (*accept)(void *ctx, long k, unsigned flags);
     void *ctx;
+    /* Optional (NULL: every choice is tried).  clear writes an empty co and
+     * fr into the execution; the checks that can only fail more as co and
+     * fr grow are then run once (cat_co_may_pass's test) before the
+     * choices, and when one fails, rejected_all is called instead of
+     * trying any: every choice fails it. */
+    void (*clear)(void *ctx);
+    void (*rejected_all)(void *ctx);
 } cat_co_source;
+
+/* After cat_prepare on `x`, whose co and fr the caller has emptied: false
+ * when some consistency check fails that can only fail more as co and fr
+ * grow (its operand is built from them by unions, intersections,
+ * sequences, closures and inverses, never subtracted), so that no
+ * coherence choice of cat_check_co can pass; true otherwise (the other
+ * checks and the flags are not looked at).  *co_reached: the co block
+ * was run (some `with` choice and every earlier check let it), that is
+ * cat_check_co would have applied every coherence choice.  The enumerator
+ * asks it once per reads-from choice before listing coherence choices. */
+bool cat_co_may_pass(const cat_model *m, cat_workspace *ws, const exec *x, bool *co_reached);
 
 /* Whether the model's code that depends on co or fr was set apart (it is,
  * unless a `with` statement depends on co). */

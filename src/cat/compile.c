@@ -1025,7 +1025,10 @@ static cat_model *compile_staged(const cat_ast *ast, const char *default_title, 
 
 cat_model *cat_compile(const cat_ast *ast, const char *default_title, FILE *errors)
 {
-    return compile_staged(ast, default_title, false, errors);
+    cat_model *m = compile_staged(ast, default_title, false, errors);
+    if (m)
+        cat_find_prunable(m);
+    return m;
 }
 
 cat_model *cat_compile_explain(const cat_ast *ast, const char *default_title, FILE *errors)

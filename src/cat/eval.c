@@ -96,11 +96,13 @@ typedef struct eval_ctx {
     const cat_co_source *co; /* cat_check_co: the coherence choices */
     bool done;             /* the co source needs nothing more */
     cat_explain_rec *rec;  /* cat_eval_explain: record every check, fail none */
+    bool prune;            /* cat_co_may_pass: the co block fails only on prunable checks */
+    bool co_reached;       /* ... and it was run */
 } eval_ctx;
 
 static eval_ctx context(const cat_model *m, cat_workspace *ws, const exec *x, const cat_co_source *co)
 {
-    return (eval_ctx){m, ws, x->n, rel_words(x->n), NULL, 0, co, false, NULL};
+    return (eval_ctx){m, ws, x->n, rel_words(x->n), NULL, 0, co, false, NULL, false, false};
 }
 
 static relation *wr(const eval_ctx *c, int slot)
@@ -220,12 +222,14 @@ static void explain_check(eval_ctx *c, const cat_instr *in, int n);
 /* Runs the straight-line code of a block on n events; false at the first
  * failing check.  With `explain` (a constant: the checking copies never
  * test it), every check is recorded in c->rec and none stops the run. */
-INLINE bool run_code_n(eval_ctx *c, const cat_block *b, unsigned *flags, int n, bool explain)
+INLINE bool run_code_n(eval_ctx *c, const cat_block *b, unsigned *flags, int n, bool explain, bool prune)
 {
     bool changed = false;
     long rounds = 0;
     for (int pc = 0; pc < b->ncode; pc++) {
         const cat_instr *in = &b->code[pc];
+        if (prune && c->m->prune_skip[pc])
+            continue;
         /* relation operations are most of the code: one dispatch for them */
         if (in->op >= CI_R_EMPTY && in->op < CI_R_UPDATE) {
             rel_op(c, in, n);
@@ -264,6 +268,8 @@ INLINE bool run_code_n(eval_ctx *c, const cat_block *b, unsigned *flags, int n, 
                 break;
             }
             const cat_check_info *ci = &c->m->checks[in->b];
+            if (prune && !c->m->prunable[in->b])
+                break;
             bool holds = check_holds(c, ci, in->a, n);
             if (ci->flag >= 0) {
                 if (holds) {
@@ -280,6 +286,8 @@ INLINE bool run_code_n(eval_ctx *c, const cat_block *b, unsigned *flags, int n, 
         }
         case CI_CHECK_FUSED: {
             const cat_check_info *ci = &c->m->checks[in->dst]; /* never a flag */
+            if (prune && !c->m->prunable[in->dst])
+                break;
             if (fused_holds(c, in, n) == ci->negate) {
                 if (!c->failed)
                     c->failed = ci->name;
@@ -301,17 +309,25 @@ static __attribute__((noinline)) bool run_code_one_word(eval_ctx *c, const cat_b
     int n = c->n;
     if (n < 1 || n > 64)
         __builtin_unreachable();
-    return run_code_n(c, b, flags, n, false);
+    return run_code_n(c, b, flags, n, false, false);
 }
 
 static __attribute__((noinline)) bool run_code_wide(eval_ctx *c, const cat_block *b, unsigned *flags)
 {
-    return run_code_n(c, b, flags, c->n, false);
+    return run_code_n(c, b, flags, c->n, false, false);
 }
 
 static __attribute__((noinline, cold)) bool run_code_explain(eval_ctx *c, const cat_block *b, unsigned *flags)
 {
-    return run_code_n(c, b, flags, c->n, true);
+    return run_code_n(c, b, flags, c->n, true, false);
+}
+
+/* The co block of cat_co_may_pass: flags are not raised (no choice is
+ * accepted here) and only prunable checks fail. */
+static __attribute__((noinline)) bool run_code_prune(eval_ctx *c, const cat_block *b)
+{
+    unsigned flags = 0;
+    return run_code_n(c, b, &flags, c->n, false, true);
 }
 
 static bool run_code(eval_ctx *c, const cat_block *b, unsigned *flags)
@@ -501,11 +517,22 @@ static bool run_with(eval_ctx *c, const cat_with_info *w, unsigned flags)
 static bool run_co(eval_ctx *c, unsigned flags)
 {
     const cat_block *cb = c->m->co_block >= 0 ? &c->m->blocks[c->m->co_block] : NULL;
+    if (c->prune) {
+        c->co_reached = true;
+        return !cb || run_code_prune(c, cb);
+    }
     if (!c->co) {
         if (cb && !run_code(c, cb, &flags))
             return false;
         c->flags = flags;
         return true;
+    }
+    if (cb && c->co->clear && c->m->any_prunable) {
+        c->co->clear(c->co->ctx);
+        if (!run_code_prune(c, cb)) {
+            c->co->rejected_all(c->co->ctx);
+            return false;
+        }
     }
     bool any = false;
     for (long k = 0; k < c->co->count && !c->done; k++) {
@@ -561,6 +588,27 @@ bool cat_check_co(const cat_model *m, cat_workspace *ws, const exec *x, const ca
     bind_execution(ws, x);
     ws->undecided = false;
     return run_block(&c, 0, ws->static_flags);
+}
+
+bool cat_co_may_pass(const cat_model *m, cat_workspace *ws, const exec *x, bool *co_reached)
+{
+    *co_reached = false;
+    if (!ws->static_ok)
+        return false;
+    if (!m->any_prunable)
+        return true;
+    eval_ctx c = context(m, ws, x, NULL);
+    c.prune = true;
+    bind_execution(ws, x);
+    ws->undecided = false;
+    bool may = run_block(&c, 0, ws->static_flags);
+    *co_reached = c.co_reached;
+    /* a `with` that could not list its orders decides nothing */
+    if (ws->undecided) {
+        ws->undecided = false;
+        return true;
+    }
+    return may;
 }
 
 cat_verdict cat_check_prepared(const cat_model *m, cat_workspace *ws, const exec *x)

@@ -1291,6 +1291,34 @@ static bool bit_test_and_set(uint8_t *bits, long k)
     return was;
 }
 
+/* Below this many coherence choices for one reads-from choice, asking
+ * the model first whether any can pass costs more than it saves. */
+#define CO_PRECHECK_MIN 4
+
+/* co and fr empty, for the model's prune check; the rows of co are
+ * rewritten by the next set_co (co_applied forgotten). */
+static void clear_co(void *ctx)
+{
+    enum_ctx *c = ctx;
+    rel_clear(c->x.rel[XR_CO], c->n);
+    rel_clear(c->x.rel[XR_FR], c->n);
+    for (int p = 0; p < c->nphys; p++)
+        c->co_applied[p] = -1;
+}
+
+/* The model's prune check rejected every choice: each is a candidate, as
+ * if it had been applied (apply_co_choice's count). */
+static void reject_all_co(void *ctx)
+{
+    enum_ctx *c = ctx;
+    long count = 1;
+    for (int p = 0; p < c->nphys; p++)
+        count *= c->nallowed[p];
+    for (long k = 0; k < count; k++)
+        if (!bit_test_and_set(c->co_tried, k))
+            c->r->candidates++;
+}
+
 /* Choice k, in mixed radix over the locations' allowed orders. */
 static bool apply_co_choice(void *ctx, long k)
 {
@@ -1352,10 +1380,40 @@ static void evaluate_all_co(enum_ctx *c)
     }
     memset(c->co_tried, 0, bytes);
     memset(c->co_seen, 0, bytes);
-    cat_co_source src = {count, apply_co_choice, accept_co_choice, c};
+    cat_co_source src = {count, apply_co_choice, accept_co_choice, c, NULL, NULL};
+    if (count >= CO_PRECHECK_MIN) {
+        src.clear = clear_co;
+        src.rejected_all = reject_all_co;
+    }
     cat_check_co(c->model, c->ws, &c->x, &src);
     if (cat_undecided(c->ws))
         c->r->undecided = true;
+}
+
+/* Whether some coherence choice may pass the model with the current
+ * reads-from choice, asked of the model before the choices are listed one
+ * by one (choose_co: more than MAX_STAGED_CO of them): the model's checks
+ * that can only fail more as co grows are run once with co and fr empty
+ * (cat_co_may_pass). */
+static bool co_may_pass(enum_ctx *c)
+{
+    long choices = 1;
+    for (int p = 0; p < c->nphys && choices < CO_PRECHECK_MIN; p++)
+        choices *= c->nallowed[p];
+    if (choices < CO_PRECHECK_MIN)
+        return true;
+    clear_co(c);
+    bool co_reached;
+    if (cat_co_may_pass(c->model, c->ws, &c->x, &co_reached))
+        return true;
+    if (!co_reached) /* rejected before any coherence choice would be tried */
+        return false;
+    /* every choice is a candidate the model rejects, as each would have been tried */
+    uint64_t all = 1;
+    for (int p = 0; p < c->nphys; p++)
+        all = all > UINT64_MAX / (uint64_t)c->nallowed[p] ? UINT64_MAX : all * (uint64_t)c->nallowed[p];
+    c->r->candidates = all > UINT64_MAX - c->r->candidates ? UINT64_MAX : c->r->candidates + all;
+    return false;
 }
 
 /* Whether this combination's choices can stop: a limit, or (liveness
@@ -1386,7 +1444,7 @@ static void choose_rf(enum_ctx *c, int r)
             rel_add(rf, c->rf_choice[i], c->read_ev[i], c->n);
         if (c->co_count > 0)
             evaluate_all_co(c);
-        else
+        else if (!c->co_staged || co_may_pass(c))
             choose_co(c, 0);
         return;
     }

@@ -77,7 +77,7 @@ typedef struct check_result {
     outcome_set *states;     /* final states of consistent executions */
     uint64_t positive;       /* (execution, final state) pairs where the condition's proposition holds */
     uint64_t negative;       /* ... where it does not */
-    uint64_t candidates;     /* candidate executions evaluated */
+    uint64_t candidates;     /* candidate executions evaluated (or rejected together by cat_co_may_pass) */
     uint64_t consistent;     /* of which the model accepted */
     bool unroll_cut;         /* the loop bound dropped some paths (herd's convention: not a cut) */
     bool hang;               /* some combination cannot pass a barrier */

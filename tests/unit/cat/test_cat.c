@@ -737,6 +737,62 @@ static void test_no_allocation(void)
     CU_ASSERT_EQUAL(GC_get_total_bytes(), before);
 }
 
+/* cat_co_may_pass on one execution: R x (e1) reads from the later W x
+ * (e2) of its own thread, so po;rf has a cycle without any co; co and fr
+ * are empty, as the enumerator leaves them.  A check whose operand grows
+ * with co may prune every coherence choice; one that subtracts co, a
+ * negated check or a flag may not (each fails with co empty here, yet some
+ * co could make it pass).  Each answer is derived from that reading. */
+static bool may_pass(const char *model, const exec *x, bool *co_reached)
+{
+    const char *errs;
+    cat_model *m = load(model, &errs);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+    cat_workspace *ws = cat_workspace_new(m);
+    cat_prepare(m, ws, x);
+    return cat_co_may_pass(m, ws, x, co_reached);
+}
+
+static void test_co_may_pass(void)
+{
+    builder b;
+    b_init(&b);
+    b_event(&b, -1, 0, XS_W, XS_IW, -1);
+    int r = b_event(&b, 0, 0, XS_R, -1);
+    int w = b_event(&b, 0, 0, XS_W, -1);
+    tx_add(&b.x, XR_RF, w, r);
+    b_finish(&b);
+    bool reached;
+    /* SC: po | rf already cycles, and more co only adds edges */
+    CU_ASSERT_FALSE(may_pass("acyclic po | rf | co | fr as sc\n", &b.x, &reached));
+    CU_ASSERT_TRUE(reached);
+    /* co in a subtracted operand: a larger co removes edges */
+    CU_ASSERT_TRUE(may_pass("acyclic (po | rf | fr) \\ co as x\n", &b.x, &reached));
+    /* a negated check wants co non-empty: a larger co may make it hold */
+    CU_ASSERT_TRUE(may_pass("~empty co as some-co\n", &b.x, &reached));
+    /* a non-prunable check beside a prunable one: its code is skipped, the
+     * prunable one still decides */
+    CU_ASSERT_FALSE(may_pass("let d = (po | rf) \\ co\nacyclic d as x\nacyclic po | rf | co | fr as sc\n", &b.x,
+                             &reached));
+    /* a flag constrains nothing */
+    CU_ASSERT_TRUE(may_pass("flag ~empty (po | rf | co) as racy\n", &b.x, &reached));
+    /* a check that does not depend on co fails before the co block: the
+     * choices are rejected, and none would have been tried */
+    CU_ASSERT_FALSE(may_pass("acyclic po | rf as static\nacyclic co as c\n", &b.x, &reached));
+    CU_ASSERT_FALSE(reached);
+    /* a let rec in the co block: left alone */
+    CU_ASSERT_TRUE(may_pass("let rec r = po | rf | co | (r ; r)\nacyclic r as recursive\n", &b.x, &reached));
+    /* the execution without the offending rf: nothing fails */
+    builder ok;
+    b_init(&ok);
+    b_event(&ok, -1, 0, XS_W, XS_IW, -1);
+    int w2 = b_event(&ok, 0, 0, XS_W, -1);
+    int r2 = b_event(&ok, 0, 0, XS_R, -1);
+    tx_add(&ok.x, XR_RF, w2, r2);
+    b_finish(&ok);
+    CU_ASSERT_TRUE(may_pass("acyclic po | rf | co | fr as sc\n", &ok.x, &reached));
+}
+
 void register_cat_tests(void)
 {
     CU_pSuite s = CU_add_suite("cat", NULL, NULL);
@@ -761,4 +817,5 @@ void register_cat_tests(void)
     CU_add_test(s, "PTX axioms", test_ptx_axioms);
     CU_add_test(s, "static code runs once", test_static_code_runs_once);
     CU_add_test(s, "cat_check does not allocate", test_no_allocation);
+    CU_add_test(s, "co may pass: pruning only on checks that grow with co", test_co_may_pass);
 }
