@@ -139,8 +139,11 @@ void lex_advance(lexer *lx)
     int c = peekc(lx, 0);
     if (c < 0) {
         t.kind = TOK_EOF;
-    } else if (is_ident_start(c)) {
+    } else if (is_ident_start(c) ||
+               ((lx->flags & LEX_IDENT_PERCENT) && c == '%' && is_ident_start(peekc(lx, 1)))) {
         t.kind = TOK_IDENT;
+        if (c == '%')
+            bump(lx);
         while (is_ident_char(peekc(lx, 0)) ||
                ((lx->flags & LEX_IDENT_DOTS) && peekc(lx, 0) == '.' &&
                 is_ident_char(peekc(lx, 1))))

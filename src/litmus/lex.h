@@ -18,7 +18,7 @@
 
 enum tok_kind {
     TOK_EOF,
-    TOK_IDENT,   /* [A-Za-z_][A-Za-z0-9_]* (plus '.' inside with LEX_IDENT_DOTS) */
+    TOK_IDENT,   /* [A-Za-z_][A-Za-z0-9_]* (plus '.' inside with LEX_IDENT_DOTS, a leading '%' with LEX_IDENT_PERCENT) */
     TOK_NUMBER,  /* decimal or 0x hexadecimal, no sign; value in `num` */
     TOK_STRING,  /* "..." possibly over several lines; text excludes quotes */
     TOK_PUNCT,   /* == != /\ \/ or one of { } ( ) [ ] ; , | : @ = ~ - + ! * & < > ^ */
@@ -29,6 +29,7 @@ enum tok_kind {
 #define LEX_IDENT_DOTS   1u  /* "ld.acquire.gpu" is one identifier */
 #define LEX_COMMENT_ML   2u  /* (* ... *) comments (herd) */
 #define LEX_COMMENT_C    4u  /* // and slash-star comments (C dialects) */
+#define LEX_IDENT_PERCENT 8u /* "%r0" is one identifier (PTX's register names) */
 
 typedef struct lex_token {
     enum tok_kind kind;

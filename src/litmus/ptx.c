@@ -196,6 +196,8 @@ static bool parse_init_item(pparser *p)
             return false;
         }
         lex_advance(LX);
+        if (lex_is_ident(&TOK, "virtually")) /* Dat3M's later spelling: the same declaration */
+            lex_advance(LX);
         if (!lex_is_ident(&TOK, "aliases")) {
             expected(p, "'aliases'");
             return false;
@@ -901,7 +903,7 @@ litmus_test *litmus_parse_ptx(const char *path, const char *text, size_t len, FI
     pparser pp;
     pparser *p = &pp;
     memset(p, 0, sizeof *p);
-    lex_init(LX, path, text, len, LEX_IDENT_DOTS | LEX_COMMENT_ML, errors);
+    lex_init(LX, path, text, len, LEX_IDENT_DOTS | LEX_COMMENT_ML | LEX_IDENT_PERCENT, errors);
     litmus_test *t = GC_MALLOC(sizeof *t);
     if (!t)
         return NULL;
