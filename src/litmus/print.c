@@ -138,8 +138,9 @@ static void print_final(FILE *out, const litmus_test *t)
     fputs(")\n", out);
 }
 
-/* Checks shared by both dialects: names that a file can spell. */
-static bool names_ok(const litmus_test *t, const char **why)
+/* Checks shared by both dialects: names that a file can spell (PTX also
+ * spells its registers %r0). */
+static bool names_ok(const litmus_test *t, bool ptx, const char **why)
 {
     for (int l = 0; l < t->nlocs; l++)
         if (!is_identifier(t->locs[l].name)) {
@@ -148,7 +149,8 @@ static bool names_ok(const litmus_test *t, const char **why)
         }
     for (int i = 0; i < t->nthreads; i++)
         for (int r = 0; r < t->threads[i].nregs; r++)
-            if (!is_identifier(t->threads[i].reg_names[r])) {
+            if (!is_identifier(t->threads[i].reg_names[r]) &&
+                !(ptx && t->threads[i].reg_names[r][0] == '%' && is_identifier(t->threads[i].reg_names[r] + 1))) {
                 *why = "a register name that is not an identifier (a compiler temporary)";
                 return false;
             }
@@ -387,7 +389,7 @@ static bool ptx_body(FILE *out, const litmus_test *t, const char **why)
 
 bool litmus_print_ptx(FILE *out, const litmus_test *t, const char **why)
 {
-    if (!names_ok(t, why))
+    if (!names_ok(t, true, why))
         return false;
     char *buf = NULL;
     size_t len = 0;
@@ -705,7 +707,7 @@ static bool ocl_text(ocl_printer *p)
 
 bool litmus_print_opencl(FILE *out, const litmus_test *t, const char **why)
 {
-    if (!names_ok(t, why))
+    if (!names_ok(t, false, why))
         return false;
     char *buf = NULL;
     size_t len = 0;
