@@ -592,6 +592,14 @@ INLINE void add_deps(relation *r, const uint64_t *deps, int words, int base, int
             rel_add(r, base + k * 64 + __builtin_ctzll(d), to, n);
 }
 
+/* Program order without the pairs C leaves unsequenced (DEP_UNSEQ). */
+INLINE void remove_unsequenced(relation *po, const uint64_t *unseq, int words, int base, int to, int n)
+{
+    for (int k = 0; k < words; k++)
+        for (uint64_t d = unseq[k]; d; d &= d - 1)
+            set_remove(rel_row(po, base + k * 64 + __builtin_ctzll(d), n), to);
+}
+
 INLINE void fill_dependencies(enum_ctx *c, const int *first, int n)
 {
     exec *x = &c->x;
@@ -606,6 +614,7 @@ INLINE void fill_dependencies(enum_ctx *c, const int *first, int n)
             add_deps(x->rel[XR_ADDR], tp_deps(tr, e->index, DEP_DATA), words, base, i, n);
         add_deps(x->rel[XR_CTRL], tp_deps(tr, e->index, DEP_CTRL), words, base, i, n);
         add_deps(x->rel[XR_ADDR], tp_deps(tr, e->index, DEP_ADDR), words, base, i, n);
+        remove_unsequenced(x->rel[XR_PO], tp_deps(tr, e->index, DEP_UNSEQ), words, base, i, n);
         if (e->ev->rmw_write)
             rel_add(x->rel[XR_RMW], i - 1, i, n);
     }
@@ -1674,7 +1683,8 @@ static enum_ctx *new_ctx(const litmus_test *t, const cat_model *m, cat_workspace
     c->errors = errors;
     c->deadline = o->timeout_s > 0 ? now_seconds() + o->timeout_s : 0;
     c->max_memory = o->max_memory;
-    c->thread_coherent = cat_model_thread_coherent(m) && !litmus_mixed_addressing(t);
+    /* the shortcuts take the order of a thread's events as program order */
+    c->thread_coherent = cat_model_thread_coherent(m) && !litmus_mixed_addressing(t) && !litmus_has_unsequenced(t);
     c->collect_races = o->races;
     c->interrupt = o->stop;
     c->on_execution = o->on_execution;

@@ -129,15 +129,23 @@ static uint64_t *reg_deps(const walker *w, path_state *s, int reg)
 
 static uint64_t *ctrl_deps(const walker *w, path_state *s) { return reg_deps(w, s, w->thread->nregs); }
 
+/* Per unsequenced operand pair of the thread: the number of events of the
+ * path when it last began the pair's first operand. */
+static int *operand_starts(const walker *w, path_state *s)
+{
+    return (int *)reg_deps(w, s, w->thread->nregs + 1);
+}
+
 static uint8_t *path_taken(const walker *w, path_state *s)
 {
-    return (uint8_t *)reg_deps(w, s, w->thread->nregs + 1);
+    return (uint8_t *)(operand_starts(w, s) + w->thread->nunseq);
 }
 
 static size_t state_size(const lit_thread *th, int dep_words, int nback)
 {
     return sizeof(path_state) + sizeof(lit_value) * (size_t)th->nregs +
-           sizeof(uint64_t) * (size_t)(th->nregs + 1) * (size_t)dep_words + (size_t)nback;
+           sizeof(uint64_t) * (size_t)(th->nregs + 1) * (size_t)dep_words + sizeof(int) * (size_t)th->nunseq +
+           (size_t)nback;
 }
 
 /* The state at walk depth d (made on first use; kept for the walk). */
@@ -280,6 +288,36 @@ __attribute__((cold, noinline)) static void live_cut(walker *w, path_state *s, i
     emit_trace(w, s, TP_END_CUT, s->nevents, pc);
 }
 
+/* An event of instruction pc, in the second operand of some unsequenced
+ * pairs: the events the path made since it began that pair's first
+ * operand, in the first operand, are unsequenced with it.  (Operands hold
+ * no backward branch, so one evaluation of a pair is one stretch of the
+ * path.) */
+static void mark_unsequenced(walker *w, path_state *s, int index, int pc)
+{
+    const lit_thread *th = w->thread;
+    uint64_t *unseq = event_deps(w, index, DEP_UNSEQ);
+    const int *start = operand_starts(w, s);
+    for (int k = 0; k < th->nunseq; k++) {
+        const lit_unseq *u = &th->unseq[k];
+        if (pc < u->a1 || pc >= u->b1)
+            continue;
+        for (int j = start[k]; j < index; j++)
+            if (w->events[j].instr >= u->a0 && w->events[j].instr < u->a1)
+                unseq[j >> 6] |= 1ull << (j & 63);
+    }
+}
+
+/* The path begins the first operand of these pairs at pc. */
+static void note_operand_starts(const walker *w, path_state *s, int pc)
+{
+    const lit_thread *th = w->thread;
+    int *start = operand_starts(w, s);
+    for (int k = 0; k < th->nunseq; k++)
+        if (th->unseq[k].a0 == pc)
+            start[k] = s->nevents;
+}
+
 static tp_event *push_event(walker *w, path_state *s, const lit_instr *in, int pc, enum tp_kind kind)
 {
     if (s->nevents == w->max_events) {
@@ -306,6 +344,9 @@ static tp_event *push_event(walker *w, path_state *s, const lit_instr *in, int p
     deps_clear(event_deps(w, index, DEP_ADDR), w->dep_words);
     deps_clear(event_deps(w, index, DEP_DATA), w->dep_words);
     deps_copy(event_deps(w, index, DEP_CTRL), ctrl_deps(w, s), w->dep_words);
+    deps_clear(event_deps(w, index, DEP_UNSEQ), w->dep_words);
+    if (__builtin_expect(w->thread->nunseq != 0, 0))
+        mark_unsequenced(w, s, index, pc);
     return e;
 }
 
@@ -680,6 +721,8 @@ static void walk(walker *w, path_state *s, int pc)
         const lit_instr *in = &th->instrs[pc];
         if (__builtin_expect(w->loops != NULL, 0) && !live_step(w, s, pc))
             return;
+        if (__builtin_expect(th->nunseq != 0, 0))
+            note_operand_starts(w, s, pc);
         deps_clear(deps, w->dep_words);
         switch (in->op) {
         case OP_LOAD:
@@ -967,7 +1010,8 @@ static void run_round(walker *w, int *const *back_index, const int *nback, const
         w->next_flow = next_flow;
         w->out = &out->threads[i];
         w->index = i;
-        w->reads_own = reads_own_location(t, i, w->writer);
+        /* that pruning takes the latest earlier write as program-order latest */
+        w->reads_own = reads_own_location(t, i, w->writer) && !w->thread->nunseq;
         w->unroll_cut = w->values_cut = w->too_many = w->too_long = false;
         w->vmin = out->vmin;
         w->vmax = out->vmax;

@@ -70,7 +70,10 @@ typedef struct tp_event {
 
 /* The dependencies of an event, as sets of earlier events of its trace
  * (bit i of word i / 64: event i). */
-enum tp_dep { DEP_ADDR, DEP_DATA, DEP_CTRL, DEP_KINDS };
+/* DEP_UNSEQ is not a dependency: the earlier events of the trace that C
+ * leaves unsequenced with the event (lit_unseq), which program order then
+ * does not relate to it. */
+enum tp_dep { DEP_ADDR, DEP_DATA, DEP_CTRL, DEP_UNSEQ, DEP_KINDS };
 
 /* How a trace ends.  Outside liveness mode every trace is TP_END_DONE. */
 enum tp_end {

@@ -114,6 +114,13 @@ static litmus_test *without_instruction(const litmus_test *t, int th, int k)
         if ((in->op == OP_BRANCH || in->op == OP_GOTO) && in->target > k)
             in->target--;
     }
+    if (ot->nunseq) { /* the operand ranges lose instruction k too */
+        lit_unseq *u = GC_MALLOC_ATOMIC(sizeof *u * (size_t)ot->nunseq);
+        for (int i = 0; i < ot->nunseq; i++)
+            u[i] = (lit_unseq){ot->unseq[i].a0 - (ot->unseq[i].a0 > k), ot->unseq[i].a1 - (ot->unseq[i].a1 > k),
+                               ot->unseq[i].b1 - (ot->unseq[i].b1 > k)};
+        nt->unseq = u;
+    }
     return c;
 }
 

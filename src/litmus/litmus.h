@@ -96,11 +96,21 @@ typedef struct lit_instr {
                               * (SPIN's progress labels: docs/liveness.md) */
 } lit_instr;
 
+/* Two operands of one C/OpenCL operator, compiled one after the other into
+ * instructions [a0, a1) and [a1, b1): C leaves their evaluations
+ * unsequenced, so no event of the one is program-ordered with an event of
+ * the other made by the same evaluation of the expression. */
+typedef struct lit_unseq {
+    int a0, a1, b1;
+} lit_unseq;
+
 typedef struct lit_thread {
     const char *name;        /* "P0" */
     int cta, gpu;            /* placement: P0@cta C,gpu G or P0@wg C, dev G (defaults 0,0) */
     int ninstrs;
     lit_instr *instrs;
+    int nunseq;              /* unsequenced operand pairs (C dialects; PTX has none) */
+    const lit_unseq *unseq;
     int nregs;
     const char **reg_names;  /* "r0", ... */
     lit_value *reg_init;     /* initial value of each register (0 if absent) */
@@ -181,5 +191,8 @@ void litmus_observe_cond(litmus_test *t, const lit_cond *c);
  * enumerator's thread-coherence pruning, which works per physical location,
  * must not be applied. */
 bool litmus_mixed_addressing(const litmus_test *t);
+/* Whether some thread has unsequenced operands (lit_thread.unseq), so that
+ * its program order is not total. */
+bool litmus_has_unsequenced(const litmus_test *t);
 
 #endif

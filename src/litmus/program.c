@@ -62,6 +62,14 @@ bool litmus_mixed_addressing(const litmus_test *t)
     return false;
 }
 
+bool litmus_has_unsequenced(const litmus_test *t)
+{
+    for (int th = 0; th < t->nthreads; th++)
+        if (t->threads[th].nunseq)
+            return true;
+    return false;
+}
+
 void litmus_add_observed(litmus_test *t, const lit_term *term)
 {
     if (term->kind == TERM_CONST)

@@ -343,6 +343,7 @@ static void finish_thread(oparser *p, lit_thread *th)
     }
     th->ninstrs = p->ncode;
     th->instrs = p->ncode ? p->code : GC_MALLOC(sizeof *th->instrs);
+    ocl_finish_unsequenced(p, th);
 }
 
 /* herd's cell of thread `num`: its head and its body as written. */

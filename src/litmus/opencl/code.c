@@ -48,6 +48,26 @@ lit_instr *ocl_emit(oparser *p, enum lit_opcode op, int line, int col)
     return in;
 }
 
+bool ocl_note_unsequenced(oparser *p, int a0, int a1, int b1)
+{
+    if (a0 == a1 || a1 == b1) /* an operand without instructions makes no event */
+        return true;
+    void *v = p->unseq;
+    if (!ocl_grow(&v, p->nunseq, &p->capunseq, sizeof *p->unseq))
+        return false;
+    p->unseq = v;
+    p->unseq[p->nunseq++] = (lit_unseq){a0, a1, b1};
+    return true;
+}
+
+void ocl_finish_unsequenced(oparser *p, lit_thread *th)
+{
+    th->nunseq = p->nunseq;
+    th->unseq = p->unseq;
+    p->unseq = NULL;
+    p->nunseq = p->capunseq = 0;
+}
+
 /* ---- instructions of one shape ---------------------------------------------- */
 
 lit_instr *ocl_emit_mov(oparser *p, int dst, lit_operand a, int line, int col)

@@ -324,6 +324,25 @@ static bool gen_truth_into(oparser *p, node *e, int dst)
     return ocl_emit_mov(p, dst, regop(t), e->line, e->col) != NULL;
 }
 
+/* The two operands of a binary operator, left then right, noted as
+ * unsequenced: C does not order their evaluations (linearisation-style
+ * tests depend on it: `atomic_load_explicit(x, acquire) + *y` does not
+ * order the plain read of y after the acquire). */
+static bool gen_operands(oparser *p, node *e, lit_operand *a, lit_operand *b)
+{
+    int a0 = p->ncode;
+    if (!ocl_gen_value(p, e->l, a))
+        return false;
+    int a1 = p->ncode;
+    if (!ocl_gen_value(p, e->r, b))
+        return false;
+    if (!ocl_note_unsequenced(p, a0, a1, p->ncode)) {
+        lex_error(LX, e->line, e->col, "out of memory");
+        return false;
+    }
+    return true;
+}
+
 /* The ALU operation of an arithmetic or bitwise operator. */
 static enum lit_alu_op alu_op(enum binop op)
 {
@@ -345,7 +364,7 @@ static bool gen_alu_into(oparser *p, node *e, int dst)
         a = imm(0);
         if (!ocl_gen_value(p, e->l, &b))
             return false;
-    } else if (!ocl_gen_value(p, e->l, &a) || !ocl_gen_value(p, e->r, &b)) {
+    } else if (!gen_operands(p, e, &a, &b)) {
         return false;
     }
     enum lit_alu_op op = e->kind == N_NEG ? ALU_SUB : alu_op(e->op);
@@ -401,7 +420,7 @@ static bool gen_compare_branch(oparser *p, node *e, bool jump_if, int label)
     lit_operand a, b;
     enum lit_cmp cmp;
     if (e->kind == N_BIN && (e->op == B_EQ || e->op == B_NE)) {
-        if (!ocl_gen_value(p, e->l, &a) || !ocl_gen_value(p, e->r, &b))
+        if (!gen_operands(p, e, &a, &b))
             return false;
         cmp = (e->op == B_EQ) == jump_if ? CMP_EQ : CMP_NE;
     } else {

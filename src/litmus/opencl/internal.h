@@ -110,6 +110,8 @@ typedef struct oparser {
     int ndecl;
     lit_instr *code;
     int ncode, capcode;
+    lit_unseq *unseq;        /* unsequenced operand pairs of the thread (ocl_note_unsequenced) */
+    int nunseq, capunseq;
     int *labels;             /* label number -> instruction index, -1 if not placed */
     int nlabels, caplabels;
     int ntemps;
@@ -174,6 +176,11 @@ int ocl_new_label(oparser *p);
 void ocl_place_label(oparser *p, int l);
 /* Append an instruction with no operands (NULL after reporting). */
 lit_instr *ocl_emit(oparser *p, enum lit_opcode op, int line, int col);
+/* The operands of one operator were compiled into [a0, a1) and [a1, b1):
+ * their evaluations are unsequenced (lit_unseq).  False when out of memory. */
+bool ocl_note_unsequenced(oparser *p, int a0, int a1, int b1);
+/* The pairs noted for the thread being compiled, handed to it. */
+void ocl_finish_unsequenced(oparser *p, lit_thread *th);
 /* Instructions of one shape, their fields filled in (NULL after reporting). */
 lit_instr *ocl_emit_mov(oparser *p, int dst, lit_operand a, int line, int col);
 lit_instr *ocl_emit_alu(oparser *p, enum lit_alu_op op, int dst, lit_operand a, lit_operand b, int line,

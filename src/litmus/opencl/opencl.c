@@ -636,6 +636,7 @@ static void finish_thread(oparser *p, lit_thread *th, int num)
     p->tnparams = tn;
     th->ninstrs = p->ncode;
     th->instrs = p->ncode ? p->code : GC_MALLOC(sizeof *th->instrs);
+    ocl_finish_unsequenced(p, th);
 }
 
 static bool parse_thread(oparser *p)

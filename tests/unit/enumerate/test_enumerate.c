@@ -254,6 +254,42 @@ static void test_loops_in_two_threads(void)
     CU_ASSERT_TRUE(r.positive > 0);
 }
 
+/* P0 reads y (left operand) and x (right operand) in one expression, P1
+ * writes x then y.  Under SC, t = 2 (y new, x old) needs the read of x
+ * before the read of y: impossible if the left operand is sequenced
+ * first, possible since C leaves them unsequenced.  Sequenced in two
+ * statements, the outcome is gone again. */
+static void test_unsequenced_operands(void)
+{
+    const char *unseq =
+        "OPENCL Unseq\n{ [x]=0; [y]=0; }\n"
+        "P0@wg 0, dev 0 (global int* x, global int* y) {\n  int t = 2 * *y + *x;\n}\n"
+        "P1@wg 0, dev 0 (global int* x, global int* y) {\n  *x = 1;\n  *y = 1;\n}\n"
+        "exists (0:t=2)\n";
+    const char *seq =
+        "OPENCL Seq\n{ [x]=0; [y]=0; }\n"
+        "P0@wg 0, dev 0 (global int* x, global int* y) {\n  int t = 2 * *y;\n  t = t + *x;\n}\n"
+        "P1@wg 0, dev 0 (global int* x, global int* y) {\n  *x = 1;\n  *y = 1;\n}\n"
+        "exists (0:t=2)\n";
+    litmus_test *t = parse(unseq);
+    CU_ASSERT_EQUAL(t->threads[0].nunseq, 1); /* (2 * *y) + *x; 2 * *y is not noted: 2 compiles to nothing */
+    tp_limits lim = {.unroll = 2, .max_traces = 100};
+    tp_result paths;
+    thread_paths_build(t, &lim, &paths);
+    const tp_trace *tr = &paths.threads[0].traces[0];
+    CU_ASSERT_EQUAL_FATAL(tr->nevents, 2);
+    CU_ASSERT_EQUAL(tp_deps(tr, 1, DEP_UNSEQ)[0], 1u);  /* the read of x: unsequenced with the read of y */
+    CU_ASSERT_EQUAL(tp_deps(tr, 0, DEP_UNSEQ)[0], 0u);
+    const tp_trace *tr1 = &paths.threads[1].traces[0];
+    CU_ASSERT_EQUAL(tp_deps(tr1, 1, DEP_UNSEQ)[0], 0u); /* two statements: sequenced */
+    check_result r = run(unseq, SC_MODEL, 2);
+    CU_ASSERT_EQUAL(outcome_count(r.states), 4);  /* t = 0, 1, 2, 3 */
+    CU_ASSERT_TRUE(r.positive > 0);
+    check_result s = run(seq, SC_MODEL, 2);
+    CU_ASSERT_EQUAL(outcome_count(s.states), 3);  /* t = 0, 1, 3 */
+    CU_ASSERT_EQUAL(s.positive, 0);
+}
+
 static void test_counters_stay_finite(void)
 {
     /* each atom.add reads back what the other wrote: values beyond 2 need a
@@ -463,5 +499,6 @@ void register_enumerate_tests(void)
     CU_add_test(s, "order tables filtered by forbidden pairs", test_order_table_filter);
     CU_add_test(s, "implicit fence of seq_cst accesses", test_implicit_sc_fence);
     CU_add_test(s, "outcome set", test_outcome_set_sorts_and_dedups);
+    CU_add_test(s, "unsequenced operands leave program order partial", test_unsequenced_operands);
     CU_add_test(s, "value range of a run", test_value_range);
 }
