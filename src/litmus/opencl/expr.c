@@ -132,6 +132,20 @@ static node *parse_deref_or_addr(oparser *p)
     return n;
 }
 
+/* An argument `y + i` where y is no variable of the thread: C's other
+ * spelling of &y[i] (imm-E3.5 of the C11-ported tests reads
+ * `atomic_load_explicit(y+r0, ...)`), made that node; any other argument
+ * as it is. */
+static node *element_address(oparser *p, node *a)
+{
+    if (a->kind != N_BIN || a->op != B_ADD || a->l->kind != N_VAR || ocl_local_index(p, a->l->name) >= 0)
+        return a;
+    node *n = new_node(N_ADDR, a->l->line, a->l->col);
+    n->name = a->l->name;
+    n->index = a->r;
+    return n;
+}
+
 /* "(a, b, ...)" after the name of a call, into its arguments. */
 static bool parse_args(oparser *p, node *call)
 {
@@ -148,7 +162,7 @@ static bool parse_args(oparser *p, node *call)
         node *a = parse_expr_prec(p, 1);
         if (!a)
             return false;
-        call->args[call->nargs++] = a;
+        call->args[call->nargs++] = element_address(p, a);
         if (lex_is_punct(&TOK, ")")) {
             lex_advance(LX);
             return true;
