@@ -14,6 +14,9 @@
  * hook: set before the file is created, cleared after it is renamed or
  * removed (removing a name that is not there is harmless). */
 static const char *volatile pending_tmp;
+/* Set once an output file has been renamed into place: a signal after that
+ * must not claim that nothing was written. */
+static volatile sig_atomic_t committed;
 
 static void remove_pending(void)
 {
@@ -24,12 +27,31 @@ static void remove_pending(void)
 
 static void on_signal(int sig)
 {
-    static const char msg[] = "scopecheck: interrupted; no output file written\n";
+    static const char none[] = "scopecheck: interrupted; no output file written\n";
+    static const char done[] = "scopecheck: interrupted after its output file was written whole\n";
     (void)sig;
+    bool after = committed && !pending_tmp;
     remove_pending();
-    ssize_t ignored = write(STDERR_FILENO, msg, sizeof msg - 1);
+    ssize_t ignored = after ? write(STDERR_FILENO, done, sizeof done - 1) : write(STDERR_FILENO, none, sizeof none - 1);
     (void)ignored;
     _exit(3);
+}
+
+/* The signals output_guard_signals handles, blocked (old mask in *old) or
+ * restored: the rename and the bookkeeping after it happen as one step for
+ * the handler. */
+static void guarded_signals(bool block, sigset_t *old)
+{
+    if (!block) {
+        sigprocmask(SIG_SETMASK, old, NULL);
+        return;
+    }
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    sigaddset(&set, SIGHUP);
+    sigprocmask(SIG_BLOCK, &set, old);
 }
 
 void output_guard_signals(void)
@@ -102,6 +124,8 @@ static bool finish(FILE *f, const char *tmp, const char *path, bool ok)
         ok = false;
         e = errno;
     }
+    sigset_t old;
+    guarded_signals(true, &old);
     if (ok && rename(tmp, path) != 0) {
         ok = false;
         e = errno;
@@ -109,6 +133,9 @@ static bool finish(FILE *f, const char *tmp, const char *path, bool ok)
     if (!ok)
         unlink(tmp);
     pending_tmp = NULL;
+    if (ok)
+        committed = 1;
+    guarded_signals(false, &old);
     errno = e;
     return ok;
 }

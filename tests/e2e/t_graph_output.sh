@@ -65,6 +65,11 @@ signal_at() {   # SIG FRACTION_PERCENT NAME
     rc=$?
     if [ "$rc" -eq 0 ]; then
         check "SIG$sig at $pct%: finished first, a complete PNG" cmp -s "$tmp/ref.png" "$tmp/$name.png"
+    elif [ -e "$tmp/$name.png" ]; then
+        # the signal came after the file was renamed into place, before exit
+        check "SIG$sig at $pct%: exit 3 after the output (got $rc)" test "$rc" -eq 3
+        check "SIG$sig at $pct%: says the output was written" grep -q 'after its output file was written whole' "$tmp/se"
+        check "SIG$sig at $pct%: the output is complete" cmp -s "$tmp/ref.png" "$tmp/$name.png"
     else
         check "SIG$sig at $pct%: exit 3 (got $rc)" test "$rc" -eq 3
         check "SIG$sig at $pct%: says it was interrupted" grep -q 'interrupted; no output file written' "$tmp/se"
