@@ -153,7 +153,7 @@ typedef struct cat_ast {
     const char *title;           /* NULL when the model has none */
     enum cat_co_mode co_mode;
     bool thread_coherent;        /* option thread-coherence = enforced */
-    bool thin_air;               /* option thin-air = allowed */
+    int thin_air;                /* enum cat_thin_air */
     bool flags_undefined;        /* option flags = undefined */
     cat_stmt *stmts;
     int nstmts;
@@ -244,7 +244,7 @@ struct cat_model {
     const char *title;
     enum cat_co_mode co_mode;
     bool thread_coherent;
-    bool thin_air;
+    int thin_air;                /* enum cat_thin_air */
     bool flags_undefined;
     int nflags;
     const char *flag_names[CAT_MAX_FLAGS];

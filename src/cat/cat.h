@@ -72,12 +72,22 @@ enum cat_co_mode cat_model_co_mode(const cat_model *m);
  * other candidates. */
 bool cat_model_thread_coherent(const cat_model *m);
 
-/* A model with `option thin-air = allowed` has no no-thin-air axiom: a value
- * that flows only around a cycle of reads-from is unconstrained.  The
- * enumerator then lets every read guess, besides the values that writes
- * compute, each constant of the litmus condition: the values a condition
- * can tell apart. */
-bool cat_model_thin_air(const cat_model *m);
+/* What the model says of thin air (`option thin-air = ...`):
+ *  - CAT_THIN_AIR_FORBIDDEN, its promise that it rejects every execution in
+ *    which a value is justified only around a cycle of reads-from and
+ *    dependencies (or program order): the enumerator builds values only as
+ *    chains of writes compute them;
+ *  - CAT_THIN_AIR_ALLOWED: it has no no-thin-air axiom, a value that flows
+ *    only around such a cycle is unconstrained: every atomic read may also
+ *    guess each constant of the litmus condition (the values a condition
+ *    can tell apart);
+ *  - CAT_THIN_AIR_UNSAID (herd's own models): it may allow such cycles, and
+ *    every atomic read may also guess each constant the program writes,
+ *    which is what herd7 finds (a store of a constant under a control
+ *    dependency closes the cycle; a value no write names stays symbolic in
+ *    herd7 and is not guessed). */
+enum cat_thin_air { CAT_THIN_AIR_UNSAID, CAT_THIN_AIR_FORBIDDEN, CAT_THIN_AIR_ALLOWED };
+enum cat_thin_air cat_model_thin_air(const cat_model *m);
 
 /* A model with `option flags = undefined` (SC-for-HRF) gives programs whose
  * executions raise one of its flags (a race) no defined behaviour: the

@@ -80,7 +80,7 @@ cat_model *cat_load(const char *path, FILE *errors)
 const char *cat_model_title(const cat_model *m) { return m->title; }
 enum cat_co_mode cat_model_co_mode(const cat_model *m) { return m->co_mode; }
 bool cat_model_thread_coherent(const cat_model *m) { return m->thread_coherent; }
-bool cat_model_thin_air(const cat_model *m) { return m->thin_air; }
+enum cat_thin_air cat_model_thin_air(const cat_model *m) { return m->thin_air; }
 bool cat_model_flags_undefined(const cat_model *m) { return m->flags_undefined; }
 int cat_model_flag_count(const cat_model *m) { return m->nflags; }
 

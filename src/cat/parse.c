@@ -847,6 +847,21 @@ static bool parse_promise(parser *p, const char *word, bool *field)
     return true;
 }
 
+/* option thin-air = allowed | forbidden (cat_model_thin_air; a model that
+ * says neither is CAT_THIN_AIR_UNSAID). */
+static bool parse_thin_air(parser *p)
+{
+    bool allowed = is_kw(&p->tok, "allowed");
+    if (!allowed && !is_kw(&p->tok, "forbidden")) {
+        error_at(p, &p->tok, "expected 'allowed' or 'forbidden'");
+        return false;
+    }
+    if (!p->skipping)
+        p->ast->thin_air = allowed ? CAT_THIN_AIR_ALLOWED : CAT_THIN_AIR_FORBIDDEN;
+    bump(p);
+    return true;
+}
+
 static bool parse_option(parser *p)
 {
     bump(p); /* option */
@@ -865,7 +880,7 @@ static bool parse_option(parser *p)
     if (!expect(p, CT_EQ, "expected '='"))
         return false;
     if (thin_air)
-        return parse_promise(p, "allowed", &p->ast->thin_air);
+        return parse_thin_air(p);
     if (flags)
         return parse_promise(p, "undefined", &p->ast->flags_undefined);
     if (thread)

@@ -1662,13 +1662,42 @@ static bool size_storage(enum_ctx *c)
 
 static int condition_constants(const lit_cond *c, lit_value *out, int n, int max);
 
-/* The values every read may guess besides computed ones, when the model
- * allows thin air: the condition's constants. */
-static void thin_air_seeds(const litmus_test *t, tp_limits *lim)
+/* The constants the program's writes take (stored values, operands and
+ * expected values of read-modify-writes), added to out[0..n) without
+ * repeats (out NULL: counted with repeats, an upper bound). */
+static int program_constants(const litmus_test *t, lit_value *out, int n)
 {
-    int count = condition_constants(t->cond, NULL, 0, 0);
+    for (int th = 0; th < t->nthreads; th++)
+        for (int i = 0; i < t->threads[th].ninstrs; i++) {
+            const lit_instr *in = &t->threads[th].instrs[i];
+            if (in->op != OP_STORE && in->op != OP_RMW && in->op != OP_RED)
+                continue;
+            const lit_operand *ops[2] = {&in->a, &in->b};
+            for (int k = 0; k < 2; k++) {
+                if (ops[k]->kind != OPND_IMM)
+                    continue;
+                bool seen = false;
+                for (int j = 0; out && j < n && !seen; j++)
+                    seen = out[j] == ops[k]->imm;
+                if (!seen) {
+                    if (out)
+                        out[n] = ops[k]->imm;
+                    n++;
+                }
+            }
+        }
+    return n;
+}
+
+/* The values every atomic read may guess besides computed ones, by what
+ * the model says of thin air (cat_model_thin_air): the condition's
+ * constants when it allows it, the program's when it does not say. */
+static void thin_air_seeds(const litmus_test *t, enum cat_thin_air thin_air, tp_limits *lim)
+{
+    bool condition = thin_air == CAT_THIN_AIR_ALLOWED;
+    int count = condition ? condition_constants(t->cond, NULL, 0, 0) : program_constants(t, NULL, 0);
     lit_value *seeds = GC_MALLOC_ATOMIC(sizeof *seeds * (size_t)(count ? count : 1));
-    lim->nseeds = condition_constants(t->cond, seeds, 0, count);
+    lim->nseeds = condition ? condition_constants(t->cond, seeds, 0, count) : program_constants(t, seeds, 0);
     lim->seeds = seeds;
 }
 
@@ -1699,8 +1728,8 @@ static enum_ctx *new_ctx(const litmus_test *t, const cat_model *m, cat_workspace
 static tp_limits path_limits(enum_ctx *c, const enum_options *o)
 {
     tp_limits lim = {.unroll = o->unroll, .max_traces = o->max_traces, .stop = paths_should_stop, .stop_ctx = c};
-    if (cat_model_thin_air(c->model))
-        thin_air_seeds(c->t, &lim);
+    if (cat_model_thin_air(c->model) != CAT_THIN_AIR_FORBIDDEN)
+        thin_air_seeds(c->t, cat_model_thin_air(c->model), &lim);
     return lim;
 }
 

@@ -444,6 +444,7 @@ static void test_syntax_errors(void)
     expect_error("let x = po (* open", "t.cat:1:12: error: unterminated comment\n");
     expect_error("\"title", "t.cat:1:1: error: unterminated string\n");
     expect_error("option co = maybe", "t.cat:1:13: error: expected 'partial' or 'total', found 'maybe'\n");
+    expect_error("option thin-air = maybe", "t.cat:1:19: error: expected 'allowed' or 'forbidden', found 'maybe'\n");
     expect_error("option sc = total", "t.cat:1:8: error: unknown option 'sc' (options: co, thread-coherence, thin-air, flags)\n");
     expect_error("with x from lin(R, po)", "t.cat:1:13: error: unknown name 'lin'\n");
     expect_error("with x from po", "t.cat:1:13: error: 'with x from' needs linearisations(S, r), "
@@ -793,10 +794,27 @@ static void test_co_may_pass(void)
     CU_ASSERT_TRUE(may_pass("acyclic po | rf | co | fr as sc\n", &ok.x, &reached));
 }
 
+/* What a model says of thin air: nothing (herd's models), allowed, or
+ * forbidden; the last word counts, as for the other options. */
+static void test_thin_air_option(void)
+{
+    const char *errs;
+    cat_model *unsaid = load("acyclic po as x\n", &errs);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(unsaid);
+    CU_ASSERT_EQUAL(cat_model_thin_air(unsaid), CAT_THIN_AIR_UNSAID);
+    cat_model *allowed = load("option thin-air = allowed\nacyclic po as x\n", &errs);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(allowed);
+    CU_ASSERT_EQUAL(cat_model_thin_air(allowed), CAT_THIN_AIR_ALLOWED);
+    cat_model *forbidden = load("option thin-air = allowed\noption thin-air = forbidden\nacyclic po as x\n", &errs);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(forbidden);
+    CU_ASSERT_EQUAL(cat_model_thin_air(forbidden), CAT_THIN_AIR_FORBIDDEN);
+}
+
 void register_cat_tests(void)
 {
     CU_pSuite s = CU_add_suite("cat", NULL, NULL);
     CU_add_test(s, "relation operators", test_relation_operators);
+    CU_add_test(s, "option thin-air", test_thin_air_option);
     CU_add_test(s, "set operators", test_set_operators);
     CU_add_test(s, "products and brackets", test_products_and_brackets);
     CU_add_test(s, "domain and range", test_domain_range);
