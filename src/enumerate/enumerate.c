@@ -110,6 +110,7 @@ typedef struct enum_ctx {
     int *latest;           /* per location: see add_thread_events */
     long *latest_at, stamp;
     bool thread_coherent;
+    bool unsequenced;      /* some thread has unsequenced operands (litmus_has_unsequenced) */
     /* coherence */
     int nphys;
     loc_writes *locw;      /* per physical location (indexed by location) */
@@ -592,7 +593,7 @@ INLINE void add_deps(relation *r, const uint64_t *deps, int words, int base, int
             rel_add(r, base + k * 64 + __builtin_ctzll(d), to, n);
 }
 
-/* Program order without the pairs C leaves unsequenced (DEP_UNSEQ). */
+/* Program order without the pairs C leaves unsequenced (tp_unseq). */
 INLINE void remove_unsequenced(relation *po, const uint64_t *unseq, int words, int base, int to, int n)
 {
     for (int k = 0; k < words; k++)
@@ -614,7 +615,8 @@ INLINE void fill_dependencies(enum_ctx *c, const int *first, int n)
             add_deps(x->rel[XR_ADDR], tp_deps(tr, e->index, DEP_DATA), words, base, i, n);
         add_deps(x->rel[XR_CTRL], tp_deps(tr, e->index, DEP_CTRL), words, base, i, n);
         add_deps(x->rel[XR_ADDR], tp_deps(tr, e->index, DEP_ADDR), words, base, i, n);
-        remove_unsequenced(x->rel[XR_PO], tp_deps(tr, e->index, DEP_UNSEQ), words, base, i, n);
+        if (__builtin_expect(c->unsequenced, 0) && tr->unseq)
+            remove_unsequenced(x->rel[XR_PO], tp_unseq(tr, e->index), words, base, i, n);
         if (e->ev->rmw_write)
             rel_add(x->rel[XR_RMW], i - 1, i, n);
     }
@@ -1486,7 +1488,11 @@ static bool same_trace_shape(const tp_trace *a, const tp_trace *b)
         if (!same_shape(&a->events[i], &b->events[i]))
             return false;
     size_t dep_words = (size_t)a->nevents * DEP_KINDS * (size_t)a->dep_words;
-    return memcmp(a->deps, b->deps, sizeof *a->deps * dep_words) == 0;
+    if (memcmp(a->deps, b->deps, sizeof *a->deps * dep_words) != 0)
+        return false;
+    if (!a->unseq || !b->unseq)
+        return !a->unseq && !b->unseq;
+    return memcmp(a->unseq, b->unseq, sizeof *a->unseq * (size_t)a->nevents * (size_t)a->dep_words) == 0;
 }
 
 /* Combinations whose traces differ only in values read and written (the
@@ -1713,7 +1719,8 @@ static enum_ctx *new_ctx(const litmus_test *t, const cat_model *m, cat_workspace
     c->deadline = o->timeout_s > 0 ? now_seconds() + o->timeout_s : 0;
     c->max_memory = o->max_memory;
     /* the shortcuts take the order of a thread's events as program order */
-    c->thread_coherent = cat_model_thread_coherent(m) && !litmus_mixed_addressing(t) && !litmus_has_unsequenced(t);
+    c->unsequenced = litmus_has_unsequenced(t);
+    c->thread_coherent = cat_model_thread_coherent(m) && !litmus_mixed_addressing(t) && !c->unsequenced;
     c->collect_races = o->races;
     c->interrupt = o->stop;
     c->on_execution = o->on_execution;

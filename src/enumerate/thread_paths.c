@@ -70,6 +70,8 @@ typedef struct walker {
     int max_events;          /* events those words can name */
     tp_event *events;        /* the current path's events */
     uint64_t *ev_deps;       /* their dependencies: DEP_KINDS sets per event */
+    uint64_t *ev_unseq;      /* the events unsequenced with them (tp_trace.unseq) */
+    bool unseq;              /* the thread has unsequenced operands */
     uint16_t *depth;         /* per event of the current path: chain length of its value */
     uint64_t *scratch;       /* the dependencies of the operands of one instruction */
     uint64_t *feeds;         /* what a written value depends on */
@@ -293,10 +295,12 @@ __attribute__((cold, noinline)) static void live_cut(walker *w, path_state *s, i
  * operand, in the first operand, are unsequenced with it.  (Operands hold
  * no backward branch, so one evaluation of a pair is one stretch of the
  * path.) */
-static void mark_unsequenced(walker *w, path_state *s, int index, int pc)
+__attribute__((cold, noinline)) static tp_event *mark_unsequenced(walker *w, path_state *s, tp_event *e)
 {
     const lit_thread *th = w->thread;
-    uint64_t *unseq = event_deps(w, index, DEP_UNSEQ);
+    int index = s->nevents - 1, pc = e->instr;
+    uint64_t *unseq = w->ev_unseq + (size_t)index * (size_t)w->dep_words;
+    deps_clear(unseq, w->dep_words);
     const int *start = operand_starts(w, s);
     for (int k = 0; k < th->nunseq; k++) {
         const lit_unseq *u = &th->unseq[k];
@@ -306,10 +310,11 @@ static void mark_unsequenced(walker *w, path_state *s, int index, int pc)
             if (w->events[j].instr >= u->a0 && w->events[j].instr < u->a1)
                 unseq[j >> 6] |= 1ull << (j & 63);
     }
+    return e;
 }
 
 /* The path begins the first operand of these pairs at pc. */
-static void note_operand_starts(const walker *w, path_state *s, int pc)
+__attribute__((cold, noinline)) static void note_operand_starts(const walker *w, path_state *s, int pc)
 {
     const lit_thread *th = w->thread;
     int *start = operand_starts(w, s);
@@ -344,9 +349,8 @@ static tp_event *push_event(walker *w, path_state *s, const lit_instr *in, int p
     deps_clear(event_deps(w, index, DEP_ADDR), w->dep_words);
     deps_clear(event_deps(w, index, DEP_DATA), w->dep_words);
     deps_copy(event_deps(w, index, DEP_CTRL), ctrl_deps(w, s), w->dep_words);
-    deps_clear(event_deps(w, index, DEP_UNSEQ), w->dep_words);
-    if (__builtin_expect(w->thread->nunseq != 0, 0))
-        mark_unsequenced(w, s, index, pc);
+    if (__builtin_expect(w->unseq, 0))
+        return mark_unsequenced(w, s, e);
     return e;
 }
 
@@ -442,6 +446,12 @@ static void emit_trace(walker *w, path_state *s, enum tp_end end, int spin_from,
     size_t dep_bytes = sizeof(uint64_t) * (size_t)n * DEP_KINDS * (size_t)w->dep_words;
     tr->deps = GC_MALLOC_ATOMIC(dep_bytes ? dep_bytes : 1);
     memcpy(tr->deps, w->ev_deps, dep_bytes);
+    tr->unseq = NULL;
+    if (w->unseq) {
+        size_t unseq_bytes = sizeof(uint64_t) * (size_t)n * (size_t)w->dep_words;
+        tr->unseq = GC_MALLOC_ATOMIC(unseq_bytes ? unseq_bytes : 1);
+        memcpy(tr->unseq, w->ev_unseq, unseq_bytes);
+    }
     tr->end = (uint8_t)end;
     tr->spin_from = spin_from;
     tr->loop_pc = loop_pc;
@@ -721,7 +731,7 @@ static void walk(walker *w, path_state *s, int pc)
         const lit_instr *in = &th->instrs[pc];
         if (__builtin_expect(w->loops != NULL, 0) && !live_step(w, s, pc))
             return;
-        if (__builtin_expect(th->nunseq != 0, 0))
+        if (__builtin_expect(w->unseq, 0))
             note_operand_starts(w, s, pc);
         deps_clear(deps, w->dep_words);
         switch (in->op) {
@@ -940,6 +950,7 @@ static void size_walker(walker *w, int dep_words)
         size_t n = (size_t)(64 * dep_words < TP_MAX_EVENTS ? 64 * dep_words : TP_MAX_EVENTS);
         w->events = GC_MALLOC_ATOMIC(sizeof *w->events * n);
         w->ev_deps = GC_MALLOC_ATOMIC(sizeof *w->ev_deps * n * DEP_KINDS * (size_t)dep_words);
+        w->ev_unseq = GC_MALLOC_ATOMIC(sizeof *w->ev_unseq * n * (size_t)dep_words);
         w->depth = GC_MALLOC_ATOMIC(sizeof *w->depth * n);
         w->scratch = GC_MALLOC_ATOMIC(sizeof *w->scratch * (size_t)dep_words);
         w->feeds = GC_MALLOC_ATOMIC(sizeof *w->feeds * (size_t)dep_words);
@@ -994,6 +1005,7 @@ static void run_round(walker *w, int *const *back_index, const int *nback, const
     out->live_cut = false;
     for (int i = 0; i < t->nthreads; i++) {
         w->thread = &t->threads[i];
+        w->unseq = w->thread->nunseq != 0;
         w->back_index = back_index[i];
         w->nback = nback[i];
         w->loops = loops ? &loops[i] : NULL;

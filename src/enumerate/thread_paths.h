@@ -70,10 +70,7 @@ typedef struct tp_event {
 
 /* The dependencies of an event, as sets of earlier events of its trace
  * (bit i of word i / 64: event i). */
-/* DEP_UNSEQ is not a dependency: the earlier events of the trace that C
- * leaves unsequenced with the event (lit_unseq), which program order then
- * does not relate to it. */
-enum tp_dep { DEP_ADDR, DEP_DATA, DEP_CTRL, DEP_UNSEQ, DEP_KINDS };
+enum tp_dep { DEP_ADDR, DEP_DATA, DEP_CTRL, DEP_KINDS };
 
 /* How a trace ends.  Outside liveness mode every trace is TP_END_DONE. */
 enum tp_end {
@@ -91,6 +88,10 @@ typedef struct tp_trace {
     lit_value *regs;    /* final value of each register of the thread */
     int dep_words;      /* words per dependency set: as many as the thread's longest path needs */
     uint64_t *deps;     /* per event, per enum tp_dep: dep_words words (tp_deps) */
+    uint64_t *unseq;    /* per event, dep_words words: the earlier events C leaves
+                         * unsequenced with it (lit_unseq), which program order
+                         * does not relate to it; NULL when the thread has no
+                         * unsequenced operands (tp_unseq) */
     uint8_t end;        /* enum tp_end */
     int spin_from;      /* TP_END_SPIN: first event of the repeated iteration */
     int loop_pc;        /* TP_END_SPIN: the loop head; TP_END_BLOCKED: the barrier */
@@ -103,6 +104,12 @@ typedef struct tp_trace {
 static inline const uint64_t *tp_deps(const tp_trace *tr, int e, enum tp_dep kind)
 {
     return tr->deps + ((size_t)e * DEP_KINDS + (size_t)kind) * (size_t)tr->dep_words;
+}
+
+/* The earlier events of the trace unsequenced with event e, or NULL. */
+static inline const uint64_t *tp_unseq(const tp_trace *tr, int e)
+{
+    return tr->unseq ? tr->unseq + (size_t)e * (size_t)tr->dep_words : NULL;
 }
 
 typedef struct tp_thread {

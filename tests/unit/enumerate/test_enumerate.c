@@ -278,10 +278,10 @@ static void test_unsequenced_operands(void)
     thread_paths_build(t, &lim, &paths);
     const tp_trace *tr = &paths.threads[0].traces[0];
     CU_ASSERT_EQUAL_FATAL(tr->nevents, 2);
-    CU_ASSERT_EQUAL(tp_deps(tr, 1, DEP_UNSEQ)[0], 1u);  /* the read of x: unsequenced with the read of y */
-    CU_ASSERT_EQUAL(tp_deps(tr, 0, DEP_UNSEQ)[0], 0u);
-    const tp_trace *tr1 = &paths.threads[1].traces[0];
-    CU_ASSERT_EQUAL(tp_deps(tr1, 1, DEP_UNSEQ)[0], 0u); /* two statements: sequenced */
+    CU_ASSERT_PTR_NOT_NULL_FATAL(tr->unseq);
+    CU_ASSERT_EQUAL(tp_unseq(tr, 1)[0], 1u);  /* the read of x: unsequenced with the read of y */
+    CU_ASSERT_EQUAL(tp_unseq(tr, 0)[0], 0u);
+    CU_ASSERT_PTR_NULL(paths.threads[1].traces[0].unseq); /* no operator: nothing unsequenced */
     check_result r = run(unseq, SC_MODEL, 2);
     CU_ASSERT_EQUAL(outcome_count(r.states), 4);  /* t = 0, 1, 2, 3 */
     CU_ASSERT_TRUE(r.positive > 0);
