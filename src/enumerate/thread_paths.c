@@ -562,7 +562,9 @@ static bool in_list(const lit_value *values, int n, lit_value v)
 /* A read forks the path: one continuation per value the location may hold,
  * and, for an atomic read when the model allows thin air, per seed value
  * too (a non-atomic read in a thin-air cycle would race, so it must read a
- * computed value). */
+ * computed value; and a location that no other thread writes closes no
+ * cycle through other threads: a guess there could only be justified by a
+ * later write of the reading thread, which coherence forbids). */
 static void walk_read(walker *w, const path_state *s, int pc)
 {
     const lit_instr *in = &w->thread->instrs[pc];
@@ -570,6 +572,11 @@ static void walk_read(walker *w, const path_state *s, int pc)
     if ((++w->ticks & STOP_CHECK_MASK) == 0 && w->lim->stop && w->lim->stop(w->lim->stop_ctx))
         w->stopped = true;
     int nseeds = in->order == ORD_WEAK ? 0 : w->lim->nseeds;
+    if (nseeds) {
+        int writer = w->writer[w->test->locs[in->loc].physical];
+        if (writer == -1 || writer == w->index)
+            nseeds = 0;
+    }
     const lit_value *seeds = w->lim->seeds;
     void (*follow)(walker *, const path_state *, int, lit_value, int) =
         in->single_event && in->op == OP_RMW ? follow_rmw_single : follow_read;
