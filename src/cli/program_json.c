@@ -29,7 +29,7 @@ static json_t *instr_json(const lit_instr *in)
     if (in->op == OP_ALU)
         json_object_set_new(o, "alu", json_string(alu_ops[in->alu_op]));
     if (in->op == OP_BRANCH)
-        json_object_set_new(o, "cmp", json_string(in->cmp == CMP_EQ ? "eq" : "ne"));
+        json_object_set_new(o, "cmp", json_string((const char *const[]){"eq", "ne", "lt", "gt", "le", "ge"}[in->cmp]));
     if (in->op == OP_BRANCH || in->op == OP_GOTO)
         json_object_set_new(o, "target", json_integer(in->target));
     if (in->op == OP_BARRIER)

@@ -800,8 +800,7 @@ static void walk(walker *w, path_state *s, int pc)
             lit_value a = operand_value(w, s, &in->a, deps);
             lit_value b = operand_value(w, s, &in->b, deps);
             deps_or(ctrl_deps(w, s), deps, w->dep_words);
-            bool equal = a == b;
-            if (equal == (in->cmp == CMP_EQ)) {
+            if (lit_cmp_holds(in->cmp, a, b)) {
                 if (!take_branch(w, s, pc, &pc))
                     return;
                 continue;

@@ -56,7 +56,20 @@ enum lit_opcode {
 enum lit_rmw_op { RMW_ADD, RMW_SUB, RMW_INC, RMW_DEC, RMW_EXCH, RMW_CAS,
                   RMW_AND, RMW_OR, RMW_XOR, RMW_MIN, RMW_MAX };
 enum lit_alu_op { ALU_ADD, ALU_SUB, ALU_MUL, ALU_AND, ALU_OR, ALU_XOR };
-enum lit_cmp { CMP_EQ, CMP_NE };
+/* A branch's comparison, signed (PTX's beq, bne, blt, bgt, ble, bge). */
+enum lit_cmp { CMP_EQ, CMP_NE, CMP_LT, CMP_GT, CMP_LE, CMP_GE };
+
+static inline bool lit_cmp_holds(enum lit_cmp c, lit_value a, lit_value b)
+{
+    switch (c) {
+    case CMP_EQ: return a == b;
+    case CMP_NE: return a != b;
+    case CMP_LT: return a < b;
+    case CMP_GT: return a > b;
+    case CMP_LE: return a <= b;
+    default: return a >= b;
+    }
+}
 
 enum lit_operand_kind { OPND_NONE, OPND_REG, OPND_IMM };
 

@@ -215,9 +215,13 @@ static bool ptx_rmw(FILE *out, const lit_thread *th, const lit_instr *in, const 
         *why = "an atomic order, scope or remote form that PTX does not have";
         return false;
     }
-    bool red = in->op == OP_RED;
-    fprintf(out, "%s.%s.%s.%s ", red ? "red" : "atom", order_words[in->order], ptx_scope(in->scope),
-            rmw_words[in->rmw_op]);
+    if (in->proxy != PROXY_GENERIC && in->proxy != PROXY_SURFACE) {
+        *why = "a read-modify-write through a proxy PTX has none for";
+        return false;
+    }
+    bool red = in->op == OP_RED, surface = in->proxy == PROXY_SURFACE;
+    fprintf(out, "%s%s.%s.%s.%s ", surface ? "su" : "", red ? "red" : "atom", order_words[in->order],
+            ptx_scope(in->scope), rmw_words[in->rmw_op]);
     if (!red)
         fprintf(out, "%s, ", th->reg_names[in->dst]);
     fprintf(out, "%s, ", t->locs[in->loc].name);
@@ -293,7 +297,7 @@ static bool ptx_instr(FILE *out, const litmus_test *t, const lit_thread *th, con
         print_operand(out, th, in->b);
         return true;
     case OP_BRANCH:
-        fputs(in->cmp == CMP_EQ ? "beq " : "bne ", out);
+        fprintf(out, "%s ", (const char *const[]){"beq", "bne", "blt", "bgt", "ble", "bge"}[in->cmp]);
         print_operand(out, th, in->a);
         fputs(", ", out);
         print_operand(out, th, in->b);
@@ -553,10 +557,12 @@ static void ocl_condition(ocl_printer *p, const lit_instr *br, bool taken)
         fputs(taken ? "(1)" : "(0)", p->out);
         return;
     }
-    bool eq = (br->cmp == CMP_EQ) == taken;
+    /* a comparison and its negation: ==/!=, </>=, >/<= */
+    static const char *const ops[] = {" == ", " != ", " < ", " > ", " <= ", " >= "};
+    static const enum lit_cmp negation[] = {CMP_NE, CMP_EQ, CMP_GE, CMP_LE, CMP_GT, CMP_LT};
     fputc('(', p->out);
     ocl_operand(p, br->a);
-    fputs(eq ? " == " : " != ", p->out);
+    fputs(ops[taken ? br->cmp : negation[br->cmp]], p->out);
     ocl_operand(p, br->b);
     fputc(')', p->out);
 }

@@ -460,10 +460,13 @@ static bool decode(const lex_token *mn, raw_instr *ri, int *nmin, int *nmax)
         return true;
     }
 
-    bool atom = part_is(b, "atom");
-    if (atom || part_is(b, "red")) {
+    /* suatom and sured (Dat3M's grammar): the same through the surface proxy */
+    bool surface = part_is(b, "suatom") || part_is(b, "sured");
+    bool atom = part_is(b, "atom") || part_is(b, "suatom");
+    if (atom || part_is(b, "red") || part_is(b, "sured")) {
         int i = 1;
         in->op = atom ? OP_RMW : OP_RED;
+        in->proxy = surface ? PROXY_SURFACE : PROXY_GENERIC;
         in->order = ORD_RELAXED;
         in->scope = SCOPE_GPU;
         if (i < np - 1) {
@@ -556,12 +559,15 @@ static bool decode(const lex_token *mn, raw_instr *ri, int *nmin, int *nmax)
         set_roles(ri, nmin, nmax, 2, 2, R_DST, R_VAL, R_VAL, R_VAL);
         return true;
     }
-    if ((part_is(b, "beq") || part_is(b, "bne")) && np == 1) {
-        in->op = OP_BRANCH;
-        in->cmp = part_is(b, "beq") ? CMP_EQ : CMP_NE;
-        set_roles(ri, nmin, nmax, 3, 3, R_VAL, R_VAL, R_LABEL, R_VAL);
-        return true;
-    }
+    static const char *const branches[] = {[CMP_EQ] = "beq", [CMP_NE] = "bne", [CMP_LT] = "blt",
+                                           [CMP_GT] = "bgt", [CMP_LE] = "ble", [CMP_GE] = "bge"};
+    for (int c = CMP_EQ; c <= CMP_GE; c++)
+        if (part_is(b, branches[c]) && np == 1) {
+            in->op = OP_BRANCH;
+            in->cmp = (enum lit_cmp)c;
+            set_roles(ri, nmin, nmax, 3, 3, R_VAL, R_VAL, R_LABEL, R_VAL);
+            return true;
+        }
     if ((part_is(b, "goto") || part_is(b, "bra")) && np == 1) {
         in->op = OP_GOTO;
         set_roles(ri, nmin, nmax, 1, 1, R_LABEL, R_VAL, R_VAL, R_VAL);

@@ -175,7 +175,7 @@ static int local_step(const proto_instance *in, int32_t *v, int thread, const li
         v[base + 2 + ins->dst] = (int32_t)x;
         return v[base] + 1;
     case OP_BRANCH:
-        return (ins->cmp == CMP_EQ) == (a == b) ? ins->target : v[base] + 1;
+        return lit_cmp_holds(ins->cmp, a, b) ? ins->target : v[base] + 1;
     case OP_GOTO:
         return ins->target;
     default:

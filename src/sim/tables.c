@@ -839,6 +839,7 @@ static void read_instr(reader *r, json_t *v, sim_linstr *in, const sim_lthread *
     static const char *const ops[] = {"load", "store", "rmw", "red", "fence", "barrier", "mov", "alu", "branch", "goto"};
     static const char *const rmws[] = {"add", "sub", "inc", "dec", "exch", "cas", "and", "or", "xor", "min", "max"};
     static const char *const alus[] = {"add", "sub", "mul", "and", "or", "xor"};
+    static const char *const cmps[] = {"eq", "ne", "lt", "gt", "le", "ge"};
     in->op = (enum sim_lop)resolve(r, ops, 10, str_member(r, v, "op"), "instruction");
     in->order = resolve(r, order_names, 6, str_member(r, v, "order"), "order");
     in->scope = resolve(r, scope_names, SIM_NSCOPES, str_member(r, v, "scope"), "scope");
@@ -852,7 +853,7 @@ static void read_instr(reader *r, json_t *v, sim_linstr *in, const sim_lthread *
     if (in->op == SL_ALU)
         in->alu = resolve(r, alus, 6, str_member(r, v, "alu"), "alu operation");
     if (in->op == SL_BRANCH)
-        in->cmp_eq = !strcmp(str_member(r, v, "cmp"), "eq");
+        in->cmp = resolve(r, cmps, 6, str_member(r, v, "cmp"), "comparison");
     if (in->op == SL_BRANCH || in->op == SL_GOTO)
         in->target = (int)int_member(r, v, "target");
     if (in->op == SL_BARRIER)

@@ -169,7 +169,8 @@ typedef struct sim_operand { int kind; int reg; long imm; } sim_operand;  /* kin
 typedef struct sim_linstr {
     enum sim_lop op;
     int order, scope, rmw, alu, dst, loc, target;
-    bool cmp_eq, waits, remote;
+    int cmp;             /* a branch's comparison: 0 eq, 1 ne, 2 lt, 3 gt, 4 le, 5 ge (signed) */
+    bool waits, remote;
     sim_operand a, b;
 } sim_linstr;
 typedef struct sim_lthread {

@@ -852,6 +852,19 @@ static void gen_sharing(const sim_workload *w, sim_wstate *s, sim_op *op)
 
 static int64_t operand(const sim_wstate *s, sim_operand o) { return o.kind == 1 ? s->regs[o.reg] : o.kind == 2 ? o.imm : 0; }
 
+/* A branch's comparison as exported (sim_linstr.cmp), signed. */
+static bool branch_taken(int cmp, int64_t a, int64_t b)
+{
+    switch (cmp) {
+    case 0: return a == b;
+    case 1: return a != b;
+    case 2: return a < b;
+    case 3: return a > b;
+    case 4: return a <= b;
+    default: return a >= b;
+    }
+}
+
 static int64_t alu(int op, int64_t a, int64_t b)
 {
     switch (op) {
@@ -952,7 +965,7 @@ static void gen_litmus(const sim_workload *w, sim_wstate *s, int64_t last, sim_o
         }
         case SL_MOV: s->regs[in->dst] = a; break;
         case SL_ALU: s->regs[in->dst] = alu(in->alu, a, b); break;
-        case SL_BRANCH: if ((a == b) == in->cmp_eq) s->pc = in->target; break;
+        case SL_BRANCH: if (branch_taken(in->cmp, a, b)) s->pc = in->target; break;
         case SL_GOTO: s->pc = in->target; break;
         }
     }

@@ -31,7 +31,6 @@ expect_error "$B/unknown-location-in-condition.litmus"  6:1   "unknown location 
 expect_error "$B/bad-info-line.litmus"                  2:1   "Key=Value line"
 expect_error "$B/init-twice.litmus"                     2:10  "initialised twice"
 expect_error "$B/filter-without-condition.litmus"       7:1   "expected 'exists'"
-expect_error "$B/ordered-compare.litmus"                5:10  "ordered comparisons"
 expect_error "$B/unterminated-comment.litmus"           4:3   "unterminated comment"
 
 # Random cuts of every test of our C suite: refused with a diagnostic or

@@ -433,10 +433,15 @@ static bool gen_compare_branch(oparser *p, node *e, bool jump_if, int label)
 {
     lit_operand a, b;
     enum lit_cmp cmp;
-    if (e->kind == N_BIN && (e->op == B_EQ || e->op == B_NE)) {
+    if (e->kind == N_BIN && (e->op == B_EQ || e->op == B_NE || is_ordered_compare(e->op))) {
         if (!gen_operands(p, e, &a, &b))
             return false;
-        cmp = (e->op == B_EQ) == jump_if ? CMP_EQ : CMP_NE;
+        /* the comparison and, to jump when it fails, its negation */
+        static const enum lit_cmp holds[] = {[B_EQ] = CMP_EQ, [B_NE] = CMP_NE, [B_LT] = CMP_LT,
+                                             [B_GT] = CMP_GT, [B_LE] = CMP_LE, [B_GE] = CMP_GE};
+        static const enum lit_cmp fails[] = {[B_EQ] = CMP_NE, [B_NE] = CMP_EQ, [B_LT] = CMP_GE,
+                                             [B_GT] = CMP_LE, [B_LE] = CMP_GT, [B_GE] = CMP_LT};
+        cmp = jump_if ? holds[e->op] : fails[e->op];
     } else {
         if (!ocl_gen_value(p, e, &a))
             return false;
@@ -456,10 +461,6 @@ bool ocl_gen_cond(oparser *p, node *e, bool jump_if, int label)
         ok = ocl_gen_cond(p, e->l, !jump_if, label);
     } else if (e->kind == N_BIN && (e->op == B_LAND || e->op == B_LOR)) {
         ok = gen_logical_cond(p, e, jump_if, label);
-    } else if (e->kind == N_BIN && is_ordered_compare(e->op)) {
-        lex_error(LX, e->line, e->col, "ordered comparisons (<, >, <=, >=) are not supported; "
-                  "use == or !=");
-        ok = false;
     } else {
         ok = gen_compare_branch(p, e, jump_if, label);
     }

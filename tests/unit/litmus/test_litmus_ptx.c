@@ -517,6 +517,34 @@ static const struct bad_case {
     { "PTX a\n(* open\n{}\n", "t.litmus:2:1: error: unterminated comment\n" },
 };
 
+/* The six branch comparisons, %-registers and `virtually aliases`. */
+static void test_ordered_branches_and_later_spellings(void)
+{
+    litmus_test *t = parse("PTX B\n{ x=0; y @ generic virtually aliases x; }\n"
+                           " P0@cta 0,gpu 0 ;\n ld.weak %r0, y ;\n beq %r0, 1, L ;\n bne %r0, 1, L ;\n"
+                           " blt %r0, 1, L ;\n bgt %r0, 1, L ;\n ble %r0, 1, L ;\n bge %r0, -1, L ;\n L: ;\n"
+                           "exists (P0:%r0 == 0)\n");
+    CU_ASSERT_STRING_EQUAL(errbuf, "");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+    const lit_thread *th = &t->threads[0];
+    CU_ASSERT_TRUE(reg(th, "%r0") >= 0);
+    CU_ASSERT_EQUAL(t->locs[loc(t, "y")].physical, loc(t, "x"));
+    CU_ASSERT_EQUAL_FATAL(th->ninstrs, 7);
+    static const enum lit_cmp want[] = {CMP_EQ, CMP_NE, CMP_LT, CMP_GT, CMP_LE, CMP_GE};
+    for (int i = 0; i < 6; i++) {
+        CU_ASSERT_EQUAL(th->instrs[1 + i].op, OP_BRANCH);
+        CU_ASSERT_EQUAL(th->instrs[1 + i].cmp, want[i]);
+    }
+    CU_ASSERT_EQUAL(th->instrs[6].b.imm, -1);
+    /* signed comparisons */
+    CU_ASSERT_TRUE(lit_cmp_holds(CMP_LT, -2, 1));
+    CU_ASSERT_FALSE(lit_cmp_holds(CMP_GT, -2, 1));
+    CU_ASSERT_TRUE(lit_cmp_holds(CMP_LE, 1, 1));
+    CU_ASSERT_TRUE(lit_cmp_holds(CMP_GE, 1, 1));
+    CU_ASSERT_FALSE(lit_cmp_holds(CMP_GE, 0, 1));
+    CU_ASSERT_TRUE(lit_cmp_holds(CMP_NE, 0, 1));
+}
+
 static void test_bad_inputs(void)
 {
     for (size_t i = 0; i < sizeof bad_cases / sizeof bad_cases[0]; i++) {
@@ -602,6 +630,7 @@ void register_litmus_ptx_tests(void)
     CU_pSuite s = CU_add_suite("litmus_ptx", NULL, NULL);
     CU_add_test(s, "message passing: header, init, threads, condition", test_mp);
     CU_add_test(s, "every instruction kind", test_instruction_kinds);
+    CU_add_test(s, "ordered branches, %-registers, virtually aliases", test_ordered_branches_and_later_spellings);
     CU_add_test(s, "proxies and aliases", test_proxies_and_aliases);
     CU_add_test(s, "alias chains", test_alias_chains);
     CU_add_test(s, "atomic locations: touched by a strong access", test_atomic_locations);
