@@ -236,6 +236,12 @@ static lit_cond *new_cond(enum lit_cond_kind k)
 
 static lit_cond *parse_prop(cparser *p);
 
+void litmus_final_absent(litmus_test *t)
+{
+    t->quant = QUANT_FORALL;
+    t->cond = new_cond(COND_TRUE);
+}
+
 static lit_cond *parse_unary(cparser *p)
 {
     lexer *lx = p->lx;

@@ -34,6 +34,10 @@
  * (already reported). */
 bool litmus_parse_final(lexer *lx, litmus_test *t);
 
+/* A test without a final part, as herd7 takes one in its C dialect:
+ * `forall (true)`. */
+void litmus_final_absent(litmus_test *t);
+
 /* True if the token can start the final part (locations, exists, ~, forall). */
 bool litmus_final_starts(const lex_token *tok);
 

@@ -14,8 +14,6 @@ trap 'rm -rf "$tmp"' EXIT
 
 expect_error "$B/unknown-function.litmus"               4:3   "unknown function 'atomic_frob'"
 expect_error "$B/bad-order.litmus"                      4:31  "expected a memory order"
-expect_error "$B/store-acquire.litmus"                  4:31  "a store cannot have memory order acquire"
-expect_error "$B/load-release.litmus"                   4:36  "a load cannot have memory order release"
 expect_error "$B/cas-fail-release.litmus"               4:61  "failure order of a compare-exchange"
 expect_error "$B/undeclared-location.litmus"            4:16  "undeclared location 'y'"
 expect_error "$B/unknown-type.litmus"                   3:5   "expected a parameter type.*int128_t"
@@ -33,8 +31,10 @@ expect_error "$B/init-twice.litmus"                     2:10  "initialised twice
 expect_error "$B/filter-without-condition.litmus"       7:1   "expected 'exists'"
 expect_error "$B/unterminated-comment.litmus"           4:3   "unterminated comment"
 
-# Random cuts of every test of our C suite: refused with a diagnostic or
-# accepted, never a crash or a hang.
+# Random cuts of every test of our C suite: refused with a diagnostic or,
+# when the cut falls after a whole thread and before the final condition,
+# accepted as herd7 takes such a test (forall (true)); never a crash or a
+# hang.
 n=0 bad=0
 for f in litmus/c11/*.litmus; do
     size=$(wc -c <"$f")
@@ -44,6 +44,9 @@ for f in litmus/c11/*.litmus; do
         timeout 10 "$bin" litmus --model sc "$tmp/cut.litmus" >"$tmp/out" 2>"$tmp/err"
         rc=$?
         n=$((n + 1))
+        if [ "$rc" -eq 0 ] && grep -q "^Condition forall (true)" "$tmp/out" && [ ! -s "$tmp/err" ]; then
+            continue
+        fi
         if [ "$rc" -ne 2 ] || ! grep -qE "^$tmp/cut.litmus:[0-9]+:[0-9]+: error: " "$tmp/err"; then
             bad=$((bad + 1))
             echo "FAIL: $f cut at $cut bytes: status $rc, stderr $(head -n 1 "$tmp/err")"

@@ -392,9 +392,10 @@ static bool parse_threads(oparser *p)
 {
     litmus_test *t = p->t;
     for (;;) {
+        if (TOK.kind == TOK_EOF && t->nthreads)
+            break; /* no final condition: herd7 takes forall (true) (parse_final) */
         if (TOK.kind == TOK_EOF) {
-            lex_error(LX, TOK.line, TOK.col, "unexpected end of file: expected %s",
-                      t->nthreads ? "the final condition" : "a thread (P0 ...)");
+            lex_error(LX, TOK.line, TOK.col, "unexpected end of file: expected a thread (P0 ...)");
             return false;
         }
         if (TOK.kind == TOK_ERROR)
@@ -428,6 +429,10 @@ static bool parse_final(oparser *p)
     litmus_test *t = p->t;
     lex_token fin = TOK;
     int nlocs = t->nlocs;
+    if (TOK.kind == TOK_EOF) {
+        litmus_final_absent(t);
+        return true;
+    }
     if (!litmus_parse_final(LX, t))
         return false;
     if (t->nlocs > nlocs) {
