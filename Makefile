@@ -20,7 +20,7 @@ LDLIBS  := -lgc $(shell pkg-config --libs libgvc 2>/dev/null || echo -lgvc -lcgr
 SIMLIBS := -lgc -ljansson -lnettle -lm
 TESTLIBS := -lcunit
 
-LIB_DIRS := base litmus litmus/opencl litmus/c cat enumerate protocol search report gen
+LIB_DIRS := base litmus litmus/opencl litmus/c cat enumerate protocol search schedule report gen
 LIB_SRC  := $(foreach d,$(LIB_DIRS),$(wildcard src/$(d)/*.c))
 # the simulator's modules: in scopesim and the unit tests, never in scopecheck
 SIM_LIB_SRC := $(filter-out src/sim/main.c,$(wildcard src/sim/*.c))

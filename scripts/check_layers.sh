@@ -17,11 +17,12 @@ declare -A allowed=(
     [cat]="base"
     [enumerate]="base litmus cat"
     [search]="base"
+    [schedule]="base search"
     [protocol]="base litmus search"
     [report]="base litmus cat enumerate"
     [gen]="base litmus"
     [sim]="base"
-    [cli]="base litmus cat enumerate search protocol report gen"
+    [cli]="base litmus cat enumerate search schedule protocol report gen"
 )
 status=0
 top_folder() { local p=${1#src/}; echo "${p%%/*}"; }

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "protocol/step.h"
 #include "report/report.h"
 
 static void member_string(FILE *out, const char *key, const char *value)
@@ -44,7 +45,7 @@ static void member_text(FILE *out, const nsi_model *m, const uint8_t *from, int 
     free(buf);
 }
 
-static void step_members(FILE *out, const nsi_step *st)
+static void step_members(FILE *out, const proto_step_record *st)
 {
     member_string(out, "thread", st->thread);
     if (st->litmus_line > 0)
@@ -81,8 +82,23 @@ static void step_members(FILE *out, const nsi_step *st)
     member_string(out, "note", st->note);
 }
 
-void trace_json(FILE *out, const bfs_search *s, const nsi_model *m, uint32_t index)
+/* The step's record: the scheduler's own step, or the protocol's. */
+static void step_record(FILE *out, const proto_instance *in, const sched_model *sched, const uint8_t *from, int rule,
+                        const uint8_t *to)
 {
+    sched_step ss;
+    proto_step_record st;
+    if (sched && sched_step_of(sched, rule, &ss)) {
+        st = (proto_step_record){.thread = ss.who, .event = ss.event, .note = ss.note, .instance = -1};
+        step_members(out, &st);
+    } else if (proto_step_record_of(in, from, rule, to, &st)) {
+        step_members(out, &st);
+    }
+}
+
+void trace_json(FILE *out, const bfs_search *s, const proto_instance *in, const sched_model *sched, uint32_t index)
+{
+    const nsi_model *m = bfs_model(s);
     size_t n = 0;
     bfs_step *steps = bfs_trace(s, index, &n);
     fputc('[', out);
@@ -96,9 +112,7 @@ void trace_json(FILE *out, const bfs_search *s, const nsi_model *m, uint32_t ind
         const uint8_t *from = ss_state(store, steps[k - 1].state), *to = ss_state(store, steps[k].state);
         fprintf(out, ",{\"step\":%zu", k);
         member_text(out, m, from, steps[k].rule, to);
-        nsi_step st;
-        if (m->step && m->step(m->ctx, from, steps[k].rule, to, &st))
-            step_members(out, &st);
+        step_record(out, in, sched, from, steps[k].rule, to);
         fputc('}', out);
     }
     fputc(']', out);

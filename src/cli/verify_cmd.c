@@ -609,7 +609,7 @@ static void json_outcomes(FILE *out, const litmus_test *t, outcome_set *set)
 static void json_trace(FILE *out, const verdict *v, uint32_t index)
 {
     fputs("\"trace\":", out);
-    trace_json(out, v->bfs, bfs_model(v->bfs), index);    /* the scheduler's, with --occupancy */
+    trace_json(out, v->bfs, v->inst, v->live.sched, index);    /* the scheduler's text, with --occupancy */
 }
 
 static void json_violations(FILE *out, const verdict *v)
@@ -933,7 +933,7 @@ static int verify_file(const char *path, const verify_opts *o, const protocol *p
         bo.progress_ctx = &sink;
         bo.progress_every_s = o->progress_every_s;
     }
-    const nsi_model *model = verify_live_prepare(&v->live, &o->sched, proto_nsi(inst), protocol_name(p), &bo, err);
+    const nsi_model *model = verify_live_prepare(&v->live, &o->sched, inst, protocol_name(p), &bo, err);
     if (!model)
         return 2;
     v->bfs = bfs_run(model, &bo, &v->search);

@@ -7,12 +7,21 @@
 #include "cli/json_lines.h"
 #include "report/report.h"
 
-const nsi_model *verify_live_prepare(verify_live *vl, const schedule_opts *o, const nsi_model *m,
+/* Where the protocol's threads run, for the scheduler. */
+static int thread_cta(const void *in, int t, int *gpu) { return proto_thread_cta(in, t, gpu); }
+
+static bool thread_waiting(const void *in, const uint8_t *state, int t)
+{
+    return proto_thread_waiting(in, state, t);
+}
+
+const nsi_model *verify_live_prepare(verify_live *vl, const schedule_opts *o, proto_instance *in,
                                      const char *proto_label, bfs_options *bo, FILE *err)
 {
     memset(vl, 0, sizeof *vl);
     vl->opts = o;
-    if (o->preempt && !(m->sched && m->sched->preempt)) {
+    const nsi_model *m = proto_nsi(in);
+    if (o->preempt && !proto_preempts(in)) {
         fprintf(err, "scopecheck verify: error: --preempt: protocol %s declares no context switch "
                      "(a `preempt` line in its tables)\n", proto_label);
         return NULL;
@@ -20,7 +29,8 @@ const nsi_model *verify_live_prepare(verify_live *vl, const schedule_opts *o, co
     if (o->occupancy > 0 || o->preempt) {
         sched_options so = {.occupancy = o->occupancy > 0 ? o->occupancy : SCHEDULE_MAX_OCCUPANCY,
                             .preempt = o->preempt};
-        vl->sched = sched_wrap(m, &so);
+        sched_gpu gpu = {in, thread_cta, thread_waiting, proto_preempts(in)};
+        vl->sched = sched_wrap(m, &gpu, &so);
         if (!vl->sched) {
             fprintf(err, "scopecheck verify: error: cannot schedule protocol %s's CTAs "
                          "(too many CTAs or too large a state)\n", proto_label);
@@ -29,7 +39,7 @@ const nsi_model *verify_live_prepare(verify_live *vl, const schedule_opts *o, co
         m = sched_nsi(vl->sched);
     }
     if (o->liveness) {
-        if (!m->sched) {
+        if (!m->fairness) {
             fprintf(err, "scopecheck verify: error: protocol %s's model has no threads to check liveness of\n",
                     proto_label);
             return NULL;
@@ -95,7 +105,7 @@ static void assumptions(FILE *out, const verify_live *vl)
 static void thread_name(FILE *out, const bfs_search *s, int t)
 {
     const nsi_model *m = bfs_model(s);
-    m->sched->unit_name(m->ctx, t, out);
+    m->fairness->unit_name(m->ctx, t, out);
 }
 
 void verify_live_text(FILE *out, const verify_live *vl, const bfs_search *s, const proto_instance *in,

@@ -18,10 +18,11 @@
 
 #include "cli/schedule_opts.h"
 #include "cli/trace_print.h"
+#include "protocol/protocol.h"
+#include "schedule/sched.h"
 #include "search/bfs.h"
 #include "search/fair_cycle.h"
 #include "search/nsi.h"
-#include "search/sched.h"
 
 typedef struct verify_live {
     const schedule_opts *opts;
@@ -32,9 +33,9 @@ typedef struct verify_live {
     const char *unknown;         /* why no answer */
 } verify_live;
 
-/* Returns the model to explore (the protocol's, or the scheduler around
- * it), or NULL after writing an error (exit 2). */
-const nsi_model *verify_live_prepare(verify_live *vl, const schedule_opts *o, const nsi_model *m,
+/* Returns the model to explore (the protocol instance's, or the scheduler
+ * around it), or NULL after writing an error (exit 2). */
+const nsi_model *verify_live_prepare(verify_live *vl, const schedule_opts *o, proto_instance *in,
                                      const char *proto_label, bfs_options *bo, FILE *err);
 void verify_live_decide(verify_live *vl, const bfs_search *s, const bfs_result *r);
 /* No answer (why): the graph misses steps the search did not take. */

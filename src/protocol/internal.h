@@ -1,7 +1,9 @@
 /*
  * protocol/internal.h: the resolved form of a protocol table file and of an
- * instance, shared by protocol/lex.c, protocol/parse.c, protocol/layout.c
- * and protocol/interp.c.  Not for other modules: they use protocol.h.
+ * instance, shared by the modules of src/protocol/ (the parser, the layout,
+ * the interpreter interp.c, and the print-time modules that replay it:
+ * describe.c, stuck.c, step_record.c, nsi_adapter.c).  Not for other
+ * modules: they use protocol.h and step.h.
  */
 #ifndef SCOPECHECK_PROTOCOL_INTERNAL_H
 #define SCOPECHECK_PROTOCOL_INTERNAL_H
@@ -237,7 +239,7 @@ typedef struct pchan_info {
     int ndest;              /* destinations; ninst = senders * ndest with `from each` */
     bool unordered;
     int rule_base;
-    int unit_base;          /* the fairness unit (nsi_sched) of instance 0 */
+    int unit_base;          /* the fairness unit (nsi_fairness) of instance 0 */
 } pchan_info;
 
 /* The arrival counter of one CTA barrier: CU and barrier id, its slot. */
@@ -291,9 +293,9 @@ struct proto_instance {
     int32_t *init;          /* unpacked initial state */
     int state_bits;
     nsi_model model;
-    nsi_sched sched;        /* units, threads and CTAs (model.sched points here) */
+    nsi_fairness fairness;  /* the fairness units (model.fairness points here) */
     int nrules;
-    int32_t *unit_of_rule;      /* nsi_sched's rule_unit, tabled by init_sched (-1: none) */
+    int32_t *unit_of_rule;      /* nsi_fairness's rule_unit, tabled by proto_init_fairness (-1: none) */
     int nunhandled;
     proto_unhandled_pair unhandled[PROTO_MAX_UNHANDLED];
     uint32_t unhandled_key[PROTO_MAX_UNHANDLED];
@@ -320,6 +322,11 @@ void proto_repack(const proto_instance *in, const int32_t *old, const int32_t *v
 bool proto_home_value(const proto_instance *in, int h, int a, long *out);
 /* names.c: what traces, state listings and charts call things. */
 const char *proto_loc_name(const proto_instance *in, long a);
+/* How an instance of controller c is named in traces: "CU", "GPU",
+ * "slice" (a lone slice is not named), or NULL (one instance, or c < 0). */
+const char *proto_instance_kind(const proto_instance *in, int c);
+/* The variable or line field an action names. */
+const char *proto_storage_name(const pctrl *pc, const pact *a);
 void proto_thread_agent(const proto_instance *in, int t, proto_agent *out);
 void proto_ctrl_agent(const proto_instance *in, int ctrl, int inst, proto_agent *out);
 int proto_chan_receiver(const proto_instance *in, int ch, int inst);
@@ -350,9 +357,88 @@ int proto_scratchpad_slot(const proto_instance *in, int loc);
 bool proto_scratchpad_check(const proto_instance *in, FILE *errors);
 bool proto_scratchpad_step(const proto_instance *in, int32_t *w, int t, const lit_instr *ins);
 
-/* interp.c */
-void proto_init_model(proto_instance *in);
+/* ---- the interpreter (interp.c) -------------------------------------------- */
+/* The model's callbacks (nsi.h), wired by proto_init_model. */
+void proto_nsi_initial(void *vctx, uint8_t *state);
+int proto_nsi_successors(void *vctx, const uint8_t *state, nsi_emit emit, void *cb_ctx);
+bool proto_nsi_is_final(void *vctx, const uint8_t *state);
+const char *proto_nsi_violated(void *vctx, const uint8_t *state);
 int proto_local_steps(const proto_instance *in, int32_t *v, int thread);
 long proto_eval_operand(const proto_instance *in, const int32_t *v, int thread, lit_operand o);
+
+/* What the print-time modules replay of the interpreter: the same
+ * functions the search runs (exported by thin wrappers, so that the search
+ * keeps its inlining), never a copy of them, so that a description cannot
+ * disagree with the step taken. */
+
+/* The context a row runs in: the controller instance, the line, the
+ * thread and message of the event, the working slots. */
+typedef struct pctx {
+    proto_instance *in;
+    int32_t *v;             /* working slots */
+    int ctrl, inst, cu;     /* controller, its instance, the CU (-1: none) */
+    int addr;               /* line, or -1 */
+    int thread, tid;        /* thread for reg/done (-1: none); tid for sends */
+    const lit_instr *ins;   /* that thread's current instruction */
+    long value;             /* processor event operand */
+    const int32_t *msg;     /* received message fields, or NULL */
+    bool ok;
+    int gpu;                /* the GPU (-1: none) */
+} pctx;
+
+/* A message to take out of its channel before the row's actions run
+ * (ch < 0: none). */
+typedef struct ptaken { int ch, inst, k; } ptaken;
+
+/* Controller ctrl's instance inst on v, with no line, thread or message. */
+pctx proto_ctx_at(proto_instance *in, int32_t *v, int ctrl, int inst);
+/* Slots: a line's first (its state), a channel instance's count. */
+int proto_line_slot(const pctx *c, int addr);
+int proto_chan_slot(const proto_instance *in, int ch, int inst);
+enum ptype_kind proto_storage_kind(const pctx *c, bool on_line, int idx);
+/* The elements an aggregate holds now (a fifo: the queued ones). */
+bool proto_aggregate_now(const pctx *c, bool on_line, int idx, int *first, int *len);
+/* Thread t's current instruction in v, or NULL when it is done. */
+const lit_instr *proto_current_instr(const proto_instance *in, const int32_t *v, int thread);
+/* CTA barriers: the counter slot and expected count of t's barrier; the
+ * slot thread u waits at (-1: none); t's arrival, on w. */
+bool proto_barrier_of(const proto_instance *in, const int32_t *v, int t, const lit_instr *ins, int *slot,
+                      long *expect);
+int proto_barrier_waiting(const proto_instance *in, const int32_t *v, int u);
+bool proto_barrier_arrive(const proto_instance *in, int32_t *w, int t, const lit_instr *ins, int *slot,
+                          long *expect);
+/* An expression's value on c (c->ok false when it cannot be computed). */
+long proto_eval(pctx *c, const pexpr *e);
+/* A send's destination instances (-1: none possible), the channel
+ * instance of destination d, the message it builds. */
+int proto_send_targets(pctx *c, const pact *a, int *out);
+int proto_chan_instance(const pctx *c, int ch, int d);
+bool proto_build_msg(pctx *c, const pact *a, int32_t *m);
+void proto_chan_remove(const proto_instance *in, int32_t *v, int ch, int inst, int k);
+/* The slot an assignment writes (-1: out of range); runs one action. */
+int proto_target_slot(pctx *c, const pact *a);
+void proto_act(pctx *c, const pact *a);
+bool proto_event_matches(const pevent *r, const pevent *e);
+/* The row that fires for (line state, e) on c->v, or NULL; *matched:
+ * some row matched the pair at all. */
+const prow *proto_select_row(pctx *c, const pevent *e, int state, bool *matched);
+/* "rmw.acquire.gpu.remote"; an order's name (NULL: none). */
+void proto_proc_event_text(const pevent *e, textbuf *b);
+const char *proto_order_name(long order);
+/* The event sources: thread t's next instruction (false: it offers
+ * none), message k of a channel instance (m receives it), internal event
+ * x of a controller instance's line a. */
+bool proto_thread_source(proto_instance *in, const int32_t *cur, int t, pctx *c, pevent *e);
+void proto_delivery_source(proto_instance *in, const int32_t *cur, int ch, int inst, int k, int32_t *m,
+                           pctx *c, pevent *e);
+void proto_internal_source(proto_instance *in, const int32_t *cur, int ctl, int i, int a, int x, pctx *c,
+                           pevent *e);
+/* The processor controller's `hold` holds on the event's context. */
+bool proto_held(pctx *c);
+
+/* ---- print-time modules ---------------------------------------------------- */
+/* nsi_adapter.c: numbers the rules, tables the fairness units and fills
+ * in->model, once per instance after the layout. */
+void proto_init_model(proto_instance *in);
 
 #endif

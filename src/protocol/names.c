@@ -10,6 +10,27 @@ const char *proto_loc_name(const proto_instance *in, long a)
     return a >= 0 && a < in->naddr ? in->t->locs[a].name : "?";
 }
 
+/* How an instance of controller c is named in traces: "CU", "GPU",
+ * "slice" (a lone slice is not named), or NULL (one instance). */
+const char *proto_instance_kind(const proto_instance *in, int c)
+{
+    if (c < 0)
+        return NULL;
+    const pctrl *pc = &in->p->ctrls[c];
+    if (pc->level == LV_CU)
+        return "CU";
+    if (pc->level == LV_GPU)
+        return "GPU";
+    if (pc->level == LV_SLICE && in->ctrls[c].ninst > 1)
+        return "slice";
+    return NULL;
+}
+
+const char *proto_storage_name(const pctrl *pc, const pact *a)
+{
+    return a->on_line ? pc->fields[a->idx] : pc->vars[a->idx];
+}
+
 void proto_thread_agent(const proto_instance *in, int t, proto_agent *out)
 {
     int cu = in->threads[t].cu;

@@ -22,7 +22,12 @@
  * id or count (CTA barriers run in the interpreter), a proxy fence, a value outside the
  * protocol's value range.
  *
- * proto_nsi gives the nsi_model.  Its callbacks do no heap allocation and
+ * proto_nsi gives the nsi_model: rules are the threads' (0..nthreads-1),
+ * then the channel instances' deliveries, then the controllers' internal
+ * events; its fairness units are the threads, the channel instances and
+ * the internal events but `evict`; its `describe` is proto_describe_step's
+ * line (protocol/step.h, which also gives a step as data and why a state
+ * is stuck).  Its callbacks do no heap allocation and
  * keep no mutable state in the instance except the unhandled-event record
  * (below), so several threads may call them at once.  States are bit-packed
  * and canonical: empty channel slots are zero, unordered channels are kept
@@ -92,6 +97,15 @@ const char *protocol_name(const protocol *p);
 proto_instance *proto_instantiate(const protocol *p, const litmus_test *t,
                                   const proto_options *o, FILE *errors);
 const nsi_model *proto_nsi(proto_instance *in);
+
+/* Where threads run, for a GPU scheduler in front of proto_nsi's model
+ * (schedule/sched.h; the caller builds its sched_gpu from these): thread
+ * t's CTA, which is its CU (CTAs numbered in CU order), and in *gpu that
+ * CU's GPU; whether t waits in `state` (for a response, at a barrier);
+ * whether the protocol declares the partial context switch (`preempt`). */
+int proto_thread_cta(const proto_instance *in, int t, int *gpu);
+bool proto_thread_waiting(const proto_instance *in, const uint8_t *state, int t);
+bool proto_preempts(const proto_instance *in);
 
 /* Observed values of a final state, in t->observed order: registers from
  * the threads, locations from the protocol's `memory` field (the ordering

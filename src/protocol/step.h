@@ -7,8 +7,8 @@
  *
  * Contract.  Everything here is computed on demand from packed states of
  * one instance (proto_instantiate); nothing is stored by the search, which
- * stays ignorant of it.  No function allocates: results go into the
- * caller's structures (fixed-size text, truncated with "..." when a piece
+ * stays ignorant of it.  No function allocates (but proto_step_record_of):
+ * results go into the caller's structures (fixed-size text, truncated with "..." when a piece
  * does not fit), so they may be called from anywhere, while a search runs
  * or after.  Names are the ones a reader of the table file and the litmus
  * test knows: threads by their litmus name ("P1"), controller instances by
@@ -115,6 +115,43 @@ typedef struct proto_step_desc {
  * a copy, so sends, writes and reads show the values they had. */
 void proto_describe_step(const proto_instance *in, const uint8_t *state, int rule, const uint8_t *next,
                          proto_step_desc *out);
+
+/* ---- a step as a record --------------------------------------------- */
+
+/* The same step as a record of strings, for the JSON traces: who took
+ * which event in which state, which table row fired, and what it did.
+ * Every field is optional (NULL, 0 or -1 when the step has nothing to
+ * say). */
+#define PROTO_RECORD_MAX_ITEMS 16
+typedef struct proto_step_record {
+    const char *thread;          /* litmus thread that issued the event ("P0") */
+    int litmus_line;             /* its instruction's line in the litmus file (0: none) */
+    const char *instruction;     /* the instruction as written */
+    const char *controller;      /* the controller that took the event ("L1") */
+    const char *instance_kind;   /* "CU", "GPU", "slice" (NULL: a single instance) */
+    int instance;                /* which one (-1: none) */
+    const char *address;         /* the line's location ("x") */
+    const char *state;           /* the line's state before the step */
+    const char *next_state;      /* and after it */
+    const char *event;           /* "load.acquire.gpu", "recv req[1].Load(x)" */
+    const char *row_file;        /* the table row that fired */
+    int row_line;                /* its line (0: none) */
+    int nactions;                /* every action as it ran, in order */
+    const char *actions[PROTO_RECORD_MAX_ITEMS];
+    int nsent;                   /* the messages sent ("req[0] Load(x)") */
+    const char *sent[PROTO_RECORD_MAX_ITEMS];
+    int nread;                   /* the values read into registers ("P1:r0=1") */
+    const char *read[PROTO_RECORD_MAX_ITEMS];
+    const char *note;            /* anything else ("no row", a barrier's arrival) */
+} proto_step_record;
+
+/* Fills *out for the step `rule` takes from `state` to `next`; false when
+ * the rule offers no event in `state` or is none of this instance's (a
+ * scheduler's rule, say).  Unlike
+ * the rest of this header it allocates: the strings come from Boehm GC and
+ * live as long as the caller holds them. */
+bool proto_step_record_of(const proto_instance *in, const uint8_t *state, int rule, const uint8_t *next,
+                          proto_step_record *out);
 
 /* ---- what a state holds ------------------------------------------------ */
 

@@ -1,6 +1,6 @@
-/* search/sched.c: the occupancy bound and the partial context switch in
- * front of an nsi_model (see search/sched.h). */
-#include "search/sched.h"
+/* schedule/sched.c: the occupancy bound and the partial context switch in
+ * front of an nsi_model (see schedule/sched.h). */
+#include "schedule/sched.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -12,7 +12,8 @@ enum { CTA_PENDING, CTA_RESIDENT, CTA_SWAPPED };
 
 struct sched_model {
     const nsi_model *in;
-    const nsi_sched *isc;
+    const nsi_fairness *isc;
+    sched_gpu gpu;
     sched_options o;
     int nthreads, ncta;
     int *thread_cta;              /* per thread */
@@ -20,7 +21,7 @@ struct sched_model {
     int cta_rank[MAX_CTAS];       /* its place among its GPU's CTAs (CTA order) */
     size_t inner_bytes;
     nsi_model model;
-    nsi_sched sched;
+    nsi_fairness fairness;
 };
 
 /* ---- CTAs in a state ---------------------------------------------------------- */
@@ -40,7 +41,7 @@ static void view_threads(const sched_model *s, const uint8_t *state, cta_view *v
         if (s->isc->thread_done(s->in->ctx, state, t))
             continue;
         v->finished[c] = false;
-        v->waiting[c] &= s->isc->thread_waiting(s->in->ctx, state, t);
+        v->waiting[c] &= s->gpu.thread_waiting(s->gpu.ctx, state, t);
     }
     for (int c = 0; c < s->ncta; c++)
         v->waiting[c] &= !v->finished[c];
@@ -245,16 +246,11 @@ static void describe(void *ctx, const uint8_t *state, int rule, const uint8_t *n
     }
 }
 
-/* The inner step as data; a preempt step says only that (the text
- * description names the CTA). */
-static bool step(void *ctx, const uint8_t *state, int rule, const uint8_t *next, nsi_step *out)
+bool sched_step_of(const sched_model *s, int rule, sched_step *out)
 {
-    sched_model *s = ctx;
     if (rule < s->in->nrules)
-        return s->in->step && s->in->step(s->in->ctx, state, rule, next, out);
-    memset(out, 0, sizeof *out);
-    out->instance = -1;
-    out->thread = "scheduler";
+        return false;
+    out->who = "scheduler";
     out->event = "preempt";
     out->note = "the partial context switch swaps out a CTA whose threads all wait";
     return true;
@@ -285,22 +281,10 @@ static bool thread_done(void *ctx, const uint8_t *state, int t)
     return s->isc->thread_done(s->in->ctx, state, t);
 }
 
-static bool thread_waiting(void *ctx, const uint8_t *state, int t)
-{
-    sched_model *s = ctx;
-    return s->isc->thread_waiting(s->in->ctx, state, t);
-}
-
 static bool thread_progress(void *ctx, const uint8_t *state, int t)
 {
     sched_model *s = ctx;
     return s->isc->thread_progress && s->isc->thread_progress(s->in->ctx, state, t);
-}
-
-static int thread_cta(void *ctx, int t, int *gpu)
-{
-    sched_model *s = ctx;
-    return s->isc->thread_cta(s->in->ctx, t, gpu);
 }
 
 /* ---- building it ------------------------------------------------------------------ */
@@ -311,7 +295,7 @@ static bool place_ctas(sched_model *s)
     int id_of[MAX_CTAS], gpu_id[MAX_CTAS], ngpu = 0;
     int ids = 0;
     for (int t = 0; t < s->nthreads; t++) {
-        int gpu, c = s->isc->thread_cta(s->in->ctx, t, &gpu);
+        int gpu, c = s->gpu.thread_cta(s->gpu.ctx, t, &gpu);
         int k = 0;
         while (k < ids && id_of[k] != c)
             k++;
@@ -338,31 +322,32 @@ static bool place_ctas(sched_model *s)
     return true;
 }
 
-sched_model *sched_wrap(const nsi_model *inner, const sched_options *o)
+sched_model *sched_wrap(const nsi_model *inner, const sched_gpu *gpu, const sched_options *o)
 {
-    const nsi_sched *isc = inner->sched;
-    if (!isc || !isc->thread_waiting || (o->preempt && !isc->preempt) || o->occupancy < 1)
+    const nsi_fairness *isc = inner->fairness;
+    if (!isc || !gpu->thread_cta || !gpu->thread_waiting || (o->preempt && !gpu->preempt) || o->occupancy < 1)
         return NULL;
     sched_model *s = calloc(1, sizeof *s);
     if (!s)
         return NULL;
     s->in = inner;
     s->isc = isc;
+    s->gpu = *gpu;
     s->o = *o;
     s->nthreads = isc->nthreads;
     s->thread_cta = calloc((size_t)(s->nthreads ? s->nthreads : 1), sizeof *s->thread_cta);
     s->inner_bytes = inner->state_bytes;
     if (!s->thread_cta || !place_ctas(s) ||
         inner->state_bytes + (size_t)s->ncta > MAX_STATE_BYTES ||
-        inner->nrules + s->ncta > 65535) {
+        inner->nrules + s->ncta > NSI_MAX_RULES) {
         sched_free(s);
         return NULL;
     }
-    s->sched = (nsi_sched){s->nthreads, isc->nunits + (o->preempt ? 1 : 0), rule_unit, unit_name, thread_done,
-                           thread_waiting, thread_progress, thread_cta, isc->preempt};
+    s->fairness = (nsi_fairness){s->nthreads, isc->nunits + (o->preempt ? 1 : 0), rule_unit, unit_name,
+                                 thread_done, thread_progress};
     s->model = (nsi_model){s, inner->state_bytes + (o->preempt ? (size_t)s->ncta : 0),
                            inner->nrules + (o->preempt ? s->ncta : 0), initial, successors, is_final,
-                           violated, describe, step, &s->sched};
+                           violated, describe, &s->fairness};
     return s;
 }
 

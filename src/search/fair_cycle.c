@@ -96,7 +96,7 @@ typedef struct search {
     const fc_graph *g;
     const bfs_search *bfs;
     const nsi_model *m;
-    const nsi_sched *sc;
+    const nsi_fairness *sc;
     void *mctx;
     uint32_t n;               /* states */
     bool fair;
@@ -534,9 +534,9 @@ bool fc_search(fc_graph *g, const bfs_search *bfs, bool fair, fc_result *res)
     memset(res, 0, sizeof *res);
     const nsi_model *m = bfs_model(bfs);
     uint32_t n = ss_count(bfs_store(bfs));
-    if (g->failed || !m->sched || !start_sources(g, n))
+    if (g->failed || !m->fairness || !start_sources(g, n))
         return false;
-    search s = {.g = g, .bfs = bfs, .m = m, .sc = m->sched, .mctx = m->ctx, .n = n, .fair = fair, .res = res,
+    search s = {.g = g, .bfs = bfs, .m = m, .sc = m->fairness, .mctx = m->ctx, .n = n, .fair = fair, .res = res,
                 .next_tag = 1};
     bool ok = alloc_search(&s) && decide_all(&s);
     res->edges = g->nedges;

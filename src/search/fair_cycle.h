@@ -6,7 +6,7 @@
  * state to a state s, then a cycle back to s, such that some thread T is
  * unfinished on the cycle and never at a progress state on it, and the
  * cycle is fair: under weak fairness, every unit (a thread or a channel
- * instance, nsi_sched) that is enabled in every state of the cycle takes a
+ * instance, nsi_fairness) that is enabled in every state of the cycle takes a
  * step on it; without fairness, any cycle.  An infinite run that goes
  * round the cycle forever is a run in which T never completes.
  *
@@ -60,7 +60,7 @@ typedef struct fc_result {
     size_t bytes;                 /* edges and search arrays at their largest */
 } fc_result;
 
-/* A graph to fill during a search of `m` (which must have m->sched). */
+/* A graph to fill during a search of `m` (which must have m->fairness). */
 fc_graph *fc_graph_new(const nsi_model *m);
 /* bfs_options.on_edge with edge_ctx = the graph.  Out of memory stops
  * recording; fc_search then reports nothing decided. */

@@ -33,6 +33,7 @@ int main(void)
     register_lit_ops_tests();
     register_search_tests();
     register_fair_cycle_tests();
+    register_sched_tests();
     register_report_tests();
     register_print_tests();
     register_gen_tests();

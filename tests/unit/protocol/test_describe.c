@@ -176,15 +176,15 @@ static void test_step_actions_whole(void)
     CU_ASSERT_STRING_EQUAL(a0, "invalidate_all (dropped x: V val=0; z: V val=0)");
     CU_ASSERT_STRING_EQUAL(a1, "send req[0] Load(y)");
 
-    /* the same step as the search's trace (and JSON) sees it */
+    /* the same step as the JSON trace records it */
     static proto_succs s;
     proto_successors(m, before, &s);
     bool seen = false;
     for (int i = 0; i < s.n && i < PROTO_STEP_MAX; i++) {
         if (memcmp(s.state[i], st, m->state_bytes) != 0)
             continue;
-        nsi_step out;
-        CU_ASSERT_FATAL(m->step(m->ctx, before, s.rule[i], s.state[i], &out));
+        proto_step_record out;
+        CU_ASSERT_FATAL(proto_step_record_of(in, before, s.rule[i], s.state[i], &out));
         CU_ASSERT_EQUAL_FATAL(out.nactions, 5);
         CU_ASSERT_STRING_EQUAL(out.actions[4], "wait");
         CU_ASSERT_STRING_EQUAL(out.actions[0], "invalidate_all (dropped x: V val=0; z: V val=0)");

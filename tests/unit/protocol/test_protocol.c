@@ -492,7 +492,7 @@ static void test_internal_units(void)
     for (int k = 0; k < 2; k++) {
         proto_instance *in = instance(models[k], tests[k], NULL);
         const nsi_model *m = proto_nsi(in);
-        const nsi_sched *sc = m->sched;
+        const nsi_fairness *sc = m->fairness;
         CU_ASSERT_PTR_NOT_NULL_FATAL(sc);
         int named[3] = {0, 0, 0};   /* drain, sfdone, evict */
         char *seen = calloc((size_t)sc->nunits, 1);
