@@ -1,13 +1,12 @@
 /* protocol/interp.c: the protocol-table interpreter as an nsi front end.
- * successors() unpacks a state into int32 slots on the stack, offers every
- * event (each thread's next instruction, each channel's deliverable
- * messages, each controller's internal events on each line), fires the
- * first matching row whose guard holds, and packs the result.  No heap
- * allocation, no name lookups.  This file is the search's hot path and
- * nothing else: what runs once per printed step (describe.c, stuck.c,
+ * proto_nsi_successors() unpacks a state into int32 slots on the stack,
+ * offers every event (each thread's next instruction, each channel's
+ * deliverable messages, each controller's internal events on each line),
+ * fires the first matching row whose guard holds, and packs the result.
+ * No heap allocation, no name lookups.  This file is the search's hot path
+ * and nothing else: what runs once per printed step (describe.c, stuck.c,
  * step_record.c) or once per instance (nsi_adapter.c) lives apart and
  * replays the functions below through the wrappers at the end. */
-#include <gc.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
