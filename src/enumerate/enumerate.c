@@ -25,7 +25,7 @@
 #include "enumerate/barriers.h"
 #include "enumerate/co_orders.h"
 #include "enumerate/liveness.h"
-#include "enumerate/thread_paths.h"
+#include "litmus/thread_paths.h"
 #include "enumerate/trace_filter.h"
 #include "litmus/cond.h"
 
