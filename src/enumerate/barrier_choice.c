@@ -86,13 +86,16 @@ static bool live_barrier_groups(bar_state *bar, const enum_exec *ex, live_ctx *l
  * has too many arrivals to order: the result says which). */
 bool bar_collect(bar_state *bar, const enum_exec *ex, live_ctx *live, check_result *r)
 {
-    int nbar = 0;
-    for (int i = 0; i < ex->n; i++) {
-        const ev_info *e = &ex->ev[i];
-        if (!e->ev || e->ev->kind != EV_BARRIER)
+    int nbar = 0, n = ex->n;
+    const ev_info *ev = ex->ev;
+    const lit_thread *threads = ex->t->threads;
+    bar_event *out = bar->ev;
+    for (int i = 0; i < n; i++) {
+        const tp_event *te = ev[i].ev;
+        if (!te || te->kind != EV_BARRIER)
             continue;
-        const lit_thread *th = &ex->t->threads[e->thread];
-        bar->ev[nbar++] = (bar_event){i, e->thread, th->cta, th->gpu, e->ev->value, e->ev->count, e->ev->waits};
+        const lit_thread *th = &threads[ev[i].thread];
+        out[nbar++] = (bar_event){i, ev[i].thread, th->cta, th->gpu, te->value, te->count, te->waits};
     }
     bar->ngroups = 0;
     bar->nlive_groups = 0;

@@ -30,9 +30,16 @@ static void evaluate(enum_ctx *c)
     final_states_record(c, v.flags);
 }
 
+/* Whether this combination's choices can stop: a limit, or (liveness
+ * pass) nothing more to learn from it. */
+static inline bool combination_over(const enum_ctx *c)
+{
+    return c->budget.stop || (c->live && live_combination_done(c->live));
+}
+
 static void choose_co(enum_ctx *c, int p)
 {
-    if (c->budget.stop || (c->live && live_combination_done(c->live)))
+    if (combination_over(c))
         return;
     if (p == c->co.nphys) {
         co_apply(&c->co, &c->rf, &c->ex.x, c->ex.n);
@@ -44,15 +51,6 @@ static void choose_co(enum_ctx *c, int p)
         choose_co(c, p + 1);
     }
 }
-
-/* Whether this combination's choices can stop: a limit, or (liveness
- * pass) nothing more to learn from it. */
-static inline bool combination_over(const enum_ctx *c)
-{
-    return c->budget.stop || (c->live && live_combination_done(c->live));
-}
-
-static void choose_rf(enum_ctx *c, int r);
 
 /* Every read has its write (rf_choice): the coherence choices.  Kept out
  * of choose_rf's recursion, which then saves few registers per level. */
