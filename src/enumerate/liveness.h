@@ -42,7 +42,7 @@
 #include <stdint.h>
 
 #include "cat/exec.h"
-#include "enumerate/thread_paths.h"
+#include "litmus/thread_paths.h"
 #include "litmus/litmus.h"
 
 enum live_fairness { LIVE_FAIR_WEAK, LIVE_FAIR_NONE };

@@ -17,7 +17,7 @@
 
 #include <stdbool.h>
 
-#include "enumerate/thread_paths.h"
+#include "litmus/thread_paths.h"
 #include "litmus/litmus.h"
 
 typedef struct trace_filter trace_filter;

@@ -1,6 +1,6 @@
 /*
  * litmus/ops.h: the arithmetic of litmus instructions, one definition for
- * every engine that runs them: the axiomatic enumerator (enumerate/thread_paths.c)
+ * every engine that runs them: the axiomatic enumerator (litmus/thread_paths.c)
  * and the protocol interpreter (protocol/interp.c) must agree on what an
  * `atom.inc` or an `add` computes, or the protocol's outcomes and the
  * model's would differ for no reason of memory ordering.

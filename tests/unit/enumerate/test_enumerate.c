@@ -8,7 +8,7 @@
 #include "enumerate/enumerate.h"
 #include "litmus/read.h"
 #include "litmus/outcome.h"
-#include "enumerate/thread_paths.h"
+#include "litmus/thread_paths.h"
 #include "unit_suites.h"
 
 static litmus_test *parse(const char *text)

@@ -10,7 +10,7 @@
 #include "cat/cat.h"
 #include "enumerate/enumerate.h"
 #include "enumerate/liveness.h"
-#include "enumerate/thread_paths.h"
+#include "litmus/thread_paths.h"
 #include "enumerate/trace_filter.h"
 #include "litmus/read.h"
 #include "unit_suites.h"

@@ -21,7 +21,7 @@
 #include "enumerate/barriers.h"
 #include "enumerate/co_orders.h"
 #include "enumerate/enumerate.h"
-#include "enumerate/thread_paths.h"
+#include "litmus/thread_paths.h"
 #include "litmus/outcome.h"
 #include "litmus/read.h"
 #include "unit_suites.h"

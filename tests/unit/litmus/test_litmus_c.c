@@ -8,7 +8,7 @@
 
 #include "cat/cat.h"
 #include "enumerate/enumerate.h"
-#include "enumerate/thread_paths.h"
+#include "litmus/thread_paths.h"
 #include "litmus/litmus.h"
 #include "litmus/outcome.h"
 #include "litmus/read.h"

@@ -1,5 +1,5 @@
 /*
- * enumerate/thread_paths.h: what each thread of a litmus test can do, as event traces.
+ * litmus/thread_paths.h: what each thread of a litmus test can do, as event traces.
  *
  * Contract: for every thread, thread_paths_build lists every path through
  * its program, given that each read may return any value that some write of
@@ -30,8 +30,8 @@
  * one is (a thread never dispatched).  Too many paths (max_traces) or a stop
  * set live_unknown: the liveness answer is then unknown.
  */
-#ifndef SCOPECHECK_ENUMERATE_THREAD_PATHS_H
-#define SCOPECHECK_ENUMERATE_THREAD_PATHS_H
+#ifndef SCOPECHECK_LITMUS_THREAD_PATHS_H
+#define SCOPECHECK_LITMUS_THREAD_PATHS_H
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -1,6 +1,6 @@
 /*
- * enumerate/thread_paths.c: per-thread event traces by value guessing (see
- * enumerate/thread_paths.h).
+ * litmus/thread_paths.c: per-thread event traces by value guessing (see
+ * litmus/thread_paths.h).
  *
  * Each read branches over the values its location may hold.  Those value
  * sets start from the initial values and grow by what the traces write,
@@ -13,7 +13,7 @@
  * the width makes the walk start over with twice as many (a test with
  * short threads never pays for long ones).
  */
-#include "enumerate/thread_paths.h"
+#include "litmus/thread_paths.h"
 #include "litmus/ops.h"
 
 #include <gc.h>
