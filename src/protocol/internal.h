@@ -68,12 +68,15 @@ enum pex_kind { EX_NUM, EX_CONST, EX_VAR, EX_LINEF, EX_MSGF, EX_ADDR, EX_VALUE,
                 EX_ORDER,       /* the order of the instruction of the event's thread */
                 EX_COND,        /* if l then r else r2: written cond(c, a, b) */
                 EX_CHAIN };     /* terms[0] ops[0] terms[1] ops[1] ... folded from the left */
-enum pex_op { OPX_ADD, OPX_SUB, OPX_EQ, OPX_NE, OPX_LT, OPX_LE, OPX_GT, OPX_GE,
-              OPX_AND, OPX_OR, OPX_MUL, OPX_DIV, OPX_MOD };
+/* Binary operators: enum expr_op of base/vocab.h (OPX_ADD ...), shared with
+ * the exported tables and the simulator; base/arith.h computes them.  Their
+ * precedence in the table language (1 ||, 2 &&, 3 comparisons, 4 + -,
+ * 5 * / %), for the parser and the printer (expr_text.c). */
+extern const int proto_op_prec[EXPR_NOPS];
 
 typedef struct pexpr {
     enum pex_kind kind;
-    enum pex_op op;
+    enum expr_op op;
     int idx;            /* const, var, field, home index */
     long num;
     struct pexpr *l, *r, *r2;
@@ -82,7 +85,7 @@ typedef struct pexpr {
      * loop, not a recursion as deep as the chain is long. */
     int nterms;
     struct pexpr **terms;
-    enum pex_op *ops;   /* nterms - 1 */
+    enum expr_op *ops;   /* nterms - 1 */
 } pexpr;
 
 enum pact_kind { A_SEND, A_LINEF, A_VAR_SET, A_VAR_ADD, A_VAR_SUB, A_REG, A_DONE,
