@@ -10,6 +10,7 @@ int main(void)
     if (CU_initialize_registry() != CUE_SUCCESS)
         return 2;
     register_diag_tests();
+    register_arith_tests();
     register_input_tests();
     register_cat_limits_tests();
     register_protocol_limits_tests();

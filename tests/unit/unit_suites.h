@@ -3,6 +3,7 @@
 #define SCOPECHECK_UNIT_SUITES_H
 
 void register_diag_tests(void);
+void register_arith_tests(void);
 void register_input_tests(void);
 void register_cat_limits_tests(void);
 void register_protocol_limits_tests(void);
