@@ -45,6 +45,10 @@ const char *const vocab_expr_ops[] = {[OPX_ADD] = "+",  [OPX_SUB] = "-",  [OPX_E
                                       [OPX_MOD] = "%"};
 _Static_assert(COUNT(vocab_expr_ops) == EXPR_NOPS, "one name per enum expr_op value");
 
+const char *const vocab_event_kinds[] = {[EVENT_LOAD] = "load", [EVENT_STORE] = "store", [EVENT_RMW] = "rmw",
+                                         [EVENT_FENCE] = "fence", [EVENT_RECV] = "recv", [EVENT_INTERNAL] = "internal"};
+_Static_assert(COUNT(vocab_event_kinds) == NEVENT_KINDS, "one name per enum event_kind value");
+
 int vocab_find(const char *const *names, int n, const char *name)
 {
     for (int i = 0; name && i < n; i++)

@@ -1,6 +1,6 @@
 /*
  * base/vocab.h: the words that the checker, the exported tables and the
- * simulator share: instruction opcodes, memory orders, scopes, read-modify-write and ALU
+ * simulator share: instruction opcodes, memory orders, event kinds, scopes, read-modify-write and ALU
  * operations, branch comparisons and the binary operators of table
  * expressions.  Each is an enum here and one array of names indexed by it
  * (base/vocab.c), so that a name is spelled once: the protocol parser,
@@ -58,6 +58,14 @@ enum lit_alu_op { ALU_ADD, ALU_SUB, ALU_MUL, ALU_AND, ALU_OR, ALU_XOR };
 enum lit_cmp { CMP_EQ, CMP_NE, CMP_LT, CMP_GT, CMP_LE, CMP_GE };
 #define LIT_NCMPS (CMP_GE + 1)
 
+/* The events a protocol row handles: a thread's load, store, rmw or fence
+ * (the processor events), a received message, an internal event.  The
+ * checker's enum pev_kind and the simulator's enum sim_ev take their
+ * values from these. */
+enum event_kind { EVENT_LOAD, EVENT_STORE, EVENT_RMW, EVENT_FENCE, EVENT_RECV, EVENT_INTERNAL };
+#define NEVENT_KINDS (EVENT_INTERNAL + 1)
+#define NPROCESSOR_EVENT_KINDS (EVENT_FENCE + 1)
+
 /* The binary operators of table expressions (docs/protocol-tables.md), in
  * the order the exported tables and both interpreters share. */
 enum expr_op { OPX_ADD, OPX_SUB, OPX_EQ, OPX_NE, OPX_LT, OPX_LE, OPX_GT, OPX_GE,
@@ -71,7 +79,8 @@ extern const char *const vocab_scope_suffixes[LIT_NSCOPES];    /* "", ".cta", ..
 extern const char *const vocab_rmw_ops[LIT_NRMW_OPS];          /* "add" ... "max" */
 extern const char *const vocab_alu_ops[LIT_NALU_OPS];          /* "add" ... "xor" */
 extern const char *const vocab_cmps[LIT_NCMPS];                /* "eq" ... "ge" */
-extern const char *const vocab_expr_ops[EXPR_NOPS];            /* "+", "-", "==" ... "%" */
+extern const char *const vocab_expr_ops[EXPR_NOPS];
+extern const char *const vocab_event_kinds[NEVENT_KINDS];      /* "load" ... "fence", "recv", "internal" */            /* "+", "-", "==" ... "%" */
 
 /* The index of `name` among the first n entries of names, or -1. */
 int vocab_find(const char *const *names, int n, const char *name);

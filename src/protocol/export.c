@@ -10,8 +10,6 @@
 
 static const char *const level_names[] = {[LV_CU] = "cu", [LV_GPU] = "gpu", [LV_SYS] = "shared",
                                           [LV_SLICE] = "sliced"};
-static const char *const ev_kinds[] = {[EV_LOAD] = "load", [EV_STORE] = "store", [EV_RMW] = "rmw",
-                                       [EV_FENCE] = "fence", [EV_RECV] = "recv", [EV_INTERNAL] = "internal"};
 
 /* What names in an expression refer to: the protocol, the controller whose
  * row (or final, or invariant) it is, and the message of a recv row. */
@@ -132,7 +130,7 @@ static json_t *expr_json(const scope_ctx *s, const pexpr *e)
 
 static json_t *event_json(const protocol *p, const pctrl *c, const pevent *e)
 {
-    json_t *o = json_pack("{s:s}", "kind", ev_kinds[e->kind]);
+    json_t *o = json_pack("{s:s}", "kind", vocab_event_kinds[e->kind]);
     if (e->kind == EV_RECV) {
         json_object_set_new(o, "channel", json_string(p->chans[e->chan].name));
         json_object_set_new(o, "message", json_string(p->msgs[e->msg].name));

@@ -109,7 +109,9 @@ typedef struct pact {
     bool on_line;       /* A_PUSH/A_POP/A_CLEAR/element: a line field, not a variable */
 } pact;
 
-enum pev_kind { EV_LOAD, EV_STORE, EV_RMW, EV_FENCE, EV_RECV, EV_INTERNAL };
+/* base/vocab.h's event kinds (vocab_event_kinds names them). */
+enum pev_kind { EV_LOAD = EVENT_LOAD, EV_STORE = EVENT_STORE, EV_RMW = EVENT_RMW, EV_FENCE = EVENT_FENCE,
+                EV_RECV = EVENT_RECV, EV_INTERNAL = EVENT_INTERNAL };
 #define PEV_ANY (-1)
 
 typedef struct pevent {

@@ -742,12 +742,10 @@ static void fire(ctx *c, const pevent *e, emitter *em, int rule, int32_t *w, tak
         record_unhandled(c->in, c->ctrl, state, e);
 }
 
-static const char *const ev_kind_names[] = {"load", "store", "rmw", "fence"};
-
 /* "rmw.acquire.gpu.remote": a processor event as a row pattern names it. */
 static void proc_event_text(const pevent *e, textbuf *b)
 {
-    tb_printf(b, "%s.%s%s%s", ev_kind_names[e->kind], vocab_orders[e->order], vocab_scope_suffixes[e->scope],
+    tb_printf(b, "%s.%s%s%s", vocab_event_kinds[e->kind], vocab_orders[e->order], vocab_scope_suffixes[e->scope],
               e->remote ? ".remote" : "");
 }
 

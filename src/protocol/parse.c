@@ -1260,11 +1260,10 @@ static void processor_event_tail(parser *ps, pevent *ev)
 
 static pevent event(parser *ps, pctrl *c, const pmsg **msg)
 {
-    static const char *const kinds[] = {"load", "store", "rmw", "fence"};
     pevent ev = {EV_INTERNAL, PEV_ANY, PEV_ANY, -1, -1, -1, 0};
     ptok *at = peek(ps);
     const char *w = ident(ps, "an event");
-    int k = find(kinds, 4, w);
+    int k = find(vocab_event_kinds, NPROCESSOR_EVENT_KINDS, w);
     if (ps->failed)
         return ev;
     if (!strcmp(w, "recv")) {

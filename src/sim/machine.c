@@ -446,13 +446,12 @@ static bool evict_one(machine *m, int xi, int set)
 
 static void unhandled(machine *m, const firing *f, int64_t state)
 {
-    static const char *const kinds[] = {"load", "store", "rmw", "fence"};
     const sim_ctrl *ct = &m->t->ctrls[f->ctx.ctrl];
     char ev[96];
     if (f->ev.kind == SE_RECV)
         snprintf(ev, sizeof ev, "recv %s.%s", m->t->chans[f->ev.chan].name, m->t->msgs[f->ev.msg].name);
     else
-        snprintf(ev, sizeof ev, "%s.%s%s%s", kinds[f->ev.kind], vocab_orders[f->ev.order],
+        snprintf(ev, sizeof ev, "%s.%s%s%s", vocab_event_kinds[f->ev.kind], vocab_orders[f->ev.order],
                  vocab_scope_suffixes[f->ev.scope % SIM_NSCOPES], f->ev.remote ? ".remote" : "");
     fatal(m, "controller %s in state %s has no row for %s: the verified tests never reached this pair, so the "
              "tables do not cover this run (check them with a test that reaches it)", ct->name,

@@ -439,14 +439,13 @@ static int order_or_any(reader *r, const char *text, const char *const *names, i
 
 static void read_event(reader *r, json_t *v, sim_row *row, sim_ctrl *c)
 {
-    static const char *const kinds[] = {"load", "store", "rmw", "fence", "recv", "internal"};
     size_t n = enter(r, "event", 0);
     if (!json_is_object(v)) {
         fail(r, "must be an object");
         leave(r, n);
         return;
     }
-    int k = resolve(r, kinds, 6, str_member(r, v, "kind"), "event kind");
+    int k = resolve(r, vocab_event_kinds, NEVENT_KINDS, str_member(r, v, "kind"), "event kind");
     row->ev = k < 0 ? SE_INTERNAL : (enum sim_ev)k;
     if (row->ev == SE_RECV) {
         row->chan = chan_index(r, str_member(r, v, "channel"));

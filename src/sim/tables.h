@@ -81,7 +81,9 @@ typedef struct sim_action {
     sim_expr *e, *index;    /* value; element index, or the destination */
 } sim_action;
 
-enum sim_ev { SE_LOAD, SE_STORE, SE_RMW, SE_FENCE, SE_RECV, SE_INTERNAL };
+/* base/vocab.h's event kinds (vocab_event_kinds names them), as the checker's. */
+enum sim_ev { SE_LOAD = EVENT_LOAD, SE_STORE = EVENT_STORE, SE_RMW = EVENT_RMW, SE_FENCE = EVENT_FENCE,
+              SE_RECV = EVENT_RECV, SE_INTERNAL = EVENT_INTERNAL };
 #define SIM_ANY (-1)
 
 typedef struct sim_row {

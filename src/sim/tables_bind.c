@@ -206,7 +206,7 @@ static bool tables_independent(const sim_tables *t)
 /* ---- candidate rows per event ------------------------------------------------------ */
 
 /* processor events: (kind, order, scope, remote) */
-#define PROC_KEYS (4 * LIT_NPROTOCOL_ORDERS * SIM_NSCOPES * 2)
+#define PROC_KEYS (NPROCESSOR_EVENT_KINDS * LIT_NPROTOCOL_ORDERS * SIM_NSCOPES * 2)
 
 int sim_event_key(const sim_tables *t, int kind, int order, int scope, bool remote, int chan, int msg, int internal)
 {

@@ -1015,13 +1015,12 @@ static bool has_row(const sim_tables *t, int kind, int order, int scope, bool re
 static bool need_form(const sim_workload *w, const sim_tables *t, int kind, int order, int scope, bool remote,
                       FILE *errors)
 {
-    static const char *const kinds[] = {"load", "store", "rmw", "fence"};
     if (order == ORD_WEAK)
         scope = 0;
     if (has_row(t, kind, order, scope, remote))
         return true;
     fprintf(errors, "%s: kind: this workload issues %s.%s%s%s, which protocol %s's tables have no row for\n", w->path,
-            kinds[kind], vocab_orders[order], vocab_scope_suffixes[scope % SIM_NSCOPES], remote ? ".remote" : "", t->protocol);
+            vocab_event_kinds[kind], vocab_orders[order], vocab_scope_suffixes[scope % SIM_NSCOPES], remote ? ".remote" : "", t->protocol);
     return false;
 }
 
