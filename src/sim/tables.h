@@ -53,11 +53,10 @@ enum sim_level { SL_CU, SL_GPU, SL_SHARED, SL_SLICE };
 enum sim_ex { SX_NUM, SX_CONST, SX_VAR, SX_FIELD, SX_MSG, SX_ADDR, SX_VALUE, SX_STATE, SX_CU, SX_GPU,
               SX_ORDER, SX_BIN, SX_NOT, SX_NEG, SX_RMW, SX_INDEX, SX_LEN, SX_HAS, SX_HOME, SX_COND,
               SX_TID, SX_LAST };
-/* Binary operators: enum expr_op of base/vocab.h (OPX_ADD ...), the checker's. */
 
 typedef struct sim_expr {
     enum sim_ex kind;
-    enum expr_op op;
+    enum expr_op op;        /* SX_BIN: base/vocab.h's operators, the checker's */
     int idx;                /* constant, variable, field, message field, home */
     bool on_line;           /* SX_INDEX/LEN/HAS: a line field, not a variable */
     long num;

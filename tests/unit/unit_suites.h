@@ -31,5 +31,6 @@ void register_gen_tests(void);
 void register_describe_tests(void);
 void register_msc_tests(void);
 void register_sim_tests(void);
+void register_sim_arith_tests(void);
 
 #endif
