@@ -16,7 +16,7 @@
 #include "base/stamp.h"
 #include "base/version.h"
 #include "cli/model_path.h"
-#include "cli/program_json.h"
+#include "protocol/program_json.h"
 #include "cli/verify_cmd.h"
 #include "protocol/export.h"
 #include "protocol/options.h"

@@ -17,6 +17,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "base/arith.h"
+#include "base/vocab.h"
+
 typedef int64_t lit_value;
 
 /* The initial value of a location that has none (herd's OpenCL format: a
@@ -25,14 +28,11 @@ typedef int64_t lit_value;
  * write of the test. */
 #define LIT_NO_VALUE INT64_MIN
 
-/* ORD_WEAK: PTX weak / OpenCL and C non-atomic.  ORD_SC: fence.sc, or an
- * OpenCL or C seq_cst access or fence.  ORD_CONSUME: C's
- * memory_order_consume. */
-enum lit_order { ORD_WEAK, ORD_RELAXED, ORD_ACQUIRE, ORD_RELEASE, ORD_ACQ_REL, ORD_SC, ORD_CONSUME };
-/* Scopes, narrow to wide.  OpenCL/HSA names map onto PTX ones:
- * work_group = cta, device (agent) = gpu, all_svm_devices (system) = sys;
- * SCOPE_WI is OpenCL's memory_scope_work_item. */
-enum lit_scope { SCOPE_NONE, SCOPE_CTA, SCOPE_GPU, SCOPE_SYS, SCOPE_WI };
+/* The opcodes, orders, scopes, read-modify-write and ALU operations and
+ * branch comparisons (enum lit_opcode, lit_order, lit_scope, lit_rmw_op,
+ * lit_alu_op, lit_cmp) and their names are base/vocab.h's, shared with the
+ * exported tables and the simulator. */
+
 /* Memory regions (OpenCL address spaces; fence and barrier flags).  A
  * location's region 0 means global (PTX); REGION_NONE is an OpenCL pointer
  * declared without an address space, which herd's OpenCL models put in
@@ -40,36 +40,9 @@ enum lit_scope { SCOPE_NONE, SCOPE_CTA, SCOPE_GPU, SCOPE_SYS, SCOPE_WI };
 enum lit_region { REGION_GLOBAL = 1, REGION_LOCAL = 2, REGION_NONE = 4 };
 enum lit_proxy { PROXY_GENERIC, PROXY_SURFACE, PROXY_TEXTURE, PROXY_CONSTANT, PROXY_ALIAS };
 
-enum lit_opcode {
-    OP_LOAD,    /* dst <- [loc]                                           */
-    OP_STORE,   /* [loc] <- a                                             */
-    OP_RMW,     /* atom: dst <- [loc]; [loc] <- rmwop(old, a, b)           */
-    OP_RED,     /* red: like OP_RMW without a destination register        */
-    OP_FENCE,   /* order ORD_SC or ORD_ACQ_REL, or a proxy fence (proxy)   */
-    OP_BARRIER, /* bar.cta.sync / bar.cta.arrive: id a, optional count b    */
-    OP_MOV,     /* dst <- a                                               */
-    OP_ALU,     /* dst <- a aluop b                                       */
-    OP_BRANCH,  /* if (a cmp b) goto target                               */
-    OP_GOTO,    /* goto target                                            */
-};
 
-enum lit_rmw_op { RMW_ADD, RMW_SUB, RMW_INC, RMW_DEC, RMW_EXCH, RMW_CAS,
-                  RMW_AND, RMW_OR, RMW_XOR, RMW_MIN, RMW_MAX };
-enum lit_alu_op { ALU_ADD, ALU_SUB, ALU_MUL, ALU_AND, ALU_OR, ALU_XOR };
-/* A branch's comparison, signed (PTX's beq, bne, blt, bgt, ble, bge). */
-enum lit_cmp { CMP_EQ, CMP_NE, CMP_LT, CMP_GT, CMP_LE, CMP_GE };
-
-static inline bool lit_cmp_holds(enum lit_cmp c, lit_value a, lit_value b)
-{
-    switch (c) {
-    case CMP_EQ: return a == b;
-    case CMP_NE: return a != b;
-    case CMP_LT: return a < b;
-    case CMP_GT: return a > b;
-    case CMP_LE: return a <= b;
-    default: return a >= b;
-    }
-}
+/* Whether a branch's comparison holds (base/arith.h: the simulator's too). */
+static inline bool lit_cmp_holds(enum lit_cmp c, lit_value a, lit_value b) { return arith_cmp(c, a, b); }
 
 enum lit_operand_kind { OPND_NONE, OPND_REG, OPND_IMM };
 

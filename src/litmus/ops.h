@@ -7,7 +7,8 @@
  *
  * Contract: pure functions of their arguments; values are not range-checked
  * here (each engine applies its own value range).  Sums, differences and
- * products wrap around at 64 bits (two's complement), as a register does.
+ * products wrap around at 64 bits (two's complement), as a register does:
+ * base/arith.h computes them, for the simulator too.
  */
 #ifndef SCOPECHECK_LITMUS_OPS_H
 #define SCOPECHECK_LITMUS_OPS_H
@@ -16,7 +17,7 @@
 
 /* The value a read-modify-write instruction `in` stores, given the old
  * value and its operands a and b (b: the new value of a cas).  An inc or
- * dec without a bound operand counts by one without wrapping. */
+ * dec without a bound operand counts by one (wrapping only at 64 bits). */
 lit_value lit_rmw_result(const lit_instr *in, lit_value old, lit_value a, lit_value b);
 
 /* The result of a register ALU operation. */

@@ -10,16 +10,6 @@
 
 /* ---- shared pieces ---------------------------------------------------------- */
 
-static const char *const order_words[] = {[ORD_WEAK] = "weak",       [ORD_RELAXED] = "relaxed",
-                                          [ORD_ACQUIRE] = "acquire", [ORD_RELEASE] = "release",
-                                          [ORD_ACQ_REL] = "acq_rel", [ORD_SC] = "sc"};
-static const char *const rmw_words[] = {[RMW_ADD] = "add", [RMW_SUB] = "sub", [RMW_INC] = "inc",
-                                        [RMW_DEC] = "dec", [RMW_EXCH] = "exch", [RMW_CAS] = "cas",
-                                        [RMW_AND] = "and", [RMW_OR] = "or",   [RMW_XOR] = "xor",
-                                        [RMW_MIN] = "min", [RMW_MAX] = "max"};
-static const char *const alu_words[] = {[ALU_ADD] = "add", [ALU_SUB] = "sub", [ALU_MUL] = "mul",
-                                        [ALU_AND] = "and", [ALU_OR] = "or",   [ALU_XOR] = "xor"};
-
 static bool is_identifier(const char *s)
 {
     if (!s || !(isalpha((unsigned char)*s) || *s == '_'))
@@ -172,12 +162,7 @@ static bool is_target(const lit_thread *th, int i)
 
 static const char *ptx_scope(enum lit_scope s)
 {
-    switch (s) {
-    case SCOPE_CTA: return "cta";
-    case SCOPE_GPU: return "gpu";
-    case SCOPE_SYS: return "sys";
-    default: return NULL;
-    }
+    return s == SCOPE_CTA || s == SCOPE_GPU || s == SCOPE_SYS ? vocab_scopes[s] : NULL;
 }
 
 static const char *ptx_access_prefix(const lit_instr *in)
@@ -204,7 +189,7 @@ static bool ptx_access(FILE *out, const lit_instr *in, const char **why)
         *why = "an access order, scope or remote form that PTX does not have";
         return false;
     }
-    fprintf(out, "%s.%s.%s", prefix, order_words[in->order], ptx_scope(in->scope));
+    fprintf(out, "%s.%s.%s", prefix, vocab_orders[in->order], ptx_scope(in->scope));
     return true;
 }
 
@@ -220,8 +205,8 @@ static bool ptx_rmw(FILE *out, const lit_thread *th, const lit_instr *in, const 
         return false;
     }
     bool red = in->op == OP_RED, surface = in->proxy == PROXY_SURFACE;
-    fprintf(out, "%s%s.%s.%s.%s ", surface ? "su" : "", red ? "red" : "atom", order_words[in->order],
-            ptx_scope(in->scope), rmw_words[in->rmw_op]);
+    fprintf(out, "%s%s.%s.%s.%s ", surface ? "su" : "", red ? "red" : "atom", vocab_orders[in->order],
+            ptx_scope(in->scope), vocab_rmw_ops[in->rmw_op]);
     if (!red)
         fprintf(out, "%s, ", th->reg_names[in->dst]);
     fprintf(out, "%s, ", t->locs[in->loc].name);
@@ -245,7 +230,7 @@ static bool ptx_fence(FILE *out, const lit_instr *in, const char **why)
         *why = "a fence that PTX does not have";
         return false;
     }
-    fprintf(out, "fence.%s.%s", order_words[in->order], ptx_scope(in->scope));
+    fprintf(out, "fence.%s.%s", vocab_orders[in->order], ptx_scope(in->scope));
     return true;
 }
 
@@ -291,7 +276,7 @@ static bool ptx_instr(FILE *out, const litmus_test *t, const lit_thread *th, con
         print_operand(out, th, in->a);
         return true;
     case OP_ALU:
-        fprintf(out, "%s %s, ", alu_words[in->alu_op], th->reg_names[in->dst]);
+        fprintf(out, "%s %s, ", vocab_alu_ops[in->alu_op], th->reg_names[in->dst]);
         print_operand(out, th, in->a);
         fputs(", ", out);
         print_operand(out, th, in->b);

@@ -10,14 +10,6 @@
 
 static const char *const level_names[] = {[LV_CU] = "cu", [LV_GPU] = "gpu", [LV_SYS] = "shared",
                                           [LV_SLICE] = "sliced"};
-static const char *const order_names[] = {"weak", "relaxed", "acquire", "release", "acq_rel", "sc"};
-static const char *const scope_names[] = {"none", "cta", "gpu", "sys", "wi"};
-static const char *const ev_kinds[] = {[EV_LOAD] = "load", [EV_STORE] = "store", [EV_RMW] = "rmw",
-                                       [EV_FENCE] = "fence", [EV_RECV] = "recv", [EV_INTERNAL] = "internal"};
-static const char *const binop_names[] = {[OPX_ADD] = "+", [OPX_SUB] = "-", [OPX_EQ] = "==", [OPX_NE] = "!=",
-                                          [OPX_LT] = "<",  [OPX_LE] = "<=", [OPX_GT] = ">",  [OPX_GE] = ">=",
-                                          [OPX_AND] = "&&", [OPX_OR] = "||", [OPX_MUL] = "*", [OPX_DIV] = "/",
-                                          [OPX_MOD] = "%"};
 
 /* What names in an expression refer to: the protocol, the controller whose
  * row (or final, or invariant) it is, and the message of a recv row. */
@@ -88,7 +80,7 @@ static json_t *chain_json(const scope_ctx *s, const pexpr *e)
 {
     json_t *acc = expr_json(s, e->terms[0]);
     for (int i = 1; i < e->nterms; i++)
-        acc = with(with(op_node(binop_names[e->ops[i - 1]]), "l", acc), "r", expr_json(s, e->terms[i]));
+        acc = with(with(op_node(vocab_expr_ops[e->ops[i - 1]]), "l", acc), "r", expr_json(s, e->terms[i]));
     return acc;
 }
 
@@ -115,7 +107,7 @@ static json_t *expr_json(const scope_ctx *s, const pexpr *e)
         return with(with(op_node("last"), "storage", storage_json(s, e->l->kind == EX_LINEF, e->l->idx)), "x",
                     expr_json(s, e->r));
     case EX_BIN:
-        return with(with(op_node(binop_names[e->op]), "l", expr_json(s, e->l)), "r", expr_json(s, e->r));
+        return with(with(op_node(vocab_expr_ops[e->op]), "l", expr_json(s, e->l)), "r", expr_json(s, e->r));
     case EX_CHAIN: return chain_json(s, e);
     case EX_NOT: return with(op_node("!"), "l", expr_json(s, e->l));
     case EX_NEG: return with(op_node("neg"), "l", expr_json(s, e->l));
@@ -138,15 +130,15 @@ static json_t *expr_json(const scope_ctx *s, const pexpr *e)
 
 static json_t *event_json(const protocol *p, const pctrl *c, const pevent *e)
 {
-    json_t *o = json_pack("{s:s}", "kind", ev_kinds[e->kind]);
+    json_t *o = json_pack("{s:s}", "kind", vocab_event_kinds[e->kind]);
     if (e->kind == EV_RECV) {
         json_object_set_new(o, "channel", json_string(p->chans[e->chan].name));
         json_object_set_new(o, "message", json_string(p->msgs[e->msg].name));
     } else if (e->kind == EV_INTERNAL) {
         json_object_set_new(o, "name", json_string(c->internal[e->internal]));
     } else {
-        json_object_set_new(o, "order", json_string(e->order == PEV_ANY ? "*" : order_names[e->order]));
-        json_object_set_new(o, "scope", json_string(e->scope == PEV_ANY ? "*" : scope_names[e->scope]));
+        json_object_set_new(o, "order", json_string(e->order == PEV_ANY ? "*" : vocab_orders[e->order]));
+        json_object_set_new(o, "scope", json_string(e->scope == PEV_ANY ? "*" : vocab_scopes[e->scope]));
         if (e->remote)  /* written only for remote rows, so older exports read the same */
             json_object_set_new(o, "remote", json_true());
     }

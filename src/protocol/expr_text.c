@@ -5,16 +5,11 @@
  * holds a number. */
 #include "protocol/internal.h"
 
-static const char *const op_text[] = {
-    [OPX_ADD] = "+", [OPX_SUB] = "-", [OPX_EQ] = "==", [OPX_NE] = "!=", [OPX_LT] = "<",
-    [OPX_LE] = "<=", [OPX_GT] = ">", [OPX_GE] = ">=", [OPX_AND] = "&&", [OPX_OR] = "||",
-    [OPX_MUL] = "*", [OPX_DIV] = "/", [OPX_MOD] = "%",
-};
-static const int op_prec[] = {
+const int proto_op_prec[] = {
     [OPX_OR] = 1, [OPX_AND] = 2, [OPX_EQ] = 3, [OPX_NE] = 3, [OPX_LT] = 3, [OPX_LE] = 3,
     [OPX_GT] = 3, [OPX_GE] = 3, [OPX_ADD] = 4, [OPX_SUB] = 4, [OPX_MUL] = 5, [OPX_DIV] = 5, [OPX_MOD] = 5,
 };
-static const char *const order_text[] = {"weak", "relaxed", "acquire", "release", "acq_rel", "sc"};
+_Static_assert(sizeof proto_op_prec / sizeof proto_op_prec[0] == EXPR_NOPS, "a precedence per operator");
 
 typedef struct printer {
     const protocol *p;
@@ -33,8 +28,8 @@ static void print_number(printer *pr, const pexpr *e, const pexpr *other)
 {
     if (other && other->kind == EX_STATE && pr->ctrl && e->num >= 0 && e->num < pr->ctrl->nstates)
         tb_puts(pr->b, pr->ctrl->states[e->num]);
-    else if (other && other->kind == EX_ORDER && e->num >= 0 && e->num < 6)
-        tb_puts(pr->b, order_text[e->num]);
+    else if (other && other->kind == EX_ORDER && e->num >= 0 && e->num < LIT_NPROTOCOL_ORDERS)
+        tb_puts(pr->b, vocab_orders[e->num]);
     else
         tb_printf(pr->b, "%ld", e->num);
 }
@@ -49,12 +44,12 @@ static void print_side(printer *pr, const pexpr *e, const pexpr *other, int prec
 
 static void print_binary(printer *pr, const pexpr *e, int min_prec)
 {
-    int prec = op_prec[e->op];
+    int prec = proto_op_prec[e->op];
     bool paren = prec < min_prec;
     if (paren)
         tb_puts(pr->b, "(");
     print_side(pr, e->l, e->r, prec);
-    tb_printf(pr->b, " %s ", op_text[e->op]);
+    tb_printf(pr->b, " %s ", vocab_expr_ops[e->op]);
     print_side(pr, e->r, e->l, prec + 1);
     if (paren)
         tb_puts(pr->b, ")");
@@ -67,13 +62,13 @@ static void print_binary(printer *pr, const pexpr *e, int min_prec)
 static void print_chain(printer *pr, const pexpr *e, int min_prec)
 {
     int last = e->nterms - 2;
-    bool paren = op_prec[e->ops[last]] < min_prec;
+    bool paren = proto_op_prec[e->ops[last]] < min_prec;
     if (paren)
         tb_puts(pr->b, "(");
-    print_side(pr, e->terms[0], e->terms[1], op_prec[e->ops[0]]);
+    print_side(pr, e->terms[0], e->terms[1], proto_op_prec[e->ops[0]]);
     for (int i = 1; i < e->nterms; i++) {
-        tb_printf(pr->b, " %s ", op_text[e->ops[i - 1]]);
-        print_side(pr, e->terms[i], i == 1 ? e->terms[0] : NULL, op_prec[e->ops[i - 1]] + 1);
+        tb_printf(pr->b, " %s ", vocab_expr_ops[e->ops[i - 1]]);
+        print_side(pr, e->terms[i], i == 1 ? e->terms[0] : NULL, proto_op_prec[e->ops[i - 1]] + 1);
     }
     if (paren)
         tb_puts(pr->b, ")");

@@ -70,12 +70,15 @@ enum pex_kind { EX_NUM, EX_CONST, EX_VAR, EX_LINEF, EX_MSGF, EX_ADDR, EX_VALUE,
                 EX_ORDER,       /* the order of the instruction of the event's thread */
                 EX_COND,        /* if l then r else r2: written cond(c, a, b) */
                 EX_CHAIN };     /* terms[0] ops[0] terms[1] ops[1] ... folded from the left */
-enum pex_op { OPX_ADD, OPX_SUB, OPX_EQ, OPX_NE, OPX_LT, OPX_LE, OPX_GT, OPX_GE,
-              OPX_AND, OPX_OR, OPX_MUL, OPX_DIV, OPX_MOD };
+/* Binary operators: enum expr_op of base/vocab.h (OPX_ADD ...), shared with
+ * the exported tables and the simulator; base/arith.h computes them.  Their
+ * precedence in the table language (1 ||, 2 &&, 3 comparisons, 4 + -,
+ * 5 * / %), for the parser and the printer (expr_text.c). */
+extern const int proto_op_prec[EXPR_NOPS];
 
 typedef struct pexpr {
     enum pex_kind kind;
-    enum pex_op op;
+    enum expr_op op;
     int idx;            /* const, var, field, home index */
     long num;
     struct pexpr *l, *r, *r2;
@@ -84,7 +87,7 @@ typedef struct pexpr {
      * loop, not a recursion as deep as the chain is long. */
     int nterms;
     struct pexpr **terms;
-    enum pex_op *ops;   /* nterms - 1 */
+    enum expr_op *ops;   /* nterms - 1 */
 } pexpr;
 
 enum pact_kind { A_SEND, A_LINEF, A_VAR_SET, A_VAR_ADD, A_VAR_SUB, A_REG, A_DONE,
@@ -108,7 +111,9 @@ typedef struct pact {
     bool on_line;       /* A_PUSH/A_POP/A_CLEAR/element: a line field, not a variable */
 } pact;
 
-enum pev_kind { EV_LOAD, EV_STORE, EV_RMW, EV_FENCE, EV_RECV, EV_INTERNAL };
+/* base/vocab.h's event kinds (vocab_event_kinds names them). */
+enum pev_kind { EV_LOAD = EVENT_LOAD, EV_STORE = EVENT_STORE, EV_RMW = EVENT_RMW, EV_FENCE = EVENT_FENCE,
+                EV_RECV = EVENT_RECV, EV_INTERNAL = EVENT_INTERNAL };
 #define PEV_ANY (-1)
 
 typedef struct pevent {

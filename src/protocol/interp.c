@@ -65,12 +65,7 @@ static int chan_slot(const proto_instance *in, int ch, int inst)
     return ci->base + inst * (1 + ci->cap * ci->msg_slots);
 }
 
-static long wrap(const proto_instance *in, long x)
-{
-    long span = in->vhi - in->vlo + 1;
-    long r = (x % span - in->vlo % span) % span;    /* x - vlo could overflow */
-    return in->vlo + (r < 0 ? r + span : r);
-}
+static long wrap(const proto_instance *in, long x) { return arith_wrap_range(x, in->vlo, in->vhi); }
 
 /* A data value outside the range: wrapped when the instance wraps (and
  * recorded), else recorded as an overflow; false when the step must not
@@ -161,7 +156,7 @@ static int local_step(const proto_instance *in, int32_t *v, int thread, const li
     switch (ins->op) {
     case OP_MOV:
     case OP_ALU:
-        x = ins->op == OP_MOV ? a : (long)lit_alu_result(ins->alu_op, a, b);
+        x = ins->op == OP_MOV ? a : (long)arith_alu(ins->alu_op, a, b);
         if (!fit_value(in, &x))
             return -1;
         v[base + 2 + ins->dst] = (int32_t)x;
@@ -278,40 +273,14 @@ static long eval(ctx *c, const pexpr *e);
 
 /* l op r, r evaluated only when l does not decide (&&, ||).  An overflow,
  * like a division by zero or an index out of range, makes the row not
- * enabled (c->ok false). */
-static long apply(ctx *c, enum pex_op op, long l, const pexpr *right)
+ * enabled (c->ok false): base/arith.h, the simulator's arithmetic too. */
+static long apply(ctx *c, enum expr_op op, long l, const pexpr *right)
 {
     if (op == OPX_AND && !l)
         return 0;
     if (op == OPX_OR && l)
         return 1;
-    long r = eval(c, right), x = 0;
-    bool bad = false;
-    switch (op) {
-    case OPX_ADD: bad = __builtin_add_overflow(l, r, &x); break;
-    case OPX_SUB: bad = __builtin_sub_overflow(l, r, &x); break;
-    case OPX_MUL: bad = __builtin_mul_overflow(l, r, &x); break;
-    case OPX_EQ: return l == r;
-    case OPX_NE: return l != r;
-    case OPX_LT: return l < r;
-    case OPX_LE: return l <= r;
-    case OPX_GT: return l > r;
-    case OPX_GE: return l >= r;
-    case OPX_AND:
-    case OPX_OR: return r != 0;
-    case OPX_DIV:
-    case OPX_MOD:
-        bad = r == 0 || (r == -1 && l == LONG_MIN);
-        if (bad)
-            break;
-        if (op == OPX_DIV)
-            return l / r;
-        x = l % r;              /* the result takes the sign of r */
-        return x != 0 && (x < 0) != (r < 0) ? x + r : x;
-    }
-    if (bad)
-        c->ok = false;
-    return bad ? 0 : x;
+    return arith_expr(op, l, eval(c, right), &c->ok);
 }
 
 static long binop(ctx *c, const pexpr *e) { return apply(c, e->op, eval(c, e->l), e->r); }
@@ -388,12 +357,7 @@ static long eval(ctx *c, const pexpr *e)
     case EX_CHAIN: return chain(c, e);
     case EX_NOT: return !eval(c, e->l);
     case EX_RMW: return rmw_apply(c, eval(c, e->l), eval(c, e->r));
-    case EX_NEG: {
-        long x = eval(c, e->l);
-        if (x == LONG_MIN)
-            c->ok = false;
-        return x == LONG_MIN ? 0 : -x;
-    }
+    case EX_NEG: return arith_neg(eval(c, e->l), &c->ok);
     case EX_INDEX: return element(c, e->l, eval(c, e->r));
     case EX_LEN:
     case EX_HAS:
@@ -770,14 +734,10 @@ static void fire(ctx *c, const pevent *e, emitter *em, int rule, int32_t *w, tak
         record_unhandled(c->in, c->ctrl, state, e);
 }
 
-static const char *const ev_kind_names[] = {"load", "store", "rmw", "fence"};
-static const char *const ord_names[] = {"weak", "relaxed", "acquire", "release", "acq_rel", "sc"};
-static const char *const scope_sfx[] = {"", ".cta", ".gpu", ".sys", ".wi"};
-
 /* "rmw.acquire.gpu.remote": a processor event as a row pattern names it. */
 static void proc_event_text(const pevent *e, textbuf *b)
 {
-    tb_printf(b, "%s.%s%s%s", ev_kind_names[e->kind], ord_names[e->order], scope_sfx[e->scope],
+    tb_printf(b, "%s.%s%s%s", vocab_event_kinds[e->kind], vocab_orders[e->order], vocab_scope_suffixes[e->scope],
               e->remote ? ".remote" : "");
 }
 
@@ -1158,7 +1118,7 @@ void proto_proc_event_text(const pevent *e, textbuf *b) { proc_event_text(e, b);
 
 const char *proto_order_name(long order)
 {
-    return order >= 0 && order < (long)(sizeof ord_names / sizeof *ord_names) ? ord_names[order] : NULL;
+    return order >= 0 && order < LIT_NORDERS ? vocab_orders[order] : NULL;
 }
 
 bool proto_thread_source(proto_instance *in, const int32_t *cur, int t, pctx *c, pevent *e)

@@ -227,7 +227,6 @@ static void place_threads(proto_instance *in)
 }
 
 /* ---- checks of the litmus program against the tables --------------------- */
-static const char *const ev_names[] = {"load", "store", "rmw", "fence"};
 
 static bool has_row(const pctrl *c, int kind, const lit_instr *ins)
 {
@@ -281,9 +280,8 @@ static bool check_instr(const proto_instance *in, const lit_instr *ins, FILE *er
     fprintf(errors, "%s:%d:%d: error: protocol %s cannot run '%s': %s", t->file, ins->line,
             ins->col, in->p->name, ins->text ? ins->text : "?", why);
     if (kind >= 0 && why[0] == 'n') {
-        static const char *const on[] = {"weak", "relaxed", "acquire", "release", "acq_rel", "sc"};
-        static const char *const sn[] = {"", ".cta", ".gpu", ".sys", ".wi"};
-        fprintf(errors, " (%s.%s%s%s)", ev_names[kind], on[ins->order], sn[ins->scope], ins->remote ? ".remote" : "");
+        fprintf(errors, " (%s.%s%s%s)", vocab_event_kinds[kind], vocab_orders[ins->order], vocab_scope_suffixes[ins->scope],
+                ins->remote ? ".remote" : "");
     }
     fputc('\n', errors);
     return false;

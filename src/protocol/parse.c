@@ -180,7 +180,6 @@ static ptype type(parser *ps)
     return t;
 }
 
-static const char *const order_names[] = {"weak", "relaxed", "acquire", "release", "acq_rel", "sc"};
 
 /* ---- expressions ------------------------------------------------------ */
 static int find_home(const protocol *p, const char *s)
@@ -373,7 +372,7 @@ static pexpr *name_expr(parser *ps, const ptok *t, const pmsg *msg)
         return mk(EX_TID);
     } else if (is_word(t, "order")) {
         return mk(EX_ORDER);
-    } else if ((i = find(order_names, 6, t->text)) >= 0) {
+    } else if ((i = find(vocab_orders, LIT_NPROTOCOL_ORDERS, t->text)) >= 0) {
         e = mk(EX_NUM);         /* an order name: compared with `order` */
         e->num = i;
         return e;
@@ -443,30 +442,24 @@ static pexpr *primary(parser *ps, const pmsg *msg)
     return mk(EX_NUM);
 }
 
-static const struct { const char *s; enum pex_op op; int prec; } binops[] = {
-    {"||", OPX_OR, 1}, {"&&", OPX_AND, 2}, {"==", OPX_EQ, 3}, {"!=", OPX_NE, 3},
-    {"<", OPX_LT, 3}, {"<=", OPX_LE, 3}, {">", OPX_GT, 3}, {">=", OPX_GE, 3},
-    {"+", OPX_ADD, 4}, {"-", OPX_SUB, 4},
-    {"*", OPX_MUL, 5}, {"/", OPX_DIV, 5}, {"%", OPX_MOD, 5},
-};
-
+/* The binary operator (enum expr_op) the next token spells, or -1. */
 static int binop_at(parser *ps)
 {
-    for (size_t i = 0; i < sizeof binops / sizeof binops[0]; i++)
-        if (is_punct(peek(ps), binops[i].s))
-            return (int)i;
+    for (int op = 0; op < EXPR_NOPS; op++)
+        if (is_punct(peek(ps), vocab_expr_ops[op]))
+            return op;
     return -1;
 }
 
 /* The operands and operators of a chain, in GC memory once past a few. */
-typedef struct chain { pexpr **terms; enum pex_op *ops; int n, cap; } chain;
+typedef struct chain { pexpr **terms; enum expr_op *ops; int n, cap; } chain;
 
-static void chain_add(chain *c, enum pex_op op, pexpr *term)
+static void chain_add(chain *c, enum expr_op op, pexpr *term)
 {
     if (c->n == c->cap) {
         c->cap *= 2;
         pexpr **terms = gc_array((size_t)c->cap, sizeof *terms);
-        enum pex_op *ops = GC_MALLOC_ATOMIC(sizeof *ops * (size_t)c->cap);
+        enum expr_op *ops = GC_MALLOC_ATOMIC(sizeof *ops * (size_t)c->cap);
         memcpy(terms, c->terms, sizeof *terms * (size_t)c->n);
         memcpy(ops, c->ops, sizeof *ops * (size_t)(c->n - 1));
         c->terms = terms;
@@ -482,13 +475,13 @@ static void chain_add(chain *c, enum pex_op op, pexpr *term)
 static pexpr *expr_prec(parser *ps, const pmsg *msg, int min)
 {
     pexpr *few_terms[8];
-    enum pex_op few_ops[8];
+    enum expr_op few_ops[8];
     chain c = {few_terms, few_ops, 1, 8};
     c.terms[0] = primary(ps, msg);
     int b;
-    while (!ps->failed && (b = binop_at(ps)) >= 0 && binops[b].prec >= min) {
+    while (!ps->failed && (b = binop_at(ps)) >= 0 && proto_op_prec[b] >= min) {
         next(ps);
-        chain_add(&c, binops[b].op, expr_prec(ps, msg, binops[b].prec + 1));
+        chain_add(&c, (enum expr_op)b, expr_prec(ps, msg, proto_op_prec[b] + 1));
     }
     if (c.n == 1)
         return c.terms[0];
@@ -1181,8 +1174,6 @@ protocol *protocol_load(const char *path, FILE *errors)
 const char *protocol_name(const protocol *p) { return p->name; }
 
 /* ---- tables ------------------------------------------------------------ */
-/* Indexed by enum lit_scope: OpenCL's memory_scope_work_item is `wi`. */
-static const char *const scope_names[] = {"none", "cta", "gpu", "sys", "wi"};
 
 static int name_or_any(parser *ps, const char *const *names, int n, const char *what)
 {
@@ -1254,7 +1245,7 @@ static void processor_event_tail(parser *ps, pevent *ev)
             ev->remote = 1;
             return;
         }
-        ev->scope = name_or_any(ps, scope_names, 5, "scope");
+        ev->scope = name_or_any(ps, vocab_scopes, LIT_NSCOPES, "scope");
         scoped = true;
     }
     if (scoped && accept(ps, ".")) {
@@ -1269,11 +1260,10 @@ static void processor_event_tail(parser *ps, pevent *ev)
 
 static pevent event(parser *ps, pctrl *c, const pmsg **msg)
 {
-    static const char *const kinds[] = {"load", "store", "rmw", "fence"};
     pevent ev = {EV_INTERNAL, PEV_ANY, PEV_ANY, -1, -1, -1, 0};
     ptok *at = peek(ps);
     const char *w = ident(ps, "an event");
-    int k = find(kinds, 4, w);
+    int k = find(vocab_event_kinds, NPROCESSOR_EVENT_KINDS, w);
     if (ps->failed)
         return ev;
     if (!strcmp(w, "recv")) {
@@ -1283,7 +1273,7 @@ static pevent event(parser *ps, pctrl *c, const pmsg **msg)
             perr(ps, at, "processor event '%s' in the table of %s, which is not 'processor'", w, c->name);
         ev.kind = (enum pev_kind)k;
         expect(ps, ".");
-        ev.order = name_or_any(ps, order_names, 6, "order");
+        ev.order = name_or_any(ps, vocab_orders, LIT_NPROTOCOL_ORDERS, "order");
         processor_event_tail(ps, &ev);
     } else {
         ev.internal = find(c->internal, c->ninternal, w);

@@ -4,25 +4,7 @@
 
 #include <string.h>
 
-enum { RMW_ADD, RMW_SUB, RMW_INC, RMW_DEC, RMW_EXCH, RMW_CAS, RMW_AND, RMW_OR, RMW_XOR, RMW_MIN, RMW_MAX };
-
-int64_t sim_rmw_result(int op, bool has_a, int64_t old, int64_t a, int64_t b)
-{
-    switch (op) {
-    case RMW_ADD: return old + a;
-    case RMW_SUB: return old - a;
-    case RMW_INC: return !has_a ? old + 1 : (old >= a ? 0 : old + 1);
-    case RMW_DEC: return !has_a ? old - 1 : ((old == 0 || old > a) ? a : old - 1);
-    case RMW_EXCH: return a;
-    case RMW_CAS: return old == a ? b : old;
-    case RMW_AND: return old & a;
-    case RMW_OR: return old | a;
-    case RMW_XOR: return old ^ a;
-    case RMW_MIN: return old < a ? old : a;
-    case RMW_MAX: return old > a ? old : a;
-    }
-    return old;
-}
+#include "base/arith.h"
 
 static const sim_type *storage_type(const sim_ctx *c, bool on_line, int idx)
 {
@@ -55,11 +37,8 @@ static int64_t *live(const sim_ctx *c, bool on_line, int idx, int *len)
     return s;
 }
 
-static int64_t wrap_value(const sim_tables *t, int64_t x)
-{
-    int64_t span = t->vhi - t->vlo + 1, r = (x - t->vlo) % span;
-    return t->vlo + (r < 0 ? r + span : r);
-}
+/* The checker's wrap (base/arith.h), so a wrapped value is the one verified. */
+static int64_t wrap_value(const sim_tables *t, int64_t x) { return arith_wrap_range(x, t->vlo, t->vhi); }
 
 /* x into a slot of type ty: out of range disables the row, except for
  * values when the tables wrap. */
@@ -79,44 +58,17 @@ static void put(sim_ctx *c, int64_t *slot, const sim_type *ty, int64_t x)
 
 static int64_t eval(sim_ctx *c, const sim_expr *e);
 
-/* l mod r with the sign of r, as the checker's (protocol/interp.c). */
-static int64_t modulo(int64_t l, int64_t r)
-{
-    if (r > 0 && !(r & (r - 1)))
-        return l & (r - 1);             /* the usual home: addr % a power of two */
-    int64_t m = l % r;
-    return m != 0 && (m < 0) != (r < 0) ? m + r : m;
-}
-
+/* l op r, r evaluated only when l does not decide (&&, ||); an overflow
+ * or a division by 0 disables the row (c->ok false), as in the checker:
+ * both compute with base/arith.h. */
 static int64_t binop(sim_ctx *c, const sim_expr *e)
 {
     int64_t l = eval(c, e->l);
-    if (e->op == SO_AND && !l)
+    if (e->op == OPX_AND && !l)
         return 0;
-    if (e->op == SO_OR && l)
+    if (e->op == OPX_OR && l)
         return 1;
-    int64_t r = eval(c, e->r);
-    switch (e->op) {
-    case SO_ADD: return l + r;
-    case SO_SUB: return l - r;
-    case SO_EQ: return l == r;
-    case SO_NE: return l != r;
-    case SO_LT: return l < r;
-    case SO_LE: return l <= r;
-    case SO_GT: return l > r;
-    case SO_GE: return l >= r;
-    case SO_AND:
-    case SO_OR: return r != 0;
-    case SO_MUL: return l * r;
-    case SO_DIV:
-    case SO_MOD:
-        if (r == 0 || (r == -1 && l == INT64_MIN)) {    /* as the checker: the row cannot fire */
-            c->ok = false;
-            return 0;
-        }
-        return e->op == SO_DIV ? l / r : modulo(l, r);
-    }
-    return 0;
+    return arith_expr(e->op, l, eval(c, e->r), &c->ok);
 }
 
 static int64_t element(sim_ctx *c, const sim_expr *e)
@@ -179,10 +131,10 @@ static int64_t eval(sim_ctx *c, const sim_expr *e)
     case SX_ORDER: return c->has_thread ? c->order : -1;
     case SX_BIN: return binop(c, e);
     case SX_NOT: return !eval(c, e->l);
-    case SX_NEG: return -eval(c, e->l);
+    case SX_NEG: return arith_neg(eval(c, e->l), &c->ok);
     case SX_RMW: {
         int64_t old = eval(c, e->l), a = eval(c, e->r);
-        return c->has_thread ? sim_rmw_result(c->rmw_op, c->rmw_has_a, old, a, c->rmw_b) : old;
+        return c->has_thread ? arith_rmw((enum lit_rmw_op)c->rmw_op, c->rmw_has_a, old, a, c->rmw_b) : old;
     }
     case SX_INDEX: return element(c, e);
     case SX_LEN:

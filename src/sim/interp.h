@@ -2,7 +2,9 @@
  * sim/interp.h: one step of the tables: choosing a controller's row for an
  * event and running its actions, as docs/protocol-tables.md defines them
  * (the same meaning as the checker's interpreter, src/protocol/interp.c,
- * written again over the exported form).
+ * written again over the exported form; the arithmetic of expressions and
+ * read-modify-writes is both interpreters' base/arith.h, so an overflow
+ * disables a row here exactly where it does in the checker).
  *
  * Contract.  sim_fire changes the line and the instance's variables only
  * through scratch copies: when the ctx names scratch buffers (line_scratch,
@@ -95,8 +97,5 @@ bool sim_pin_addr(sim_ctx *c, const sim_row *row, int64_t *addr);
 
 /* The home `h` of address a (for placing data and routing). */
 int64_t sim_home_of(const sim_tables *t, int h, uint64_t addr);
-
-/* rmw arithmetic of the litmus instruction set (litmus/ops.c's meaning). */
-int64_t sim_rmw_result(int op, bool has_a, int64_t old, int64_t a, int64_t b);
 
 #endif

@@ -446,16 +446,13 @@ static bool evict_one(machine *m, int xi, int set)
 
 static void unhandled(machine *m, const firing *f, int64_t state)
 {
-    static const char *const kinds[] = {"load", "store", "rmw", "fence"};
-    static const char *const orders[] = {"weak", "relaxed", "acquire", "release", "acq_rel", "sc"};
-    static const char *const scopes[SIM_NSCOPES] = {"", ".cta", ".gpu", ".sys", ".wi"};
     const sim_ctrl *ct = &m->t->ctrls[f->ctx.ctrl];
     char ev[96];
     if (f->ev.kind == SE_RECV)
         snprintf(ev, sizeof ev, "recv %s.%s", m->t->chans[f->ev.chan].name, m->t->msgs[f->ev.msg].name);
     else
-        snprintf(ev, sizeof ev, "%s.%s%s%s", kinds[f->ev.kind], orders[f->ev.order],
-                 scopes[f->ev.scope % SIM_NSCOPES], f->ev.remote ? ".remote" : "");
+        snprintf(ev, sizeof ev, "%s.%s%s%s", vocab_event_kinds[f->ev.kind], vocab_orders[f->ev.order],
+                 vocab_scope_suffixes[f->ev.scope % SIM_NSCOPES], f->ev.remote ? ".remote" : "");
     fatal(m, "controller %s in state %s has no row for %s: the verified tests never reached this pair, so the "
              "tables do not cover this run (check them with a test that reaches it)", ct->name,
           ct->states[state >= 0 && state < ct->nstates ? state : 0], ev);

@@ -16,13 +16,13 @@ static bool affine_addr(const sim_expr *e, long *k)
         *k = 0;
         return true;
     }
-    if (e->kind != SX_BIN || (e->op != SO_ADD && e->op != SO_SUB))
+    if (e->kind != SX_BIN || (e->op != OPX_ADD && e->op != OPX_SUB))
         return false;
     if (e->l->kind == SX_ADDR && e->r->kind == SX_NUM) {
-        *k = e->op == SO_ADD ? e->r->num : -e->r->num;
+        *k = e->op == OPX_ADD ? e->r->num : -e->r->num;
         return true;
     }
-    if (e->op == SO_ADD && e->l->kind == SX_NUM && e->r->kind == SX_ADDR) {
+    if (e->op == OPX_ADD && e->l->kind == SX_NUM && e->r->kind == SX_ADDR) {
         *k = e->l->num;
         return true;
     }
@@ -59,9 +59,9 @@ static bool find_pin(const sim_expr *g, sim_expr **pin, long *k)
 {
     if (!g)
         return false;
-    if (g->kind == SX_BIN && g->op == SO_AND)
+    if (g->kind == SX_BIN && g->op == OPX_AND)
         return find_pin(g->l, pin, k) || find_pin(g->r, pin, k);
-    if (g->kind != SX_BIN || g->op != SO_EQ)
+    if (g->kind != SX_BIN || g->op != OPX_EQ)
         return false;
     if (affine_addr(g->l, k) && line_free(g->r)) {
         *pin = g->r;

@@ -194,7 +194,6 @@ static enum sim_level read_placement(reader *r, json_t *v, sim_bound *slices)
 
 /* ---- expressions ------------------------------------------------------------------- */
 
-static const char *const binops[] = {"+", "-", "==", "!=", "<", "<=", ">", ">=", "&&", "||", "*", "/", "%"};
 static const char *const leaf_ops[] = {"addr", "value", "state", "cu", "gpu", "order", "tid"};
 static const enum sim_ex leaf_kinds[] = {SX_ADDR, SX_VALUE, SX_STATE, SX_CU, SX_GPU, SX_ORDER, SX_TID};
 
@@ -267,9 +266,9 @@ static void read_expr_body(reader *r, json_t *v, const char *op, sim_expr *e)
             fail(r, "message %s has no field %d", r->msg->name, e->idx);
     } else if ((i = find_name(leaf_ops, 7, op)) >= 0) {
         e->kind = leaf_kinds[i];
-    } else if ((i = find_name(binops, 13, op)) >= 0) {
+    } else if ((i = find_name(vocab_expr_ops, EXPR_NOPS, op)) >= 0) {
         e->kind = SX_BIN;
-        e->op = (enum sim_binop)i;
+        e->op = (enum expr_op)i;
         e->l = sub_expr(r, v, "l");
         e->r = sub_expr(r, v, "r");
     } else if (!strcmp(op, "!") || !strcmp(op, "neg")) {
@@ -432,8 +431,6 @@ static void read_action(reader *r, json_t *v, sim_action *a)
     }
 }
 
-static const char *const order_names[] = {"weak", "relaxed", "acquire", "release", "acq_rel", "sc"};
-static const char *const scope_names[SIM_NSCOPES] = {"none", "cta", "gpu", "sys", "wi"};
 
 static int order_or_any(reader *r, const char *text, const char *const *names, int n, const char *what)
 {
@@ -442,14 +439,13 @@ static int order_or_any(reader *r, const char *text, const char *const *names, i
 
 static void read_event(reader *r, json_t *v, sim_row *row, sim_ctrl *c)
 {
-    static const char *const kinds[] = {"load", "store", "rmw", "fence", "recv", "internal"};
     size_t n = enter(r, "event", 0);
     if (!json_is_object(v)) {
         fail(r, "must be an object");
         leave(r, n);
         return;
     }
-    int k = resolve(r, kinds, 6, str_member(r, v, "kind"), "event kind");
+    int k = resolve(r, vocab_event_kinds, NEVENT_KINDS, str_member(r, v, "kind"), "event kind");
     row->ev = k < 0 ? SE_INTERNAL : (enum sim_ev)k;
     if (row->ev == SE_RECV) {
         row->chan = chan_index(r, str_member(r, v, "channel"));
@@ -464,8 +460,8 @@ static void read_event(reader *r, json_t *v, sim_row *row, sim_ctrl *c)
     } else {
         if (!c->processor)
             fail(r, "a processor event in %s, which is not the processor controller", c->name);
-        row->order = order_or_any(r, str_member(r, v, "order"), order_names, 6, "order");
-        row->scope = order_or_any(r, str_member(r, v, "scope"), scope_names, SIM_NSCOPES, "scope");
+        row->order = order_or_any(r, str_member(r, v, "order"), vocab_orders, LIT_NPROTOCOL_ORDERS, "order");
+        row->scope = order_or_any(r, str_member(r, v, "scope"), vocab_scopes, LIT_NSCOPES, "scope");
         json_t *remote = json_object_get(v, "remote");     /* present only on remote rows */
         if (remote)
             row->remote = bool_member(r, v, "remote");
@@ -836,32 +832,28 @@ static sim_operand read_operand(json_t *v)
 
 static void read_instr(reader *r, json_t *v, sim_linstr *in, const sim_lthread *th, int nlocs)
 {
-    static const char *const ops[] = {"load", "store", "rmw", "red", "fence", "barrier", "mov", "alu", "branch", "goto"};
-    static const char *const rmws[] = {"add", "sub", "inc", "dec", "exch", "cas", "and", "or", "xor", "min", "max"};
-    static const char *const alus[] = {"add", "sub", "mul", "and", "or", "xor"};
-    static const char *const cmps[] = {"eq", "ne", "lt", "gt", "le", "ge"};
-    in->op = (enum sim_lop)resolve(r, ops, 10, str_member(r, v, "op"), "instruction");
-    in->order = resolve(r, order_names, 6, str_member(r, v, "order"), "order");
-    in->scope = resolve(r, scope_names, SIM_NSCOPES, str_member(r, v, "scope"), "scope");
+    in->op = (enum lit_opcode)resolve(r, vocab_opcodes, LIT_NOPCODES, str_member(r, v, "op"), "instruction");
+    in->order = resolve(r, vocab_orders, LIT_NPROTOCOL_ORDERS, str_member(r, v, "order"), "order");
+    in->scope = resolve(r, vocab_scopes, LIT_NSCOPES, str_member(r, v, "scope"), "scope");
     in->remote = json_is_true(json_object_get(v, "remote"));
     in->dst = (int)int_member(r, v, "dst");
     in->loc = (int)int_member(r, v, "loc");
     in->a = read_operand(json_object_get(v, "a"));
     in->b = read_operand(json_object_get(v, "b"));
-    if (in->op == SL_RMW || in->op == SL_RED)
-        in->rmw = resolve(r, rmws, 11, str_member(r, v, "rmw"), "rmw operation");
-    if (in->op == SL_ALU)
-        in->alu = resolve(r, alus, 6, str_member(r, v, "alu"), "alu operation");
-    if (in->op == SL_BRANCH)
-        in->cmp = resolve(r, cmps, 6, str_member(r, v, "cmp"), "comparison");
-    if (in->op == SL_BRANCH || in->op == SL_GOTO)
+    if (in->op == OP_RMW || in->op == OP_RED)
+        in->rmw = resolve(r, vocab_rmw_ops, LIT_NRMW_OPS, str_member(r, v, "rmw"), "rmw operation");
+    if (in->op == OP_ALU)
+        in->alu = resolve(r, vocab_alu_ops, LIT_NALU_OPS, str_member(r, v, "alu"), "alu operation");
+    if (in->op == OP_BRANCH)
+        in->cmp = resolve(r, vocab_cmps, LIT_NCMPS, str_member(r, v, "cmp"), "comparison");
+    if (in->op == OP_BRANCH || in->op == OP_GOTO)
         in->target = (int)int_member(r, v, "target");
-    if (in->op == SL_BARRIER)
+    if (in->op == OP_BARRIER)
         in->waits = bool_member(r, v, "waits");
-    bool mem = in->op <= SL_RED;
+    bool mem = in->op <= OP_RED;
     if (!r->failed && ((mem && (in->loc < 0 || in->loc >= nlocs)) || in->dst >= th->nregs ||
                        (in->a.kind == 1 && in->a.reg >= th->nregs) || (in->b.kind == 1 && in->b.reg >= th->nregs) ||
-                       ((in->op == SL_BRANCH || in->op == SL_GOTO) && (in->target < 0 || in->target > th->ninstrs))))
+                       ((in->op == OP_BRANCH || in->op == OP_GOTO) && (in->target < 0 || in->target > th->ninstrs))))
         fail(r, "a location, register or branch target out of range");
 }
 

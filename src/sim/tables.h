@@ -24,10 +24,12 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "base/vocab.h"
+
 #define SIM_MAX_FIELDS 8        /* message fields, addr included */
 #define SIM_MAX_STATES 64
 #define SIM_MAX_AGG 65536       /* elements of a bits/array/fifo (sRSP's tables are `bits NADDR`) */
-#define SIM_NSCOPES 5           /* none, cta, gpu, sys, wi */
+#define SIM_NSCOPES LIT_NSCOPES  /* none, cta, gpu, sys, wi (base/vocab.h) */
 
 /* Built-in constants, in the order of the file's "builtins". */
 enum { SB_NCU, SB_NGPU, SB_NADDR, SB_NTHREADS, SB_MAXOPS, SB_COUNT };
@@ -51,11 +53,10 @@ enum sim_level { SL_CU, SL_GPU, SL_SHARED, SL_SLICE };
 enum sim_ex { SX_NUM, SX_CONST, SX_VAR, SX_FIELD, SX_MSG, SX_ADDR, SX_VALUE, SX_STATE, SX_CU, SX_GPU,
               SX_ORDER, SX_BIN, SX_NOT, SX_NEG, SX_RMW, SX_INDEX, SX_LEN, SX_HAS, SX_HOME, SX_COND,
               SX_TID, SX_LAST };
-enum sim_binop { SO_ADD, SO_SUB, SO_EQ, SO_NE, SO_LT, SO_LE, SO_GT, SO_GE, SO_AND, SO_OR, SO_MUL, SO_DIV, SO_MOD };
 
 typedef struct sim_expr {
     enum sim_ex kind;
-    enum sim_binop op;
+    enum expr_op op;        /* SX_BIN: base/vocab.h's operators, the checker's */
     int idx;                /* constant, variable, field, message field, home */
     bool on_line;           /* SX_INDEX/LEN/HAS: a line field, not a variable */
     long num;
@@ -79,7 +80,9 @@ typedef struct sim_action {
     sim_expr *e, *index;    /* value; element index, or the destination */
 } sim_action;
 
-enum sim_ev { SE_LOAD, SE_STORE, SE_RMW, SE_FENCE, SE_RECV, SE_INTERNAL };
+/* base/vocab.h's event kinds (vocab_event_kinds names them), as the checker's. */
+enum sim_ev { SE_LOAD = EVENT_LOAD, SE_STORE = EVENT_STORE, SE_RMW = EVENT_RMW, SE_FENCE = EVENT_FENCE,
+              SE_RECV = EVENT_RECV, SE_INTERNAL = EVENT_INTERNAL };
 #define SIM_ANY (-1)
 
 typedef struct sim_row {
@@ -163,13 +166,13 @@ typedef struct sim_msg {
 
 typedef struct sim_home { const char *name; sim_expr *e; } sim_home;
 
-/* A litmus program the tables were checked with (for litmus workloads). */
-enum sim_lop { SL_LOAD, SL_STORE, SL_RMW, SL_RED, SL_FENCE, SL_BARRIER, SL_MOV, SL_ALU, SL_BRANCH, SL_GOTO };
+/* A litmus program the tables were checked with (for litmus workloads): its
+ * instructions use base/vocab.h's opcodes and operations, as the checker's. */
 typedef struct sim_operand { int kind; int reg; long imm; } sim_operand;  /* kind 0 none, 1 reg, 2 imm */
 typedef struct sim_linstr {
-    enum sim_lop op;
-    int order, scope, rmw, alu, dst, loc, target;
-    int cmp;             /* a branch's comparison: 0 eq, 1 ne, 2 lt, 3 gt, 4 le, 5 ge (signed) */
+    enum lit_opcode op;
+    int order, scope, dst, loc, target;
+    int rmw, alu, cmp;   /* enum lit_rmw_op, lit_alu_op, lit_cmp (base/vocab.h) */
     bool waits, remote;
     sim_operand a, b;
 } sim_linstr;

@@ -148,7 +148,7 @@ static bool decides_on_data(const taint_ctx *x, const sim_expr *e)
     case SX_HOME: return reads_data(x, e->r) || decides_on_data(x, e->r);
     case SX_LAST: return reads_data(x, e);      /* an index found by comparing elements */
     case SX_BIN:
-        if (e->op != SO_ADD && e->op != SO_SUB && e->op != SO_MUL)
+        if (e->op != OPX_ADD && e->op != OPX_SUB && e->op != OPX_MUL)
             return reads_data(x, e->l) || reads_data(x, e->r);
         return decides_on_data(x, e->l) || decides_on_data(x, e->r);
     case SX_NOT: return reads_data(x, e->l);
@@ -206,7 +206,7 @@ static bool tables_independent(const sim_tables *t)
 /* ---- candidate rows per event ------------------------------------------------------ */
 
 /* processor events: (kind, order, scope, remote) */
-#define PROC_KEYS (4 * 6 * SIM_NSCOPES * 2)
+#define PROC_KEYS (NPROCESSOR_EVENT_KINDS * LIT_NPROTOCOL_ORDERS * SIM_NSCOPES * 2)
 
 int sim_event_key(const sim_tables *t, int kind, int order, int scope, bool remote, int chan, int msg, int internal)
 {
@@ -214,7 +214,7 @@ int sim_event_key(const sim_tables *t, int kind, int order, int scope, bool remo
         return PROC_KEYS + chan * t->nmsgs + msg;
     if (kind == SE_INTERNAL)
         return PROC_KEYS + t->nchans * t->nmsgs + internal;
-    return ((kind * 6 + order) * SIM_NSCOPES + scope % SIM_NSCOPES) * 2 + remote;
+    return ((kind * LIT_NPROTOCOL_ORDERS + order) * SIM_NSCOPES + scope % SIM_NSCOPES) * 2 + remote;
 }
 
 bool sim_row_matches(const sim_row *r, int kind, int order, int scope, bool remote)
@@ -226,8 +226,8 @@ bool sim_row_matches(const sim_row *r, int kind, int order, int scope, bool remo
 static bool row_matches_key(const sim_tables *t, const sim_row *r, int key)
 {
     if (key < PROC_KEYS) {
-        int remote = key % 2, scope = key / 2 % SIM_NSCOPES, order = key / 2 / SIM_NSCOPES % 6;
-        return sim_row_matches(r, key / 2 / SIM_NSCOPES / 6, order, scope, remote);
+        int remote = key % 2, scope = key / 2 % SIM_NSCOPES, order = key / 2 / SIM_NSCOPES % LIT_NPROTOCOL_ORDERS;
+        return sim_row_matches(r, key / 2 / SIM_NSCOPES / LIT_NPROTOCOL_ORDERS, order, scope, remote);
     }
     key -= PROC_KEYS;
     if (key < t->nchans * t->nmsgs)

@@ -73,11 +73,11 @@ enum sim_stall warps_table_cause(const sim_op *op)
     if (op->kind == OPK_FENCE)
         return STALL_TABLE_FENCE;
     if (op->kind == OPK_RMW)
-        return op->order == ORDER_RELAXED ? STALL_TABLE_ATOMIC
-             : op->order == ORDER_ACQUIRE ? STALL_TABLE_ACQUIRE : STALL_TABLE_RELEASE;
-    if (op->order == ORDER_ACQUIRE || op->order == ORDER_SC)
+        return op->order == ORD_RELAXED ? STALL_TABLE_ATOMIC
+             : op->order == ORD_ACQUIRE ? STALL_TABLE_ACQUIRE : STALL_TABLE_RELEASE;
+    if (op->order == ORD_ACQUIRE || op->order == ORD_SC)
         return STALL_TABLE_ACQUIRE;
-    if (op->order == ORDER_RELEASE)
+    if (op->order == ORD_RELEASE)
         return STALL_TABLE_RELEASE;
     return STALL_TABLE_OTHER;
 }
@@ -89,22 +89,22 @@ static bool is_memory(const sim_op *op) { return op->kind <= OPK_FENCE; }
 /* An operation that orders others: it waits for the warp's outstanding ones. */
 static bool synchronises(const sim_op *op)
 {
-    return op->kind == OPK_FENCE || (op->order != ORDER_WEAK && op->order != ORDER_RELAXED);
+    return op->kind == OPK_FENCE || (op->order != ORD_WEAK && op->order != ORD_RELAXED);
 }
 
 /* Whether the warp must wait for this operation's completion. */
 static bool blocks(const sim_op *op)
 {
-    return op->needs_result || op->kind == OPK_FENCE || op->order == ORDER_ACQUIRE || op->order == ORDER_ACQ_REL ||
-           op->order == ORDER_SC;
+    return op->needs_result || op->kind == OPK_FENCE || op->order == ORD_ACQUIRE || op->order == ORD_ACQ_REL ||
+           op->order == ORD_SC;
 }
 
 static void make_ideal(sim_op *op)
 {
     if (op->kind == OPK_LOAD || op->kind == OPK_STORE)
-        op->order = ORDER_WEAK, op->scope = 0;
+        op->order = ORD_WEAK, op->scope = 0;
     else if (op->kind == OPK_RMW)
-        op->order = ORDER_RELAXED;
+        op->order = ORD_RELAXED;
 }
 
 /* Frees the warp's threads that have completed by `now`; the earliest

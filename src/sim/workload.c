@@ -5,6 +5,7 @@
 #include <gc.h>
 #include <string.h>
 
+#include "base/arith.h"
 #include "base/diag.h"
 #include "sim/interp.h"
 #include "sim/words.h"
@@ -17,44 +18,44 @@ typedef struct param_desc { const char *name; long dflt, lo, hi; int type; } par
 #define MAXN (1L << 30)
 static const param_desc stream_params[] = {
     {"lines", 256, 1, MAXN, PT_INT}, {"kernels", 1, 1, 1 << 20, PT_INT}, {"compute", 0, 0, 1 << 20, PT_INT},
-    {"write", 1, 0, 1, PT_INT}, {"boundary", SCOPE_GPU_, SCOPE_CTA_, SCOPE_SYS_, PT_SCOPE}, {NULL, 0, 0, 0, 0}};
+    {"write", 1, 0, 1, PT_INT}, {"boundary", SCOPE_GPU, SCOPE_CTA, SCOPE_SYS, PT_SCOPE}, {NULL, 0, 0, 0, 0}};
 static const param_desc reuse_params[] = {
     {"lines", 64, 1, MAXN, PT_INT}, {"writes", 16, 0, MAXN, PT_INT}, {"kernels", 10, 1, 1 << 20, PT_INT},
-    {"compute", 0, 0, 1 << 20, PT_INT}, {"boundary", SCOPE_GPU_, SCOPE_CTA_, SCOPE_SYS_, PT_SCOPE},
+    {"compute", 0, 0, 1 << 20, PT_INT}, {"boundary", SCOPE_GPU, SCOPE_CTA, SCOPE_SYS, PT_SCOPE},
     {NULL, 0, 0, 0, 0}};
 static const param_desc prodcons_params[] = {
-    {"scope", SCOPE_GPU_, SCOPE_CTA_, SCOPE_SYS_, PT_SCOPE}, {"lines", 8, 1, MAXN, PT_INT},
+    {"scope", SCOPE_GPU, SCOPE_CTA, SCOPE_SYS, PT_SCOPE}, {"lines", 8, 1, MAXN, PT_INT},
     {"rounds", 16, 1, 1 << 24, PT_INT}, {"compute", 0, 0, 1 << 20, PT_INT}, {NULL, 0, 0, 0, 0}};
 static const param_desc histogram_params[] = {
     {"bins", 256, 1, MAXN, PT_INT}, {"updates", 1024, 1, MAXN, PT_INT},
-    {"scope", SCOPE_GPU_, SCOPE_CTA_, SCOPE_SYS_, PT_SCOPE}, {"hot", 0, 0, 100, PT_INT},
+    {"scope", SCOPE_GPU, SCOPE_CTA, SCOPE_SYS, PT_SCOPE}, {"hot", 0, 0, 100, PT_INT},
     {"compute", 0, 0, 1 << 20, PT_INT}, {NULL, 0, 0, 0, 0}};
 static const param_desc reduction_params[] = {
     {"chunk", 16, 1, 1 << 20, PT_INT}, {"chunks", 64, 1, MAXN, PT_INT},
-    {"scope", SCOPE_GPU_, SCOPE_CTA_, SCOPE_SYS_, PT_SCOPE}, {"compute", 0, 0, 1 << 20, PT_INT},
+    {"scope", SCOPE_GPU, SCOPE_CTA, SCOPE_SYS, PT_SCOPE}, {"compute", 0, 0, 1 << 20, PT_INT},
     {NULL, 0, 0, 0, 0}};
 static const param_desc lock_params[] = {
     {"locks", 1, 1, MAXN, PT_INT}, {"iterations", 8, 1, 1 << 24, PT_INT}, {"cs_lines", 4, 0, 1 << 16, PT_INT},
-    {"scope", SCOPE_GPU_, SCOPE_CTA_, SCOPE_SYS_, PT_SCOPE}, {"backoff", 32, 0, 1 << 20, PT_INT},
-    {"owned", 0, 0, 1, PT_INT}, {"owner_scope", SCOPE_CTA_, SCOPE_CTA_, SCOPE_SYS_, PT_SCOPE},
+    {"scope", SCOPE_GPU, SCOPE_CTA, SCOPE_SYS, PT_SCOPE}, {"backoff", 32, 0, 1 << 20, PT_INT},
+    {"owned", 0, 0, 1, PT_INT}, {"owner_scope", SCOPE_CTA, SCOPE_CTA, SCOPE_SYS, PT_SCOPE},
     {"foreign", 10, 0, 100, PT_INT}, {"remote", 0, 0, 1, PT_INT}, {NULL, 0, 0, 0, 0}};
 static const param_desc barrier_params[] = {
     {"episodes", 8, 1, 1 << 24, PT_INT}, {"work", 16, 0, 1 << 20, PT_INT},
-    {"scope", SCOPE_GPU_, SCOPE_CTA_, SCOPE_SYS_, PT_SCOPE}, {"compute", 0, 0, 1 << 20, PT_INT},
+    {"scope", SCOPE_GPU, SCOPE_CTA, SCOPE_SYS, PT_SCOPE}, {"compute", 0, 0, 1 << 20, PT_INT},
     {NULL, 0, 0, 0, 0}};
 static const param_desc worksteal_params[] = {
     {"tasks", 32, 0, 1 << 24, PT_INT}, {"task_lines", 4, 0, 1 << 16, PT_INT},
-    {"owner_scope", SCOPE_CTA_, SCOPE_CTA_, SCOPE_SYS_, PT_SCOPE},
-    {"steal_scope", SCOPE_GPU_, SCOPE_CTA_, SCOPE_SYS_, PT_SCOPE}, {"imbalance", 100, 0, 10000, PT_INT},
+    {"owner_scope", SCOPE_CTA, SCOPE_CTA, SCOPE_SYS, PT_SCOPE},
+    {"steal_scope", SCOPE_GPU, SCOPE_CTA, SCOPE_SYS, PT_SCOPE}, {"imbalance", 100, 0, 10000, PT_INT},
     {"steal_tries", 4, 0, 1 << 16, PT_INT}, {"steal_remote", 0, 0, 1, PT_INT}, {"reads", 0, 0, 1 << 16, PT_INT},
     {"window", 64, 1, MAXN, PT_INT}, {"compute", 0, 0, 1 << 20, PT_INT}, {NULL, 0, 0, 0, 0}};
 static const param_desc sharing_params[] = {
     {"kernels", 8, 1, 1 << 20, PT_INT}, {"window", 64, 1, MAXN, PT_INT}, {"reuse", 4, 1, 1 << 16, PT_INT},
     {"remote", 50, 0, 100, PT_INT}, {"writes", 8, 0, MAXN, PT_INT}, {"compute", 0, 0, 1 << 20, PT_INT},
-    {"boundary", SCOPE_SYS_, SCOPE_CTA_, SCOPE_SYS_, PT_SCOPE}, {NULL, 0, 0, 0, 0}};
+    {"boundary", SCOPE_SYS, SCOPE_CTA, SCOPE_SYS, PT_SCOPE}, {NULL, 0, 0, 0, 0}};
 static const param_desc litmus_params[] = {
     {"iterations", 100, 1, 1 << 24, PT_INT}, {"copies", 1, 1, 4096, PT_INT},
-    {"boundary", SCOPE_GPU_, SCOPE_CTA_, SCOPE_SYS_, PT_SCOPE}, {NULL, 0, 0, 0, 0}};
+    {"boundary", SCOPE_GPU, SCOPE_CTA, SCOPE_SYS, PT_SCOPE}, {NULL, 0, 0, 0, 0}};
 
 static const char *const kind_names[WL_KIND_COUNT] = {"stream", "reuse", "prodcons", "histogram", "reduction",
                                                       "lock", "barrier", "worksteal", "sharing", "litmus"};
@@ -127,7 +128,6 @@ static bool set_kind(wparse *p, const sim_line *l)
 
 static bool set_param(wparse *p, const sim_line *l)
 {
-    static const char *const scopes[] = {"none", "cta", "gpu", "sys"};
     const sim_word *key = &l->words[0];
     if (!p->have_kind)
         return werr(p, key, "'%s' before the workload's kind (a 'kind' line comes first)", key->text);
@@ -144,8 +144,8 @@ static bool set_param(wparse *p, const sim_line *l)
         return werr(p, key, "expected one value after '%s'", key->text);
     const param_desc *d = &kind_params[p->w->kind][i];
     if (d->type == PT_SCOPE) {
-        for (int s = 1; s < 4; s++)
-            if (!strcmp(l->words[1].text, scopes[s])) {
+        for (int s = SCOPE_CTA; s <= SCOPE_SYS; s++)
+            if (!strcmp(l->words[1].text, vocab_scopes[s])) {
                 p->w->param[i] = s;
                 return true;
             }
@@ -257,11 +257,11 @@ static bool bind_layout(sim_workload *w, FILE *errors)
     }
     case WL_REUSE: layout(w, (long[]){P(w, lines) * W, P(w, writes) * W + 1}, 2); break;
     case WL_PRODCONS:
-        if (P(w, scope) == SCOPE_CTA_ && w->warps_per_cu < 2)
+        if (P(w, scope) == SCOPE_CTA && w->warps_per_cu < 2)
             return bind_fail(w, errors, "scope", "cta-scoped pairs need 2 warps per CU");
-        if (P(w, scope) == SCOPE_GPU_ && cus_per_gpu_of(w) < 2)
+        if (P(w, scope) == SCOPE_GPU && cus_per_gpu_of(w) < 2)
             return bind_fail(w, errors, "scope", "gpu-scoped pairs need 2 CUs per GPU");
-        if (P(w, scope) == SCOPE_SYS_ && G < 2)
+        if (P(w, scope) == SCOPE_SYS && G < 2)
             return bind_fail(w, errors, "scope", "sys-scoped pairs need 2 GPUs");
         w->uses_values = true;
         layout(w, (long[]){P(w, lines) * W, W, W}, 3);
@@ -386,7 +386,7 @@ static uint64_t next_random(sim_wstate *s)
 
 static void op_mem(sim_op *op, int kind, int order, int scope, uint64_t addr, int64_t a, bool needs)
 {
-    *op = (sim_op){.kind = (uint8_t)kind, .order = (uint8_t)order, .scope = (uint8_t)(order == ORDER_WEAK ? 0 : scope),
+    *op = (sim_op){.kind = (uint8_t)kind, .order = (uint8_t)order, .scope = (uint8_t)(order == ORD_WEAK ? 0 : scope),
                    .addr = addr, .a = a, .needs_result = needs, .rmw_has_a = true};
 }
 
@@ -397,7 +397,7 @@ static void op_rmw(sim_op *op, int order, int scope, uint64_t addr, int rmw, int
     op->b = b;
 }
 
-static void op_fence(sim_op *op, int scope) { *op = (sim_op){.kind = OPK_FENCE, .order = ORDER_ACQ_REL, .scope = (uint8_t)scope}; }
+static void op_fence(sim_op *op, int scope) { *op = (sim_op){.kind = OPK_FENCE, .order = ORD_ACQ_REL, .scope = (uint8_t)scope}; }
 
 static void op_compute(sim_op *op, long cycles)
 {
@@ -480,14 +480,14 @@ static void gen_stream(const sim_workload *w, sim_wstate *s, sim_op *op)
         return;
     uint64_t i = (uint64_t)((s->kernel * w->nwarps + s->warp) * n + s->i);
     if (s->phase == 0) {
-        op_mem(op, OPK_LOAD, ORDER_WEAK, 0, w->region[0] + i, 0, false);
+        op_mem(op, OPK_LOAD, ORD_WEAK, 0, w->region[0] + i, 0, false);
         s->phase = P(w, compute) ? 1 : 2;
     } else if (s->phase == 1) {
         op_compute(op, P(w, compute));
         s->phase = 2;
     } else {
         if (P(w, write))
-            op_mem(op, OPK_STORE, ORDER_WEAK, 0, w->region[1] + i, s->i + 1, false);
+            op_mem(op, OPK_STORE, ORD_WEAK, 0, w->region[1] + i, s->i + 1, false);
         else
             op_compute(op, 1);
         s->phase = ++s->i < n ? 0 : -1;
@@ -503,11 +503,11 @@ static void gen_reuse(const sim_workload *w, sim_wstate *s, sim_op *op)
         op_compute(op, P(w, compute));
         s->phase = 0;
     } else if (s->i < n) {
-        op_mem(op, OPK_LOAD, ORDER_WEAK, 0, w->region[0] + (uint64_t)(s->warp * n + s->i), 0, false);
+        op_mem(op, OPK_LOAD, ORD_WEAK, 0, w->region[0] + (uint64_t)(s->warp * n + s->i), 0, false);
         s->i++;
         s->phase = P(w, compute) && s->i % 4 == 0 ? 1 : 0;
     } else if (s->j < nw) {
-        op_mem(op, OPK_STORE, ORDER_WEAK, 0, w->region[1] + (uint64_t)(s->warp * nw + s->j), s->kernel + 1, false);
+        op_mem(op, OPK_STORE, ORD_WEAK, 0, w->region[1] + (uint64_t)(s->warp * nw + s->j), s->kernel + 1, false);
         s->j++;
     } else {
         s->phase = -1;
@@ -524,12 +524,12 @@ static void prodcons_roles(const sim_workload *w, sim_wstate *s)
     int wpc = w->warps_per_cu, cu = s->cu, wi = s->warp % wpc, scope = (int)P(w, scope);
     int per_gpu = cus_per_gpu_of(w), lc = cu % per_gpu;
     s->role = -1;
-    if (scope == SCOPE_CTA_) {
+    if (scope == SCOPE_CTA) {
         if (wi + 1 < wpc || wi % 2 == 1) {
             s->role = wi % 2;
             s->partner = s->warp + (wi % 2 ? -1 : 1);
         }
-    } else if (scope == SCOPE_GPU_) {
+    } else if (scope == SCOPE_GPU) {
         int half = per_gpu / 2;
         if (lc < 2 * half) {
             s->role = lc >= half;
@@ -562,16 +562,16 @@ static void gen_prodcons(const sim_workload *w, sim_wstate *s, int64_t last, sim
             } else if (s->round == 0) {
                 s->phase = 1;
             } else {
-                op_mem(op, OPK_LOAD, ORDER_ACQUIRE, scope, ack, 0, true);
+                op_mem(op, OPK_LOAD, ORD_ACQUIRE, scope, ack, 0, true);
                 s->i = 1;
                 return;
             }
         }
         if (s->phase == 1 && s->i < n) {
-            op_mem(op, OPK_STORE, ORDER_WEAK, 0, data + (uint64_t)s->i++, s->round + 1, false);
+            op_mem(op, OPK_STORE, ORD_WEAK, 0, data + (uint64_t)s->i++, s->round + 1, false);
             return;
         }
-        op_mem(op, OPK_STORE, ORDER_RELEASE, scope, flag, s->round + 1, false);
+        op_mem(op, OPK_STORE, ORD_RELEASE, scope, flag, s->round + 1, false);
         s->round++, s->phase = 0, s->i = 0;
         return;
     }
@@ -584,16 +584,16 @@ static void gen_prodcons(const sim_workload *w, sim_wstate *s, int64_t last, sim
                 op_compute(op, P(w, compute));
                 return;
             }
-            op_mem(op, OPK_LOAD, ORDER_ACQUIRE, scope, flag, 0, true);
+            op_mem(op, OPK_LOAD, ORD_ACQUIRE, scope, flag, 0, true);
             s->i = 1;
             return;
         }
     }
     if (s->i < n) {
-        op_mem(op, OPK_LOAD, ORDER_WEAK, 0, data + (uint64_t)s->i++, 0, false);
+        op_mem(op, OPK_LOAD, ORD_WEAK, 0, data + (uint64_t)s->i++, 0, false);
         return;
     }
-    op_mem(op, OPK_STORE, ORDER_RELEASE, scope, ack, s->round + 1, false);
+    op_mem(op, OPK_STORE, ORD_RELEASE, scope, ack, s->round + 1, false);
     s->round++, s->phase = 0, s->i = 0;
 }
 
@@ -611,7 +611,7 @@ static void gen_histogram(const sim_workload *w, sim_wstate *s, sim_op *op)
     }
     uint64_t r = next_random(s);
     long bin = (long)(r % 100) < hot ? 0 : (long)((r >> 8) % (uint64_t)bins);
-    op_rmw(op, ORDER_RELAXED, (int)P(w, scope), w->region[0] + (uint64_t)bin, WRMW_ADD, 1, 0, false);
+    op_rmw(op, ORD_RELAXED, (int)P(w, scope), w->region[0] + (uint64_t)bin, RMW_ADD, 1, 0, false);
     s->i++;
     s->phase = 1;
 }
@@ -624,7 +624,7 @@ static void gen_reduction(const sim_workload *w, sim_wstate *s, sim_op *op)
         return;
     }
     if (s->i < chunk) {
-        op_mem(op, OPK_LOAD, ORDER_WEAK, 0, w->region[0] + (uint64_t)((s->warp * chunks + s->round) * chunk + s->i), 0,
+        op_mem(op, OPK_LOAD, ORD_WEAK, 0, w->region[0] + (uint64_t)((s->warp * chunks + s->round) * chunk + s->i), 0,
                false);
         s->i++;
         return;
@@ -634,7 +634,7 @@ static void gen_reduction(const sim_workload *w, sim_wstate *s, sim_op *op)
         s->phase = 1;
         return;
     }
-    op_rmw(op, ORDER_RELAXED, (int)P(w, scope), w->region[1], WRMW_ADD, 1, 0, false);
+    op_rmw(op, ORD_RELAXED, (int)P(w, scope), w->region[1], RMW_ADD, 1, 0, false);
     s->i = 0, s->phase = 0, s->round++;
 }
 
@@ -656,7 +656,7 @@ static void gen_lock(const sim_workload *w, sim_wstate *s, int64_t last, sim_op 
     }
     switch (s->phase) {
     case 0:                             /* try to take the lock */
-        op_rmw(op, ORDER_ACQUIRE, scope, lock, WRMW_CAS, 0, 1, true);
+        op_rmw(op, ORD_ACQUIRE, scope, lock, RMW_CAS, 0, 1, true);
         op->remote = remote;
         s->phase = 1;
         return;
@@ -672,13 +672,13 @@ static void gen_lock(const sim_workload *w, sim_wstate *s, int64_t last, sim_op 
     case 2:
         if (s->i < 2 * cs) {
             if (s->i % 2 == 0)
-                op_mem(op, OPK_LOAD, ORDER_WEAK, 0, data + (uint64_t)(s->i / 2), 0, true);
+                op_mem(op, OPK_LOAD, ORD_WEAK, 0, data + (uint64_t)(s->i / 2), 0, true);
             else
-                op_mem(op, OPK_STORE, ORDER_WEAK, 0, data + (uint64_t)(s->i / 2), last + 1, false);
+                op_mem(op, OPK_STORE, ORD_WEAK, 0, data + (uint64_t)(s->i / 2), last + 1, false);
             s->i++;
             return;
         }
-        op_mem(op, OPK_STORE, ORDER_RELEASE, scope, lock, 0, false);
+        op_mem(op, OPK_STORE, ORD_RELEASE, scope, lock, 0, false);
         op->remote = remote;
         s->phase = 0, s->round++;
         if (!owned)
@@ -706,7 +706,7 @@ static void gen_barrier(const sim_workload *w, sim_wstate *s, int64_t last, sim_
     switch (s->phase) {
     case 0:
         if (s->i < work) {
-            op_mem(op, s->i % 2 ? OPK_STORE : OPK_LOAD, ORDER_WEAK, 0,
+            op_mem(op, s->i % 2 ? OPK_STORE : OPK_LOAD, ORD_WEAK, 0,
                    w->region[1] + (uint64_t)(s->warp * work + s->i), s->round, false);
             s->i++;
             return;
@@ -716,12 +716,12 @@ static void gen_barrier(const sim_workload *w, sim_wstate *s, int64_t last, sim_
             op_compute(op, P(w, compute));
             return;
         }
-        op_rmw(op, ORDER_ACQ_REL, scope, count, WRMW_ADD, 1, 0, true);
+        op_rmw(op, ORD_ACQ_REL, scope, count, RMW_ADD, 1, 0, true);
         s->phase = 1;
         return;
     case 1:
         if (last == w->nwarps - 1) {    /* the last to arrive */
-            op_mem(op, OPK_STORE, ORDER_RELAXED, scope, count, 0, false);
+            op_mem(op, OPK_STORE, ORD_RELAXED, scope, count, 0, false);
             s->phase = 2;
             return;
         }
@@ -734,10 +734,10 @@ static void gen_barrier(const sim_workload *w, sim_wstate *s, int64_t last, sim_
             return;
         }
         s->j = 2;
-        op_mem(op, OPK_LOAD, ORDER_ACQUIRE, scope, sense, 0, true);
+        op_mem(op, OPK_LOAD, ORD_ACQUIRE, scope, sense, 0, true);
         return;
     case 2:
-        op_mem(op, OPK_STORE, ORDER_RELEASE, scope, sense, s->round + 1, false);
+        op_mem(op, OPK_STORE, ORD_RELEASE, scope, sense, s->round + 1, false);
         s->round++, s->phase = 0, s->i = 0, s->j = 0;
         return;
     }
@@ -758,8 +758,8 @@ static void gen_worksteal(const sim_workload *w, sim_wstate *s, int64_t last, si
     int q = (int)s->k;
     switch (s->phase) {
     case 0:                             /* take the next task of queue k */
-        op_rmw(op, ORDER_ACQ_REL, q == s->cu ? (int)P(w, owner_scope) : (int)P(w, steal_scope),
-               w->region[0] + (uint64_t)q, WRMW_ADD, 1, 0, true);
+        op_rmw(op, ORD_ACQ_REL, q == s->cu ? (int)P(w, owner_scope) : (int)P(w, steal_scope),
+               w->region[0] + (uint64_t)q, RMW_ADD, 1, 0, true);
         op->remote = q != s->cu && P(w, steal_remote);
         s->phase = 1;
         return;
@@ -787,13 +787,13 @@ static void gen_worksteal(const sim_workload *w, sim_wstate *s, int64_t last, si
         uint64_t base = w->region[1] + (uint64_t)((q * maxq + s->value) * (tl + 1));
         if (s->i < reads) {
             uint64_t line = (uint64_t)((s->value * reads + s->i) % win);
-            op_mem(op, OPK_LOAD, ORDER_WEAK, 0, w->region[2] + (uint64_t)q * (uint64_t)win + line, 0, false);
+            op_mem(op, OPK_LOAD, ORD_WEAK, 0, w->region[2] + (uint64_t)q * (uint64_t)win + line, 0, false);
             s->i++;
             return;
         }
         if (s->i < reads + 2 * tl) {
             long k = s->i - reads;
-            op_mem(op, k % 2 ? OPK_STORE : OPK_LOAD, ORDER_WEAK, 0, base + (uint64_t)(k / 2), s->value, false);
+            op_mem(op, k % 2 ? OPK_STORE : OPK_LOAD, ORD_WEAK, 0, base + (uint64_t)(k / 2), s->value, false);
             s->i++;
             return;
         }
@@ -826,7 +826,7 @@ static void gen_sharing(const sim_workload *w, sim_wstate *s, sim_op *op)
         int g = s->gpu;
         if (e < remote_n && w->ngpu > 1)
             g = (s->gpu + 1 + (int)(s->lwarp % (w->ngpu - 1))) % w->ngpu;
-        op_mem(op, OPK_LOAD, ORDER_WEAK, 0, owned(w, 0, g, s->lwarp * win + e, part), 0, false);
+        op_mem(op, OPK_LOAD, ORD_WEAK, 0, owned(w, 0, g, s->lwarp * win + e, part), 0, false);
         s->i++;
         if (P(w, compute) && s->i % win == 0)
             s->phase = 1;
@@ -840,7 +840,7 @@ static void gen_sharing(const sim_workload *w, sim_wstate *s, sim_op *op)
     long k = s->i - win * reuse;
     if (k < nw) {
         long e = (s->lwarp * win + s->kernel * nw + k) % (win * per_gpu_warps);
-        op_mem(op, OPK_STORE, ORDER_WEAK, 0, owned(w, 0, s->gpu, e, part), s->kernel + 1, false);
+        op_mem(op, OPK_STORE, ORD_WEAK, 0, owned(w, 0, s->gpu, e, part), s->kernel + 1, false);
         s->i++;
         return;
     }
@@ -851,32 +851,6 @@ static void gen_sharing(const sim_workload *w, sim_wstate *s, sim_op *op)
 /* ---- litmus programs ----------------------------------------------------------------------------- */
 
 static int64_t operand(const sim_wstate *s, sim_operand o) { return o.kind == 1 ? s->regs[o.reg] : o.kind == 2 ? o.imm : 0; }
-
-/* A branch's comparison as exported (sim_linstr.cmp), signed. */
-static bool branch_taken(int cmp, int64_t a, int64_t b)
-{
-    switch (cmp) {
-    case 0: return a == b;
-    case 1: return a != b;
-    case 2: return a < b;
-    case 3: return a > b;
-    case 4: return a <= b;
-    default: return a >= b;
-    }
-}
-
-static int64_t alu(int op, int64_t a, int64_t b)
-{
-    switch (op) {
-    case 0: return a + b;
-    case 1: return a - b;
-    case 2: return a * b;
-    case 3: return a & b;
-    case 4: return a | b;
-    case 5: return a ^ b;
-    }
-    return 0;
-}
 
 static uint64_t litmus_addr(const sim_workload *w, const sim_wstate *s, int loc)
 {
@@ -891,7 +865,7 @@ static bool litmus_epilogue(const sim_workload *w, sim_wstate *s, sim_op *op)
     if (s->phase == 1) {
         bool again = s->kernel + 1 < P(w, iterations);
         if (again && s->lthread == 0 && s->i < p->nlocs) {
-            op_mem(op, OPK_STORE, ORDER_WEAK, 0, litmus_addr(w, s, (int)s->i), p->loc_init[s->i], false);
+            op_mem(op, OPK_STORE, ORD_WEAK, 0, litmus_addr(w, s, (int)s->i), p->loc_init[s->i], false);
             s->i++;
             return true;
         }
@@ -936,37 +910,37 @@ static void gen_litmus(const sim_workload *w, sim_wstate *s, int64_t last, sim_o
         const sim_linstr *in = &th->instrs[s->pc++];
         int64_t a = operand(s, in->a), b = operand(s, in->b);
         switch (in->op) {
-        case SL_LOAD:
+        case OP_LOAD:
             op_mem(op, OPK_LOAD, in->order, in->scope, litmus_addr(w, s, in->loc), 0, true);
             op->remote = in->remote;
             s->phase = 2;
             return;
-        case SL_STORE:
+        case OP_STORE:
             op_mem(op, OPK_STORE, in->order, in->scope, litmus_addr(w, s, in->loc), a, false);
             op->remote = in->remote;
             return;
-        case SL_RMW:
-        case SL_RED:
+        case OP_RMW:
+        case OP_RED:
             op_rmw(op, in->order, in->scope, litmus_addr(w, s, in->loc), in->rmw, a, b, in->dst >= 0);
             op->remote = in->remote;
             op->rmw_has_a = in->a.kind != 0;
             s->phase = in->dst >= 0 ? 2 : 0;
             return;
-        case SL_FENCE:
+        case OP_FENCE:
             *op = (sim_op){.kind = OPK_FENCE, .order = (uint8_t)in->order, .scope = (uint8_t)in->scope,
                            .remote = in->remote};
             return;
-        case SL_BARRIER: {
+        case OP_BARRIER: {
             int n = 0;
             for (int k = 0; k < w->program->nthreads; k++)
                 n += w->program->threads[k].gpu == th->gpu && w->program->threads[k].cta == th->cta;
             *op = (sim_op){.kind = OPK_CTA_BARRIER, .barrier_id = (int)a, .barrier_count = in->b.kind ? (int)b : n};
             return;
         }
-        case SL_MOV: s->regs[in->dst] = a; break;
-        case SL_ALU: s->regs[in->dst] = alu(in->alu, a, b); break;
-        case SL_BRANCH: if (branch_taken(in->cmp, a, b)) s->pc = in->target; break;
-        case SL_GOTO: s->pc = in->target; break;
+        case OP_MOV: s->regs[in->dst] = a; break;
+        case OP_ALU: s->regs[in->dst] = arith_alu((enum lit_alu_op)in->alu, a, b); break;
+        case OP_BRANCH: if (arith_cmp((enum lit_cmp)in->cmp, a, b)) s->pc = in->target; break;
+        case OP_GOTO: s->pc = in->target; break;
         }
     }
     op_compute(op, 1);                  /* a long register-only loop: let time pass */
@@ -1041,15 +1015,12 @@ static bool has_row(const sim_tables *t, int kind, int order, int scope, bool re
 static bool need_form(const sim_workload *w, const sim_tables *t, int kind, int order, int scope, bool remote,
                       FILE *errors)
 {
-    static const char *const kinds[] = {"load", "store", "rmw", "fence"};
-    static const char *const orders[] = {"weak", "relaxed", "acquire", "release", "acq_rel", "sc"};
-    static const char *const scopes[SIM_NSCOPES] = {"", ".cta", ".gpu", ".sys", ".wi"};
-    if (order == ORDER_WEAK)
+    if (order == ORD_WEAK)
         scope = 0;
     if (has_row(t, kind, order, scope, remote))
         return true;
     fprintf(errors, "%s: kind: this workload issues %s.%s%s%s, which protocol %s's tables have no row for\n", w->path,
-            kinds[kind], orders[order], scopes[scope % SIM_NSCOPES], remote ? ".remote" : "", t->protocol);
+            vocab_event_kinds[kind], vocab_orders[order], vocab_scope_suffixes[scope % SIM_NSCOPES], remote ? ".remote" : "", t->protocol);
     return false;
 }
 
@@ -1060,49 +1031,49 @@ static bool need(const sim_workload *w, const sim_tables *t, int kind, int order
 
 bool workload_fits_tables(const sim_workload *w, const sim_tables *t, bool ideal, FILE *errors)
 {
-    bool ok = need(w, t, SE_LOAD, ORDER_WEAK, 0, errors) && need(w, t, SE_STORE, ORDER_WEAK, 0, errors);
+    bool ok = need(w, t, SE_LOAD, ORD_WEAK, 0, errors) && need(w, t, SE_STORE, ORD_WEAK, 0, errors);
     int sc = w->kind == WL_LITMUS ? 0 : (int)w->param[0];
     switch (w->kind) {
     case WL_STREAM:
     case WL_REUSE:
     case WL_SHARING:
         if (!ideal)
-            ok = ok && need(w, t, SE_FENCE, ORDER_ACQ_REL, (int)P(w, boundary), errors);
+            ok = ok && need(w, t, SE_FENCE, ORD_ACQ_REL, (int)P(w, boundary), errors);
         break;
     case WL_PRODCONS:
-        ok = ok && need(w, t, SE_LOAD, ideal ? ORDER_WEAK : ORDER_ACQUIRE, sc, errors) &&
-             need(w, t, SE_STORE, ideal ? ORDER_WEAK : ORDER_RELEASE, sc, errors);
+        ok = ok && need(w, t, SE_LOAD, ideal ? ORD_WEAK : ORD_ACQUIRE, sc, errors) &&
+             need(w, t, SE_STORE, ideal ? ORD_WEAK : ORD_RELEASE, sc, errors);
         break;
     case WL_HISTOGRAM:
-    case WL_REDUCTION: ok = ok && need(w, t, SE_RMW, ORDER_RELAXED, (int)P(w, scope), errors); break;
+    case WL_REDUCTION: ok = ok && need(w, t, SE_RMW, ORD_RELAXED, (int)P(w, scope), errors); break;
     case WL_LOCK: {
         bool remote = P(w, owned) && P(w, remote);
         if (P(w, owned))
-            ok = ok && need(w, t, SE_RMW, ORDER_ACQUIRE, (int)P(w, owner_scope), errors) &&
-                 need(w, t, SE_STORE, ORDER_RELEASE, (int)P(w, owner_scope), errors);
+            ok = ok && need(w, t, SE_RMW, ORD_ACQUIRE, (int)P(w, owner_scope), errors) &&
+                 need(w, t, SE_STORE, ORD_RELEASE, (int)P(w, owner_scope), errors);
         if (!P(w, owned) || P(w, foreign))
-            ok = ok && need_form(w, t, SE_RMW, ORDER_ACQUIRE, (int)P(w, scope), remote, errors) &&
-                 need_form(w, t, SE_STORE, ORDER_RELEASE, (int)P(w, scope), remote, errors);
+            ok = ok && need_form(w, t, SE_RMW, ORD_ACQUIRE, (int)P(w, scope), remote, errors) &&
+                 need_form(w, t, SE_STORE, ORD_RELEASE, (int)P(w, scope), remote, errors);
         break;
     }
     case WL_BARRIER:
         sc = (int)P(w, scope);
-        ok = ok && need(w, t, SE_RMW, ORDER_ACQ_REL, sc, errors) && need(w, t, SE_STORE, ORDER_RELAXED, sc, errors) &&
-             need(w, t, SE_STORE, ORDER_RELEASE, sc, errors) && need(w, t, SE_LOAD, ORDER_ACQUIRE, sc, errors);
+        ok = ok && need(w, t, SE_RMW, ORD_ACQ_REL, sc, errors) && need(w, t, SE_STORE, ORD_RELAXED, sc, errors) &&
+             need(w, t, SE_STORE, ORD_RELEASE, sc, errors) && need(w, t, SE_LOAD, ORD_ACQUIRE, sc, errors);
         break;
     case WL_WORKSTEAL:
-        ok = ok && need(w, t, SE_RMW, ORDER_ACQ_REL, (int)P(w, owner_scope), errors) &&
-             need_form(w, t, SE_RMW, ORDER_ACQ_REL, (int)P(w, steal_scope), P(w, steal_remote), errors);
+        ok = ok && need(w, t, SE_RMW, ORD_ACQ_REL, (int)P(w, owner_scope), errors) &&
+             need_form(w, t, SE_RMW, ORD_ACQ_REL, (int)P(w, steal_scope), P(w, steal_remote), errors);
         break;
     case WL_LITMUS:
         for (int k = 0; k < w->program->nthreads && ok; k++)
             for (int i = 0; i < w->program->threads[k].ninstrs && ok; i++) {
                 const sim_linstr *in = &w->program->threads[k].instrs[i];
-                if (in->op <= SL_FENCE)
-                    ok = need_form(w, t, in->op == SL_RED ? SE_RMW : in->op == SL_FENCE ? SE_FENCE : (int)in->op,
+                if (in->op <= OP_FENCE)
+                    ok = need_form(w, t, in->op == OP_RED ? SE_RMW : in->op == OP_FENCE ? SE_FENCE : (int)in->op,
                                    in->order, in->scope, in->remote, errors);
             }
-        ok = ok && need(w, t, SE_FENCE, ORDER_ACQ_REL, (int)P(w, boundary), errors);
+        ok = ok && need(w, t, SE_FENCE, ORD_ACQ_REL, (int)P(w, boundary), errors);
         break;
     case WL_KIND_COUNT: break;
     }

@@ -24,9 +24,7 @@
 #include "sim/tables.h"
 
 enum sim_op_kind { OPK_LOAD, OPK_STORE, OPK_RMW, OPK_FENCE, OPK_COMPUTE, OPK_KERNEL_END, OPK_CTA_BARRIER, OPK_END };
-enum { ORDER_WEAK, ORDER_RELAXED, ORDER_ACQUIRE, ORDER_RELEASE, ORDER_ACQ_REL, ORDER_SC };
-enum { SCOPE_NONE_, SCOPE_CTA_, SCOPE_GPU_, SCOPE_SYS_ };
-enum { WRMW_ADD = 0, WRMW_EXCH = 4, WRMW_CAS = 5 };
+/* Orders, scopes and read-modify-write operations: base/vocab.h's (via sim/tables.h). */
 
 typedef struct sim_op {
     uint8_t kind, order, scope, rmw;

@@ -10,6 +10,7 @@ int main(void)
     if (CU_initialize_registry() != CUE_SUCCESS)
         return 2;
     register_diag_tests();
+    register_arith_tests();
     register_input_tests();
     register_cat_limits_tests();
     register_protocol_limits_tests();
@@ -38,6 +39,7 @@ int main(void)
     register_print_tests();
     register_gen_tests();
     register_sim_tests();
+    register_sim_arith_tests();
     CU_basic_set_mode(CU_BRM_NORMAL);
     CU_basic_run_tests();
     unsigned failed = CU_get_number_of_failures() + CU_get_number_of_tests_failed();

@@ -3,6 +3,7 @@
 #define SCOPECHECK_UNIT_SUITES_H
 
 void register_diag_tests(void);
+void register_arith_tests(void);
 void register_input_tests(void);
 void register_cat_limits_tests(void);
 void register_protocol_limits_tests(void);
@@ -31,5 +32,6 @@ void register_gen_tests(void);
 void register_describe_tests(void);
 void register_msc_tests(void);
 void register_sim_tests(void);
+void register_sim_arith_tests(void);
 
 #endif

@@ -50,10 +50,35 @@ static void test_alu_results(void)
     CU_ASSERT_EQUAL(lit_alu_result(ALU_XOR, 6, 3), 5);
 }
 
+/* The checker's instruction arithmetic (what the enumerator and the
+ * protocol interpreter call) is the simulator's (base/arith.h, which
+ * scopesim calls directly), operand by operand at the 64-bit corners. */
+static void test_same_as_simulator(void)
+{
+    const lit_value v[] = {INT64_MIN, INT64_MIN + 1, -2, -1, 0, 1, 2, INT64_MAX - 1, INT64_MAX};
+    const int n = (int)(sizeof v / sizeof v[0]);
+    for (int op = 0; op < LIT_NRMW_OPS; op++)
+        for (int i = 0; i < n; i++)
+            for (int j = 0; j < n; j++) {
+                CU_ASSERT_EQUAL(rmw((enum lit_rmw_op)op, OPND_IMM, v[i], v[j], 7),
+                                arith_rmw((enum lit_rmw_op)op, true, v[i], v[j], 7));
+                CU_ASSERT_EQUAL(rmw((enum lit_rmw_op)op, OPND_NONE, v[i], v[j], 7),
+                                arith_rmw((enum lit_rmw_op)op, false, v[i], v[j], 7));
+            }
+    for (int op = 0; op < LIT_NALU_OPS; op++)
+        for (int i = 0; i < n; i++)
+            for (int j = 0; j < n; j++)
+                CU_ASSERT_EQUAL(lit_alu_result((enum lit_alu_op)op, v[i], v[j]),
+                                arith_alu((enum lit_alu_op)op, v[i], v[j]));
+    CU_ASSERT_EQUAL(rmw(RMW_ADD, OPND_IMM, INT64_MAX, 1, 0), INT64_MIN);    /* wraps, never undefined */
+    CU_ASSERT_EQUAL(lit_alu_result(ALU_MUL, INT64_MIN, -1), INT64_MIN);
+}
+
 void register_lit_ops_tests(void)
 {
     CU_pSuite s = CU_add_suite("lit_ops", NULL, NULL);
     CU_add_test(s, "read-modify-write results", test_rmw_results);
     CU_add_test(s, "inc and dec, bounded or not", test_inc_dec);
     CU_add_test(s, "ALU results", test_alu_results);
+    CU_add_test(s, "the same results as the simulator's at the 64-bit corners", test_same_as_simulator);
 }

@@ -1,7 +1,9 @@
 /*
- * cli/program_json.h: a litmus program as JSON, for the tables that
+ * protocol/program_json.h: a litmus program as JSON, for the tables that
  * `scopecheck export` stamps (docs/tables-format.md, "Programs"): scopesim
  * runs any checked test in a loop from it, and never reads litmus files.
+ * The protocol layer writes the whole tables format: protocol/export.h the
+ * tables, this the programs.
  *
  * Contract: returns a new JSON object (the caller owns it) with the
  * test's locations (name, initial value) and threads (name, CTA, GPU,
@@ -10,8 +12,8 @@
  * location, operands, branch target).  Deterministic; NULL when out of
  * memory.
  */
-#ifndef SCOPECHECK_CLI_PROGRAM_JSON_H
-#define SCOPECHECK_CLI_PROGRAM_JSON_H
+#ifndef SCOPECHECK_PROTOCOL_PROGRAM_JSON_H
+#define SCOPECHECK_PROTOCOL_PROGRAM_JSON_H
 
 #include <jansson.h>
 

@@ -1,14 +1,6 @@
-/* cli/program_json.c: a litmus program as JSON (see cli/program_json.h). */
-#include "cli/program_json.h"
-
-static const char *const opcodes[] = {[OP_LOAD] = "load", [OP_STORE] = "store", [OP_RMW] = "rmw",
-                                      [OP_RED] = "red", [OP_FENCE] = "fence", [OP_BARRIER] = "barrier",
-                                      [OP_MOV] = "mov", [OP_ALU] = "alu", [OP_BRANCH] = "branch",
-                                      [OP_GOTO] = "goto"};
-static const char *const orders[] = {"weak", "relaxed", "acquire", "release", "acq_rel", "sc"};
-static const char *const scopes[] = {"none", "cta", "gpu", "sys", "wi"};
-static const char *const rmw_ops[] = {"add", "sub", "inc", "dec", "exch", "cas", "and", "or", "xor", "min", "max"};
-static const char *const alu_ops[] = {"add", "sub", "mul", "and", "or", "xor"};
+/* protocol/program_json.c: a litmus program as JSON (see protocol/program_json.h).
+ * Every name is base/vocab.h's, the words scopesim reads back. */
+#include "protocol/program_json.h"
 
 static json_t *operand_json(lit_operand o)
 {
@@ -21,15 +13,15 @@ static json_t *operand_json(lit_operand o)
 
 static json_t *instr_json(const lit_instr *in)
 {
-    json_t *o = json_pack("{s:s, s:s, s:s, s:i, s:i, s:o, s:o}", "op", opcodes[in->op], "order", orders[in->order],
-                          "scope", scopes[in->scope], "dst", in->dst, "loc", in->loc, "a", operand_json(in->a), "b",
-                          operand_json(in->b));
+    json_t *o = json_pack("{s:s, s:s, s:s, s:i, s:i, s:o, s:o}", "op", vocab_opcodes[in->op], "order",
+                          vocab_orders[in->order], "scope", vocab_scopes[in->scope], "dst", in->dst, "loc", in->loc,
+                          "a", operand_json(in->a), "b", operand_json(in->b));
     if (in->op == OP_RMW || in->op == OP_RED)
-        json_object_set_new(o, "rmw", json_string(rmw_ops[in->rmw_op]));
+        json_object_set_new(o, "rmw", json_string(vocab_rmw_ops[in->rmw_op]));
     if (in->op == OP_ALU)
-        json_object_set_new(o, "alu", json_string(alu_ops[in->alu_op]));
+        json_object_set_new(o, "alu", json_string(vocab_alu_ops[in->alu_op]));
     if (in->op == OP_BRANCH)
-        json_object_set_new(o, "cmp", json_string((const char *const[]){"eq", "ne", "lt", "gt", "le", "ge"}[in->cmp]));
+        json_object_set_new(o, "cmp", json_string(vocab_cmps[in->cmp]));
     if (in->op == OP_BRANCH || in->op == OP_GOTO)
         json_object_set_new(o, "target", json_integer(in->target));
     if (in->op == OP_BARRIER)
