@@ -5,13 +5,14 @@
 #      '#', '%:', spliced lines, "..." and <...>, each resolved as the
 #      compiler resolves it with -Isrc), and by calling a function or using
 #      a variable that an object of another folder defines (nm over the
-#      objects in BUILD_DIR, default build/obj, one per file of src/);
+#      objects in BUILD_DIR, default build/obj, one per file of src/ and
+#      tests/unit/, the latter in BUILD_DIR/unit/);
 #   2. a project header is named by its path under src/ ("protocol/nsi.h",
 #      not "nsi.h" or "../search/nsi.h"), so that rule 1 reads it;
 #   3. DIR/internal.h is a contract between the files of DIR alone: nothing
 #      else includes it, but for the exceptions of `internal_also`;
-#   4. a unit-test folder tests/unit/F/ includes only what F may, F itself,
-#      its own helpers and tests/unit/*.h (but for `test_also`);
+#   4. a unit-test folder tests/unit/F/ includes and calls only what F may,
+#      F itself, its own helpers and tests/unit/*.h (but for `test_also`);
 #   5. no circle between headers (#include), files (calls) or folders.
 # Prints every breach and exits 1 if there is one; exits 2, saying why, when
 # it cannot check (an object missing or older than its source).
@@ -45,14 +46,15 @@ declare -A allowed=(
 declare -A internal_also=(
     [litmus/opencl/internal.h]="litmus/c"
 )
-# unit test -> headers it may include beyond its folder's row.
+# unit test -> what it may use beyond its folder's row (entries as in
+# `allowed`).
 declare -A test_also=(
     # both check a front end's output by its outcomes: they run the
     # parsed test through the enumerator under a model
-    [tests/unit/litmus/test_print.c]="cat/cat.h enumerate/enumerate.h"
-    [tests/unit/litmus/test_litmus_c.c]="cat/cat.h enumerate/enumerate.h enumerate/thread_paths.h"
+    [tests/unit/litmus/test_print.c]="cat enumerate"
+    [tests/unit/litmus/test_litmus_c.c]="cat enumerate"
     # a generated or shrunk test must keep its verdict under sc.cat
-    [tests/unit/gen/test_gen.c]="cat/cat.h enumerate/enumerate.h"
+    [tests/unit/gen/test_gen.c]="cat enumerate"
 )
 
 status=0
@@ -64,6 +66,15 @@ may_use() {
     [ -n "$1" ] || return 1
     [ "${2%%/*}" = "$1" ] && return 0
     for e in ${allowed[$1]}; do
+        case $2 in "$e" | "$e"/*) return 0 ;; esac
+    done
+    return 1
+}
+
+# test_may_use FILE PATH: FILE, a unit test, is excepted for PATH.
+test_may_use() {
+    local e
+    for e in ${test_also[$1]-}; do
         case $2 in "$e" | "$e"/*) return 0 ;; esac
     done
     return 1
@@ -179,7 +190,7 @@ check_include() {
         [ "$to" != "$from" ] && echo "$to $from" >>"$folder_edges" ;;
     esac
     may_use "$from" "$p" && return
-    case " ${test_also[$f]-} " in *" $p "*) return ;; esac
+    test_may_use "$f" "$p" && return
     if [ -n "$from" ]; then
         breach "$f:$at: includes \"$p\": $from/ may include only: ${allowed[$from]:-nothing}"
     else
@@ -207,16 +218,20 @@ while IFS=$'\t' read -r f at form name; do
     check_include "$f" "$at" "$form" "$name" "$from"
 done < <(includes "${sources[@]}")
 
-# Rule 1 by calls: one object per file of src/, none older than its source.
+# Rules 1 and 4 by calls: one object per file of src/ and tests/unit/, none
+# older than its source.
 cannot=0
-mapfile -t csources < <(find src -name '*.c' | sort)
+mapfile -t csources < <(find src tests/unit -name '*.c' 2>/dev/null | sort)
 if [ ! -d "$objdir" ]; then
     echo "check_layers: no object folder $objdir (build first: make check-layers does)"
     csources=()
 fi
 objects=()
 for c in "${csources[@]}"; do
-    o=$objdir/${c#src/}
+    case $c in
+    src/*) o=$objdir/${c#src/} ;;
+    *) o=$objdir/unit/${c#tests/unit/} ;;
+    esac
     o=${o%.c}.o
     if [ ! -f "$o" ]; then
         echo "check_layers: $c has no object $o (build first: make check-layers does; is its folder in the Makefile?)"
@@ -235,14 +250,25 @@ if [ $cannot -eq 0 ]; then
                  if (kind == "U" || w[n - 1] ~ /^[TDBRVWGS]$/) print kind, substr($0, 1, i - 1), w[n] }'
     # "caller definer symbol" for every symbol an object uses from another
     while read -r caller definer sym; do
-        c=src/${caller#"$objdir"/}; c=${c%.o}.c
+        case $definer in "$objdir"/unit/*) continue ;; esac    # tests call tests
         d=src/${definer#"$objdir"/}; d=${d%.o}.c
+        dpath=${d#src/}
+        to=${dpath%%/*}
+        case $caller in
+        "$objdir"/unit/*)
+            c=tests/unit/${caller#"$objdir"/unit/}; c=${c%.o}.c
+            from=${c#tests/unit/}
+            case $from in */*) from=${from%%/*} ;; *) from="" ;; esac
+            may_use "$from" "$dpath" || may_use "$from" "${dpath%.c}.h" || test_may_use "$c" "$dpath" ||
+                breach "$c uses $sym of $d: ${from:-tests/unit}/ may use only: ${from:+${allowed[$from]:-nothing}}"
+            continue ;;
+        esac
+        c=src/${caller#"$objdir"/}; c=${c%.o}.c
         echo "$d $c" >>"$file_edges"
-        from=${c#src/} to=${d#src/}
-        from=${from%%/*} to=${to%%/*}
+        from=${c#src/}
+        from=${from%%/*}
         [ "$from" = "$to" ] && continue
         echo "$to $from" >>"$folder_edges"
-        dpath=${d#src/}
         may_use "$from" "$dpath" || may_use "$from" "${dpath%.c}.h" ||
             breach "$c uses $sym of $d: $from/ may use only: ${allowed[$from]:-nothing}"
     done < <({ nm -A --defined-only -g "${objects[@]}" | awk -v kind=D "$nm_fields"

@@ -40,6 +40,7 @@ inject() {
 # compile FILE: its object in the tree's object folder.
 compile() {
     local o=$t/obj/${1#src/}
+    case $1 in tests/unit/*) o=$t/obj/unit/${1#tests/unit/} ;; esac
     o=${o%.c}.o
     mkdir -p "$(dirname "$o")"
     rm -f "$o"
@@ -140,6 +141,13 @@ compile src/protocol/layers_probe.c
 fails "protocol/ calls $fn of search/bfs.c (only search/nsi.h is allowed)" 1 \
     "src/protocol/layers_probe\\.c uses $fn of src/search/bfs\\.c: protocol/ may use only: base litmus search/nsi\\.h"
 
+fresh
+fn=$(first_function protocol/instance.o)
+printf 'void layers_probe(void);\nvoid %s(void);\nvoid layers_probe(void) { %s(); }\n' "$fn" "$fn" >"$t/tests/unit/search/layers_probe.c"
+compile tests/unit/search/layers_probe.c
+fails "tests/unit/search/ calls $fn of protocol/ (no include)" 1 \
+    "tests/unit/search/layers_probe\\.c uses $fn of src/protocol/instance\\.c: search/ may use only: base\$"
+
 # Hole 6: no objects, one missing, one out of date: the script cannot check.
 fresh
 objarg=nowhere fails "no object folder" 2 'no object folder nowhere'
@@ -160,20 +168,20 @@ touch -d @0 "$t/src/newlayer/new.c"
 fails "a new folder without a row or objects" 2 "folder 'newlayer' has no row|src/newlayer/new\\.c has no object"
 
 # Hole 7: on a clean build, make check-layers builds every object of src/
-# (sim/ included) before it runs the script.
+# (sim/ included) and tests/unit/ before it runs the script.
 mkdir -p "$scratch/clean"
 cp -a Makefile src scripts "$scratch/clean/"
-mkdir -p "$scratch/clean/tests" && cp -a tests/layers "$scratch/clean/tests/"
+mkdir -p "$scratch/clean/tests" && cp -a tests/layers tests/unit "$scratch/clean/tests/"
 make -n -C "$scratch/clean" check-layers >"$scratch/out" 2>&1
 script_at=$(grep -n 'scripts/check_layers\.sh' "$scratch/out" | head -n 1 | cut -d: -f1)
 missing=""
-for c in $(cd "$scratch/clean" && find src -name '*.c' | sort); do
-    o=build/obj/${c#src/}
+for c in $(cd "$scratch/clean" && find src tests/unit -name '*.c' | sort); do
+    case $c in src/*) o=build/obj/${c#src/} ;; *) o=build/obj/unit/${c#tests/unit/} ;; esac
     at=$(grep -nF -- "-o ${o%.c}.o $c" "$scratch/out" | head -n 1 | cut -d: -f1)
     [ -n "$at" ] && [ -n "$script_at" ] && [ "$at" -lt "$script_at" ] || missing="$missing $c"
 done
 [ -n "$script_at" ] && [ -z "$missing" ] && ok=1 || ok=0
-report $ok "make check-layers on a clean tree compiles every src/ file first${missing:+ (not:$missing)}"
+report $ok "make check-layers on a clean tree compiles every file of src/ and tests/unit/ first${missing:+ (not:$missing)}"
 
 # Hole 8: unit tests obey their folder's row.
 fresh
