@@ -7,7 +7,7 @@
 #      a variable that an object of another folder defines (nm over the
 #      objects in BUILD_DIR, default build/obj, one per file of src/ and
 #      tests/unit/, the latter in BUILD_DIR/unit/);
-#   2. a project header is named by its path under src/ ("protocol/nsi.h",
+#   2. a project header is named by its path under src/ ("search/nsi.h",
 #      not "nsi.h" or "../search/nsi.h"), so that rule 1 reads it;
 #   3. DIR/internal.h is a contract between the files of DIR alone: nothing
 #      else includes it, but for the exceptions of `internal_also`;
@@ -68,7 +68,7 @@ may_use() {
     local e
     [ -n "$1" ] || return 1
     [ "${2%%/*}" = "$1" ] && return 0
-    for e in ${allowed[$1]}; do
+    for e in ${allowed[$1]-}; do
         case $2 in "$e" | "$e"/*) return 0 ;; esac
     done
     return 1
@@ -202,23 +202,32 @@ check_include() {
     fi
 }
 
+# folder_of FILE: $from is the folder whose row FILE obeys, a folder of
+# src/ for src/F/... and tests/unit/F/..., "" for tests/unit/*; fails if
+# that folder has no row.
+folder_of() {
+    case $1 in
+    src/*) from=${1#src/} ;;
+    tests/unit/*/*) from=${1#tests/unit/} ;;
+    *) from=""; return 0 ;;
+    esac
+    from=${from%%/*}
+    [ -n "${allowed[$from]+set}" ]
+}
+
+# Every file of src/ and tests/unit/ is in a folder with a row.
+mapfile -t sources < <(find src tests/unit -type f 2>/dev/null | sort)
+declare -A no_row=()
+for f in "${sources[@]}"; do
+    folder_of "$f" && continue
+    [ -n "${no_row[$from]-}" ] || breach "$f: folder '$from' has no row in scripts/check_layers.sh"
+    no_row[$from]=1
+done
+
 # Rules 1 to 4: the includes of src/ and tests/unit/.
 mapfile -t sources < <(find src tests/unit -name '*.[ch]' 2>/dev/null | sort)
-declare -A no_row=()
 while IFS=$'\t' read -r f at form name; do
-    case $f in
-    src/*) rel=${f#src/} ;;
-    tests/unit/*/*) rel=${f#tests/unit/} ;;
-    *) rel=tests ;;
-    esac
-    from=${rel%%/*}
-    if [ "$from" = tests ]; then
-        from=""
-    elif [ -z "${allowed[$from]+set}" ]; then
-        [ -n "${no_row[$from]-}" ] || breach "$f: folder '$from' has no row in scripts/check_layers.sh"
-        no_row[$from]=1
-        continue
-    fi
+    folder_of "$f" || continue
     check_include "$f" "$at" "$form" "$name" "$from"
 done < <(includes "${sources[@]}")
 
@@ -261,16 +270,14 @@ if [ $cannot -eq 0 ]; then
         case $caller in
         "$objdir"/unit/*)
             c=tests/unit/${caller#"$objdir"/unit/}; c=${c%.o}.c
-            from=${c#tests/unit/}
-            case $from in */*) from=${from%%/*} ;; *) from="" ;; esac
+            folder_of "$c" || continue
             may_use "$from" "$dpath" || may_use "$from" "${dpath%.c}.h" || test_may_use "$c" "$dpath" ||
                 breach "$c uses $sym of $d: ${from:-tests/unit}/ may use only: ${from:+${allowed[$from]:-nothing}}"
             continue ;;
         esac
         c=src/${caller#"$objdir"/}; c=${c%.o}.c
         echo "$d $c" >>"$file_edges"
-        from=${c#src/}
-        from=${from%%/*}
+        folder_of "$c" || continue
         [ "$from" = "$to" ] && continue
         echo "$to $from" >>"$folder_edges"
         may_use "$from" "$dpath" || may_use "$from" "${dpath%.c}.h" ||

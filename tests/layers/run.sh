@@ -167,6 +167,11 @@ printf 'int layers_new(void);\nint layers_new(void) { return 0; }\n' >"$t/src/ne
 touch -d @0 "$t/src/newlayer/new.c"
 fails "a new folder without a row or objects" 2 "folder 'newlayer' has no row|src/newlayer/new\\.c has no object"
 
+fresh
+mkdir -p "$t/src/newlayer"
+printf '/* x.h: nothing yet */\n' >"$t/src/newlayer/x.h"
+fails "a new folder without a row (a header that includes nothing)" 1 "src/newlayer/x\\.h: folder 'newlayer' has no row"
+
 # Hole 7: on a clean build, make check-layers builds every object of src/
 # (sim/ included) and tests/unit/ before it runs the script.
 mkdir -p "$scratch/clean"
