@@ -56,8 +56,8 @@ declare -A test_also=(
     # a generated or shrunk test must keep its verdict under sc.cat
     [tests/unit/gen/test_gen.c]="cat enumerate"
     # the synthetic next-state model of the back ends' tests drives the
-    # scheduler wrapper's tests too
-    [tests/unit/schedule/test_sched.c]="tests/unit/search/toy_model.h"
+    # scheduler wrapper's tests too, searched by those back ends
+    [tests/unit/schedule/test_sched.c]="tests/unit/search/toy_model.h search/bfs.h search/fair_cycle.h"
 )
 
 status=0
