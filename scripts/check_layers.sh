@@ -271,7 +271,8 @@ if [ $cannot -eq 0 ]; then
         "$objdir"/unit/*)
             c=tests/unit/${caller#"$objdir"/unit/}; c=${c%.o}.c
             folder_of "$c" || continue
-            may_use "$from" "$dpath" || may_use "$from" "${dpath%.c}.h" || test_may_use "$c" "$dpath" || test_may_use "$c" "${dpath%.c}.h" ||
+            may_use "$from" "$dpath" || may_use "$from" "${dpath%.c}.h" ||
+                test_may_use "$c" "$dpath" || test_may_use "$c" "${dpath%.c}.h" ||
                 breach "$c uses $sym of $d: ${from:-tests/unit}/ may use only: ${from:+${allowed[$from]:-nothing}}"
             continue ;;
         esac
