@@ -85,15 +85,15 @@ test_may_use() {
 
 # normalize PATH: $resolved is PATH without "." and "x/.." steps.
 normalize() {
-    local IFS=/ part out=()
+    local IFS=/ part steps=()
     for part in $1; do
         case $part in
         '' | .) ;;
-        ..) [ ${#out[@]} -gt 0 ] && unset 'out[${#out[@]}-1]' ;;
-        *) out+=("$part") ;;
+        ..) [ ${#steps[@]} -gt 0 ] && unset 'steps[${#steps[@]}-1]' ;;
+        *) steps+=("$part") ;;
         esac
     done
-    resolved="${out[*]}"
+    resolved="${steps[*]}"
 }
 
 # includes FILE...: "file<TAB>line<TAB>form<TAB>name" for every #include
