@@ -153,9 +153,12 @@ fuzz-replay: $(foreach n,$(FUZZ_NAMES),build/asan/fuzz/replay_$(n))
 fuzz: $(foreach n,$(FUZZ_NAMES),build/fuzz/fuzz_$(n))
 	bash scripts/fuzz.sh $(FUZZ_SECONDS) $(FUZZ_NAMES)
 
-# The dependency rules of docs/ARCHITECTURE.md (folders, no circles).
-check-layers: bin/scopecheck
+# The dependency rules of docs/ARCHITECTURE.md (folders, internal headers,
+# unit tests, no circles) over the objects of every file of src/, scopesim's
+# included, and of tests/unit/; then the script's own tests, one breach each.
+check-layers: $(OBJ) $(SIM_OBJ) $(UNIT_OBJ)
 	bash scripts/check_layers.sh build/obj
+	CC="$(CC)" bash tests/layers/run.sh build/obj
 
 # The whole suite; the closing line of each part says what passed.
 test: check-layers unit e2e conformance asan

@@ -31,3 +31,14 @@ expect_error() {
     fi
     echo "PASS: $what at $pos ($re)"
 }
+
+# verify_table TABLE: the rows of a table of expected `verify` results, run
+# by scripts/verify_suite.sh (the one runner of such tables), one PASS or
+# FAIL line each, and one more for the table as a whole (so that a table the
+# runner cannot read fails too).  Uses the caller's $bin.
+verify_table() {
+    local out
+    out=$(SCOPECHECK=$bin bash scripts/verify_suite.sh "$1" 2>&1)
+    grep -E '^(PASS|FAIL): ' <<<"$out"
+    check "$1: every row ($(tail -n 1 <<<"$out"))" grep -q ', 0 failed' <<<"$out"
+}

@@ -16,25 +16,12 @@ out=$(SCOPECHECK=$bin bash scripts/conformance.sh litmus/rsp 2>&1)
 check "litmus/rsp: opencl-rsp verdicts match the hand derivations ($(tail -n 1 <<<"$out"))" \
     grep -q ', 0 failed' <<<"$out"
 
-# 2. The protocols.  Pass: exit 0 and Result Pass.  Fail: exit 1, Result Fail,
-#    and an unsound outcome (the test's condition is forbidden by opencl-rsp,
-#    part 1) shown with its trace.
-while IFS=$'\t' read -r test proto consts want cost _; do
-    case $test in ''|\#*) continue ;; esac
-    [ "$cost" = slow ] && [ "${RSP_SLOW:-0}" != 1 ] && continue
-    args=()
-    [ "$consts" != - ] && args=(--const "$consts")
-    "$bin" verify --no-progress --protocol "models/$proto.proto" --model opencl-rsp --racy undefined \
-        "${args[@]}" "litmus/rsp/$test" >"$tmp/out" 2>"$tmp/err"
-    rc=$?
-    what="$proto on $test${args[*]:+ (${args[*]})}: Result $want"
-    if [ "$want" = Pass ]; then
-        check "$what" sh -c "test $rc -eq 0 && grep -qx 'Result Pass' '$tmp/out'"
-    else
-        check "$what" sh -c "test $rc -eq 1 && grep -qx 'Result Fail' '$tmp/out' &&
-            grep -q '^Violation unsound outcome: ' '$tmp/out' && grep -q '^Trace' '$tmp/out'"
-    fi
-done < litmus/rsp/protocols.tsv
+# 2. The protocols (litmus/rsp/protocols.tsv, run by scripts/verify_suite.sh).
+#    Pass: exit 0 and Result Pass.  Fail: exit 1, Result Fail, and an unsound
+#    outcome (the test's condition is forbidden by opencl-rsp, part 1) shown
+#    with its trace.
+export VERIFY_SLOW=${RSP_SLOW:-0}
+verify_table litmus/rsp/protocols.tsv
 
 # 3. The baseline has no remote operations: a located error, exit 2, no output.
 "$bin" verify --protocol models/gpu_wc.proto --model opencl-rsp litmus/rsp/MP_L2R.litmus >"$tmp/out" 2>"$tmp/err"

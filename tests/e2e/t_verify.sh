@@ -9,12 +9,15 @@ bin=$1
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-count_is() { # FILE STATES TRANSITIONS
-    "$bin" verify --protocol gpu_vi --json "$1" >"$tmp/c.json" &&
-        jq -e --argjson s "$2" --argjson t "$3" '.stats.states == $s and .stats.transitions == $t and .sound and .complete' "$tmp/c.json" >/dev/null
-}
-check "MP (2 CUs): 268 states, 541 transitions, sound" count_is litmus/protocol/MP-stale-seed.litmus 268 541
-check "IRIW (4 CUs): 3760 states, 11916 transitions, sound" count_is litmus/protocol/IRIW-acq-4.litmus 3760 11916
+# The rows of litmus/protocol/verify.tsv: the reference state counts of the
+# baseline, each gpu_vi mutant caught by its test, the unordered baseline.
+verify_table litmus/protocol/verify.tsv
+# The runner fails a row that disagrees (here a state count off by one).
+cp litmus/protocol/MP-stale-seed.litmus "$tmp/"
+printf '#: columns file protocol options expected states transitions\nMP-stale-seed\tgpu_vi\t-\tPass\t269\t541\n' >"$tmp/verify.tsv"
+check "verify_suite.sh fails a row whose state count is wrong" sh -c \
+    "SCOPECHECK='$bin' bash scripts/verify_suite.sh '$tmp/verify.tsv' | grep -q '^FAIL: .*268 states, want 269' &&
+     ! SCOPECHECK='$bin' bash scripts/verify_suite.sh '$tmp/verify.tsv' >/dev/null"
 
 # The baseline is sound on every test of our suite (values up to 3), barriers included.
 for f in litmus/ptx/*.litmus; do
@@ -25,19 +28,13 @@ for f in litmus/protocol/*.litmus; do
     check "baseline sound on $(basename "$f")" "$bin" verify --protocol gpu_vi "$f"
 done
 
-# Every mutant is caught by its named test: exit 1, an unsound outcome, a trace.
-caught() { # MUTANT LITMUS
-    "$bin" verify --protocol "models/mutants/$1.proto" "litmus/protocol/$2.litmus" >"$tmp/m.out" 2>&1
-    local rc=$?
-    [ "$rc" -eq 1 ] && grep -q '^Violation unsound outcome' "$tmp/m.out" && grep -q '^Trace' "$tmp/m.out" &&
-        grep -q '^Result Fail' "$tmp/m.out"
-}
-check "mutant: acquire does not invalidate, caught by MP-stale-seed" caught gpu_vi_no_acquire_inval MP-stale-seed
-check "mutant: gpu atomics at the L1, caught by RMW-after-seed" caught gpu_vi_atomics_at_l1 RMW-after-seed
-check "mutant: reordering network, caught by CoWR-miss" caught gpu_vi_reordering_net CoWR-miss
-check "mutant: release does not wait for acks (unordered network), caught by MP-release" caught gpu_vi_release_no_wait MP-release
-check "the unordered-network baseline passes MP-release" "$bin" verify --protocol models/gpu_vi_unordered.proto litmus/protocol/MP-release.litmus
-check "the unordered-network baseline passes MP-stale-seed" "$bin" verify --protocol models/gpu_vi_unordered.proto litmus/protocol/MP-stale-seed.litmus
+# A caught mutant in text: the violation, its trace, Result Fail, exit 1.
+"$bin" verify --protocol models/mutants/gpu_vi_no_acquire_inval.proto litmus/protocol/MP-stale-seed.litmus >"$tmp/m.out" 2>&1
+rc=$?
+check "text output of a caught mutant: exit 1, Violation unsound outcome, Trace, Result Fail" sh -c "test $rc -eq 1 &&
+    grep -q '^Violation unsound outcome' '$tmp/m.out' && grep -q '^Trace' '$tmp/m.out' && grep -q '^Result Fail' '$tmp/m.out'"
+
+# Every mutant names the test that catches it (the gpu_vi ones are rows of verify.tsv).
 for m in models/mutants/*.proto; do
     n=$(basename "$m" .proto)
     check "mutant $n names the test that catches it" grep -qE 'litmus/[a-z-]+/[A-Za-z0-9_+-]+\.litmus' "$m"
@@ -69,16 +66,16 @@ check "unsupported instruction: exit 2 with its position" sh -c "[ $? -eq 2 ] &&
 check "no --protocol: exit 2" sh -c "'$bin' verify litmus/protocol/MP-stale-seed.litmus; [ \$? -eq 2 ]"
 check "unknown protocol name: exit 2" sh -c "'$bin' verify --protocol nosuch litmus/protocol/MP-stale-seed.litmus; [ \$? -eq 2 ]"
 check "bad --max-states: exit 2" sh -c "'$bin' verify --protocol gpu_vi --max-states x litmus/protocol/MP-stale-seed.litmus; [ \$? -eq 2 ]"
-exit 0
 
 # The L2 in two slices: the baseline stays sound; without holding misses
-# back during an acquire it is not (the bug one ordered L2 channel hides).
+# back during an acquire it is not (the bug one ordered L2 channel hides; a
+# row of verify.tsv).  These checks sat after an early `exit 0` from
+# 4342e7c until issue 21 and never ran; they pass.
 for f in litmus/ptx/*.litmus litmus/protocol/*.litmus; do
     grep -q '\.sys' "$f" && continue
     case $f in *IRIW-plus-4* | *IRIW-acq-6*) continue ;; esac
     check "baseline with NSLICE=2 sound on $(basename "$f")" "$bin" verify --protocol gpu_vi --const NSLICE=2 --const MAXV=3 "$f"
 done
-check "mutant: misses during an acquire, sliced L2, caught by MP-shared-cu-fill" caught gpu_vi_miss_during_acquire MP-shared-cu-fill
 "$bin" verify --protocol models/mutants/gpu_vi_miss_during_acquire.proto litmus/protocol/MP-shared-cu-fill.litmus >"$tmp/s.out" 2>&1
 check "trace names the slices" grep -qE '^  [0-9]+: \(slice 0\) L2\[x\] in V: recv req\[0->0\]\.Load\(x\)' "$tmp/s.out"
 for t in MP-stale-seed IRIW-acq-4; do
@@ -86,3 +83,4 @@ for t in MP-stale-seed IRIW-acq-4; do
     "$bin" verify --protocol gpu_vi --const NSLICE=2 --json "litmus/protocol/$t.litmus" >"$tmp/b.json"
     check "$t: two slices, the same outcomes" jq -e --slurpfile a "$tmp/a.json" '.protocol_outcomes == $a[0].protocol_outcomes and .sound' "$tmp/b.json"
 done
+exit 0
