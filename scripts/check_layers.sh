@@ -21,7 +21,9 @@ declare -A allowed=(
     [report]="base litmus cat enumerate"
     [gen]="base litmus"
     [sim]="base"
-    [cli]="base litmus cat enumerate search protocol report gen"
+    [verify]="base litmus cat enumerate search protocol report"
+    [draw]="base litmus cat enumerate search protocol verify report"
+    [cli]="base litmus cat enumerate search protocol report verify draw gen"
 )
 status=0
 top_folder() { local p=${1#src/}; echo "${p%%/*}"; }

@@ -14,17 +14,17 @@
 #include "cli/interrupt.h"
 #include "cli/json_error.h"
 #include "cli/output.h"
-#include "cli/trace_json.h"
-#include "cli/value_range.h"
+#include "verify/trace_json.h"
+#include "verify/value_range.h"
 #include "enumerate/enumerate.h"
 #include "litmus/read.h"
-#include "cli/limit_args.h"
+#include "verify/limit_args.h"
 #include "cli/model_path.h"
-#include "cli/progress.h"
-#include "cli/trace_print.h"
-#include "cli/schedule_opts.h"
-#include "cli/verify_live.h"
-#include "cli/verify_mca.h"
+#include "verify/progress.h"
+#include "verify/trace_print.h"
+#include "verify/schedule_opts.h"
+#include "verify/verify_live.h"
+#include "verify/verify_mca.h"
 #include "litmus/outcome.h"
 #include "protocol/options.h"
 #include "protocol/protocol.h"
@@ -32,7 +32,7 @@
 #include "report/status.h"
 #include "search/bfs.h"
 #include "search/state_store.h"
-#include "cli/witness.h"
+#include "verify/witness.h"
 
 #define MAX_UNHANDLED 32
 
@@ -605,7 +605,7 @@ static void json_outcomes(FILE *out, const litmus_test *t, outcome_set *set)
     fputc(']', out);
 }
 
-/* The trace as a JSON list of step objects (cli/trace_json.h). */
+/* The trace as a JSON list of step objects (verify/trace_json.h). */
 static void json_trace(FILE *out, const verdict *v, uint32_t index)
 {
     fputs("\"trace\":", out);
@@ -780,7 +780,7 @@ static lit_value wrap_value(lit_value x, long lo, long hi)
  * whose arithmetic wraps (the Rumur baseline) is compared modulo its
  * range, with a warning; one that does not wrap cannot run the test: an
  * error, since every comparison would be meaningless.  The derived range
- * (cli/value_range.h) holds every value a run can compute, so a model value
+ * (verify/value_range.h) holds every value a run can compute, so a model value
  * outside it (a thin-air value some models allow) is simply one the
  * protocol cannot produce. */
 static bool fit_model_outcomes(verdict *v, const char *path, const char *proto_name, FILE *err)
@@ -1023,7 +1023,7 @@ int verify_cmd_run(int argc, char **argv, FILE *out, FILE *err, verify_observer 
         fputs("scopecheck verify: error: --write-atomicity compares with a base model: not with --model none\n", err);
         return 2;
     }
-    if (o.mca && !verify_mca_load(o.mca, err))
+    if (o.mca && !verify_mca_load(o.mca, model_path_resolve(VERIFY_MCA_MODEL), err))
         return 2;
     cat_workspace *ws = m ? cat_workspace_new(m) : NULL;
     file_list files = {0};
