@@ -10,8 +10,9 @@
 
 struct witness_set {
     const litmus_test *t;
-    outcome_set *wanted;
-    const char **text;       /* per outcome of `wanted`, or NULL */
+    outcome_set *seen;       /* the outcomes met so far, in enumeration order */
+    const char **text;       /* per outcome of `seen` */
+    int cap;
 };
 
 static const char *loc_name(const litmus_test *t, int loc)
@@ -59,14 +60,17 @@ static void print_pairs(FILE *f, const char *what, const relation *r, int n, boo
     fputs(any ? "\n" : " none\n", f);
 }
 
-static void keep(void *ctx, const exec *x, const enum_event_info *events, int n, const lit_value *state, bool holds,
-                 unsigned flags)
+/* The text of outcome k (new): the events, rf and co of `x`. */
+static void keep_text(witness_set *w, int k, const exec *x, const enum_event_info *events, int n)
 {
-    (void)holds, (void)flags;
-    witness_set *w = ctx;
-    int k = outcome_find(w->wanted, state);
-    if (k < 0 || w->text[k])
-        return;
+    if (k == w->cap) {
+        w->cap = w->cap ? 2 * w->cap : 16;
+        const char **grown = GC_MALLOC(sizeof *grown * (size_t)w->cap);
+        if (k)
+            memcpy(grown, w->text, sizeof *grown * (size_t)k);
+        w->text = grown;
+    }
+    w->text[k] = NULL;
     char *buf = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
@@ -81,24 +85,29 @@ static void keep(void *ctx, const exec *x, const enum_event_info *events, int n,
     free(buf);
 }
 
-witness_set *witness_collect(const litmus_test *t, const cat_model *m, cat_workspace *ws, const enum_options *base,
-                             outcome_set *wanted, FILE *err)
+static void keep(void *ctx, const exec *x, const enum_event_info *events, int n, const lit_value *state, bool holds,
+                 unsigned flags)
+{
+    (void)holds, (void)flags;
+    witness_set *w = ctx;
+    int before = outcome_count(w->seen);
+    int k = outcome_add(w->seen, state);
+    if (k >= before)
+        keep_text(w, k, x, events, n);
+}
+
+witness_set *witness_hook(const litmus_test *t, enum_options *o)
 {
     witness_set *w = GC_MALLOC(sizeof *w);
-    int count = outcome_count(wanted);
     w->t = t;
-    w->wanted = wanted;
-    w->text = GC_MALLOC(sizeof *w->text * (size_t)(count ? count : 1));
-    enum_options o = *base;
-    o.on_execution = keep;
-    o.execution_ctx = w;
-    check_result ignored;
-    enumerate_check(t, m, ws, &o, &ignored, err);
+    w->seen = outcome_set_new(t->nobserved);
+    o->on_execution = keep;
+    o->execution_ctx = w;
     return w;
 }
 
 const char *witness_text(const witness_set *w, const lit_value *outcome)
 {
-    int k = w ? outcome_find(w->wanted, outcome) : -1;
+    int k = w ? outcome_find(w->seen, outcome) : -1;
     return k >= 0 ? w->text[k] : NULL;
 }

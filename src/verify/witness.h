@@ -3,12 +3,14 @@
  * outcomes, as text (`verify --complete` shows why an outcome the protocol
  * never reached is allowed).
  *
- * Contract.  witness_collect() enumerates the test's executions under the
- * model once more (the enumerator's on_execution hook) and keeps, for each
- * outcome of `wanted`, the first consistent execution whose final state is
- * that outcome.  witness_text() gives it as lines ("a: P0 W[x]=1
- * st.relaxed.gpu x, 1", then "rf: init x -> c", "co: a -> b"), or NULL
- * when the enumeration found none (it was cut).  Strings are GC-allocated.
+ * Contract.  witness_hook() hooks a witness set into the enumeration
+ * options `o` (the enumerator's on_execution hook), so that the one
+ * enumeration that computes the model's outcomes also keeps, for each
+ * outcome, the first consistent execution whose final state it is.
+ * witness_text() gives it as lines ("a: P0 W[x]=1 st.relaxed.gpu x, 1",
+ * then "rf: init x -> c", "co: a -> b"), or NULL when the enumeration met
+ * no such execution (it was cut, or the outcome was wrapped into a
+ * protocol's range).  Strings are GC-allocated.
  */
 #ifndef SCOPECHECK_VERIFY_WITNESS_H
 #define SCOPECHECK_VERIFY_WITNESS_H
@@ -22,8 +24,7 @@
 
 typedef struct witness_set witness_set;
 
-witness_set *witness_collect(const litmus_test *t, const cat_model *m, cat_workspace *ws, const enum_options *base,
-                             outcome_set *wanted, FILE *err);
+witness_set *witness_hook(const litmus_test *t, enum_options *o);
 const char *witness_text(const witness_set *w, const lit_value *outcome);
 
 #endif
