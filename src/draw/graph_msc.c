@@ -13,36 +13,9 @@
 
 #define MAX_REASONS 8
 
-/* The first final state of each outcome, in the order the search met them. */
-typedef struct finals {
-    const proto_instance *inst;
-    outcome_set *outcomes;
-    uint32_t *first;
-    int cap;
-    lit_value *scratch;
-} finals;
-
-static void on_final(void *ctx, const uint8_t *state, uint32_t index)
-{
-    finals *f = ctx;
-    proto_final_values(f->inst, state, f->scratch);
-    int before = outcome_count(f->outcomes);
-    int i = outcome_add(f->outcomes, f->scratch);
-    if (i < before)
-        return;
-    if (i == f->cap) {
-        f->cap = f->cap ? 2 * f->cap : 16;
-        uint32_t *grown = GC_MALLOC_ATOMIC(sizeof *grown * (size_t)f->cap);
-        if (i)
-            memcpy(grown, f->first, sizeof *grown * (size_t)i);
-        f->first = grown;
-    }
-    f->first[i] = index;
-}
-
 /* The trace to draw: its last state and what it shows (a GC string); false
  * when there is none. */
-static bool pick(const graph_input *g, const finals *f, const bfs_search *s, const bfs_result *r,
+static bool pick(const graph_input *g, const verify_collector *f, const bfs_search *s, const bfs_result *r,
                  uint32_t *state, char **why)
 {
     size_t len = 0;
@@ -54,10 +27,10 @@ static bool pick(const graph_input *g, const finals *f, const bfs_search *s, con
     bool found = true;
     int unsound = -1;
     for (int i = 0; i < n && unsound < 0; i++)
-        if (outcome_find(g->model_outcomes, &all[(size_t)i * (size_t)width]) < 0)
+        if (verify_classify_outcome(g->verdict, &all[(size_t)i * (size_t)width]) == VERIFY_OUTCOME_UNSOUND)
             unsound = i;
     if (unsound >= 0) {
-        *state = f->first[unsound];
+        *state = f->witness[unsound];
         fputs("unsound outcome ", mem);
         report_state(mem, g->t, &all[(size_t)unsound * (size_t)width]);
         fprintf(mem, " (model %s forbids it)", g->model_name);
@@ -72,7 +45,7 @@ static bool pick(const graph_input *g, const finals *f, const bfs_search *s, con
         for (int i = 0; i < k && i < MAX_REASONS; i++)
             fprintf(mem, "\n%s: %s", reasons[i].who, reasons[i].why);
     } else if (n && r->complete) {
-        *state = f->first[0];
+        *state = f->witness[0];
         fputs("no counterexample; the shortest complete run, to outcome ", mem);
         report_state(mem, g->t, &all[0]);
     } else {
@@ -127,9 +100,9 @@ static int draw(const graph_input *g, const bfs_search *s, const bfs_result *r, 
 
 int graph_msc(const graph_input *g, FILE *out, FILE *err)
 {
-    finals f = {g->inst, outcome_set_new(g->t->nobserved), NULL, 0, NULL};
-    f.scratch = GC_MALLOC_ATOMIC(sizeof *f.scratch * (size_t)(g->t->nobserved ? g->t->nobserved : 1));
-    bfs_options bo = {.max_states = g->max_states, .on_final = on_final, .final_ctx = &f};
+    verify_collector f;
+    verify_collector_init(&f, g->inst, g->t->nobserved);
+    bfs_options bo = {.max_states = g->max_states, .on_final = verify_on_final, .final_ctx = &f};
     bfs_result r;
     bfs_search *s = bfs_run(proto_nsi(g->inst), &bo, &r);
     if (!s) {

@@ -223,7 +223,7 @@ static void classify(graph_run *r)
             int before = outcome_count(all);
             if (outcome_add(all, values) >= before && nfirst++ == 0)
                 first_final = i;
-            if (outcome_find(r->in->model_outcomes, values) < 0) {
+            if (verify_classify_outcome(r->in->verdict, values) == VERIFY_OUTCOME_UNSOUND) {
                 g->kind[i] |= K_UNSOUND;
                 before = outcome_count(seen);
                 if (outcome_add(seen, values) >= before) {
