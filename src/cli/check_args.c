@@ -9,14 +9,18 @@
 #include "protocol/options.h"
 #include "verify/limit_args.h"
 
-protocol *check_args_protocol(const char *cmd, const char *name, FILE *err)
+const char *check_args_protocol_path(const char *cmd, const char *name, FILE *err)
 {
     const char *path = model_path_find(name, ".proto");
-    if (!path) {
+    if (!path)
         fprintf(err, "scopecheck %s: error: no protocol '%s' (a name in models/, or a .proto file)\n", cmd, name);
-        return NULL;
-    }
-    return protocol_load(path, err);
+    return path;
+}
+
+protocol *check_args_protocol(const char *cmd, const char *name, FILE *err)
+{
+    const char *path = check_args_protocol_path(cmd, name, err);
+    return path ? protocol_load(path, err) : NULL;
 }
 
 static int option_error(FILE *err, const char *cmd, const char *what, const char *value)

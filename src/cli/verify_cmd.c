@@ -279,11 +279,10 @@ int verify_cmd_main(int argc, char **argv, FILE *out, FILE *err)
     int status = parse_options(argc, argv, &o, out, err);
     if (status >= 0)
         return status;
-    const char *proto_path = model_path_find(o.protocol, ".proto");
-    if (!proto_path) {
-        fprintf(err, "scopecheck verify: error: no protocol '%s' (a name in models/, or a .proto file)\n", o.protocol);
+    const char *proto_path = check_args_protocol_path("verify", o.protocol, err);
+    if (!proto_path)
         return 2;
-    }
+    /* a protocol that does not load still lets the model's errors show */
     verify_run r = {.settings = &o.s, .p = protocol_load(proto_path, err), .json = o.json};
     return verify_files(&r, argv + optind, argc - optind, out, err);
 }

@@ -139,9 +139,9 @@ static void json_options(FILE *out, const verify_result *v)
     fputc('}', out);
 }
 
-void verify_print_json(FILE *out, const verify_result *v)
+/* Which test, and the verdict's words. */
+static void json_verdict(FILE *out, const verify_result *v)
 {
-    const cat_model *m = v->m;
     fputs("{\"test\":", out);
     report_json_string(out, v->t->name);
     fputs(",\"file\":", out);
@@ -160,10 +160,26 @@ void verify_print_json(FILE *out, const verify_result *v)
         fprintf(out, ",\"model_incomplete\":\"%s\"", v->model_cut);
     fprintf(out, ",\"undefined\":%s,\"value_overflow\":%s,\"value_wrapped\":%s", v->undefined ? "true" : "false",
             v->overflow ? "true" : "false", proto_value_wrapped(v->inst) ? "true" : "false");
-    if (m)
-        report_flags_json(out, v->t, &v->model, m, v->undefined);
+    if (v->m)
+        report_flags_json(out, v->t, &v->model, v->m, v->undefined);
     else
         fputs(",\"flags\":[]", out);
+}
+
+static void json_stats(FILE *out, const verify_result *v)
+{
+    const bfs_result *s = &v->search;
+    fprintf(out,
+            ",\"stats\":{\"stop\":\"%s\",\"states\":%" PRIu64 ",\"transitions\":%" PRIu64
+            ",\"depth\":%u,\"seconds\":%.4f,\"states_per_s\":%.0f,\"bytes_per_state\":%.1f"
+            ",\"peak_rss\":%zu,\"deadlock_states\":%" PRIu64 ",\"state_bits\":%d}}\n",
+            bfs_stop_name(s->stop), s->states, s->transitions, s->depth, s->seconds, s->states_per_s,
+            s->bytes_per_state, s->peak_rss, s->deadlocks, proto_state_bits(v->inst));
+}
+
+void verify_print_json(FILE *out, const verify_result *v)
+{
+    json_verdict(out, v);
     json_options(out, v);
     fputs(",\"protocol_outcomes\":", out);
     json_outcomes(out, v->t, v->found.outcomes);
@@ -187,12 +203,5 @@ void verify_print_json(FILE *out, const verify_result *v)
         fprintf(out, ",\"unobserved\":%d", v->unobserved);
     else
         fputs(",\"unobserved\":null", out);
-    const bfs_result *s = &v->search;
-    fprintf(out,
-            ",\"stats\":{\"stop\":\"%s\",\"states\":%" PRIu64 ",\"transitions\":%" PRIu64
-            ",\"depth\":%u,\"seconds\":%.4f,\"states_per_s\":%.0f,\"bytes_per_state\":%.1f"
-            ",\"peak_rss\":%zu,\"deadlock_states\":%" PRIu64 ",\"state_bits\":%d}}\n",
-            bfs_stop_name(s->stop), s->states, s->transitions, s->depth, s->seconds, s->states_per_s,
-            s->bytes_per_state, s->peak_rss, s->deadlocks, proto_state_bits(v->inst));
+    json_stats(out, v);
 }
-
