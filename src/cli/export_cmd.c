@@ -41,10 +41,11 @@ static void usage(FILE *to)
     fputs("usage: scopecheck export --protocol NAME|FILE.proto [--model NAME|FILE.cat] [--const NAME=VALUE]...\n"
           "                         [--net fifo|unordered] [--max-states N] [--max-memory BYTES]\n"
           "                         [--timeout SECONDS] [--racy check|undefined] LITMUS|DIR... -o OUT.tables.json\n"
-          "  Runs verify on every test (a directory: every *.litmus below it, as verify reads it) and,\n"
-          "  only when every check passes, writes the protocol's tables with a stamp for scopesim\n"
-          "  (docs/tables-format.md).  Exit 0 written, 1 a violation (verify's report is\n"
-          "  printed, nothing is written), 2 unusable input, 3 a search was incomplete.\n"
+          "  Runs verify on every test (a directory: every *.litmus below it, as verify\n"
+          "  reads it) and, only when every check passes, writes the protocol's tables\n"
+          "  with a stamp for scopesim (docs/tables-format.md).  Exit 0 written, 1 a\n"
+          "  violation (verify's report is printed, nothing is written), 2 unusable input,\n"
+          "  3 a search was incomplete.\n"
           "  --racy undefined: as verify's (a test the model flags as racy allows every\n"
           "  outcome); recorded in the stamped configuration.\n",
           to);

@@ -130,6 +130,18 @@ static int parse_one(int ch, verify_opts *o, FILE *err)
     }
 }
 
+/* An option verify does not have: herd7's advice for it, or the usage. */
+static void unknown_option(const char *arg, FILE *err)
+{
+    const char *advice = herd_option_advice(arg);
+    if (advice) {
+        fprintf(err, "scopecheck verify: error: herd7's option %s is not supported: %s\n", arg, advice);
+        return;
+    }
+    fprintf(err, "scopecheck verify: error: unknown or incomplete option '%s'\n", arg);
+    usage(err);
+}
+
 /* Returns -1 to go on, else the exit status. */
 static int parse_options(int argc, char **argv, verify_opts *o, FILE *out, FILE *err)
 {
@@ -160,17 +172,8 @@ static int parse_options(int argc, char **argv, verify_opts *o, FILE *out, FILE 
         int status = parse_one(ch, o, err);
         if (status == 3)     /* a scheduling option's own message is out */
             return 2;
-        if (status == 2 && ch != 's' && ch != 'M' && ch != 't' && ch != 'n' && ch != 'c' && ch != 'u' &&
-            ch != 'T' && ch != 'P' && ch != 'R') {
-            const char *advice = herd_option_advice(argv[optind - 1]);
-            if (advice) {
-                fprintf(err, "scopecheck verify: error: herd7's option %s is not supported: %s\n",
-                        argv[optind - 1], advice);
-            } else {
-                fprintf(err, "scopecheck verify: error: unknown or incomplete option '%s'\n", argv[optind - 1]);
-                usage(err);
-            }
-        }
+        if (status == 2 && !strchr("sMtncuTPR", ch))     /* these wrote their own message */
+            unknown_option(argv[optind - 1], err);
         if (status >= 0)
             return status;
     }
