@@ -16,15 +16,18 @@ HOT_CFLAGS ?= -O3
 HOT_DIRS   := cat enumerate litmus
 WARN    := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 INC     := -Isrc
-LDLIBS  := -lgc $(shell pkg-config --libs libgvc 2>/dev/null || echo -lgvc -lcgraph -lcdt) -ljansson -lnettle
+LDLIBS  := -lgc -ljansson -lnettle
+# graphviz: only src/draw/ uses it, and only bin/scopecheck links draw/
+GVLIBS  := $(shell pkg-config --libs libgvc 2>/dev/null || echo -lgvc -lcgraph -lcdt)
 SIMLIBS := -lgc -ljansson -lnettle -lm
 TESTLIBS := -lcunit
 
-LIB_DIRS := base litmus litmus/opencl litmus/c cat enumerate protocol search schedule report gen
+LIB_DIRS := base litmus litmus/opencl litmus/c cat enumerate protocol search schedule report verify gen
 LIB_SRC  := $(foreach d,$(LIB_DIRS),$(wildcard src/$(d)/*.c))
 # the simulator's modules: in scopesim and the unit tests, never in scopecheck
 SIM_LIB_SRC := $(filter-out src/sim/main.c,$(wildcard src/sim/*.c))
-CLI_SRC  := $(wildcard src/cli/*.c)
+# the drawing code (graphviz): in scopecheck only, never in the unit tests' library
+CLI_SRC  := $(wildcard src/cli/*.c) $(wildcard src/draw/*.c)
 # scopesim: its own main over sim/ and base/ only (docs/ARCHITECTURE.md)
 SIM_SRC  := src/sim/main.c $(wildcard src/base/*.c) $(filter-out src/sim/main.c,$(wildcard src/sim/*.c))
 UNIT_SRC := $(wildcard tests/unit/*.c tests/unit/*/*.c)
@@ -69,7 +72,7 @@ build/asan/unit/%.o: tests/unit/%.c
 
 bin/scopecheck: $(OBJ)
 	@mkdir -p bin
-	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(GVLIBS)
 
 bin/scopesim: $(SIM_OBJ)
 	@mkdir -p bin
@@ -80,7 +83,7 @@ bin/unit_tests: $(LIB_OBJ) $(UNIT_OBJ)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) -lm $(TESTLIBS)
 
 build/asan/scopecheck: $(ASAN_OBJ)
-	$(CC) $(ASAN_FLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(ASAN_FLAGS) -o $@ $^ $(LDLIBS) $(GVLIBS)
 
 build/asan/scopesim: $(ASAN_SIM_OBJ)
 	$(CC) $(ASAN_FLAGS) -o $@ $^ $(SIMLIBS)

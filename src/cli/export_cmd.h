@@ -1,8 +1,9 @@
 /*
  * cli/export_cmd.h: the `scopecheck export` command.
  *
- * Contract: runs `verify` (through verify_cmd_run, every check verify
- * makes) on the given litmus tests and directories, and only when every
+ * Contract: runs `verify` (verify_files over the verification library,
+ * every check verify makes) on the given litmus tests and directories
+ * (every *.litmus below a directory, as verify reads it), and only when every
  * test passes, completely, writes the protocol's tables with a stamp
  * (docs/tables-format.md) to the -o file: written beside it under a
  * temporary name and renamed, so no partial file is ever left.  A

@@ -2,24 +2,25 @@
 #include "cli/graph_cmd.h"
 
 #include <errno.h>
+#include <gc.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/size.h"
 #include "cat/cat.h"
-#include "enumerate/enumerate.h"
 #include "litmus/read.h"
 #include "cli/model_path.h"
-#include "cli/graph_input.h"
-#include "cli/graph_msc.h"
-#include "cli/output_file.h"
-#include "cli/state_graph.h"
-#include "cli/value_range.h"
+#include "draw/graph_input.h"
+#include "draw/graph_msc.h"
+#include "draw/output_file.h"
+#include "draw/state_graph.h"
 #include "litmus/outcome.h"
 #include "protocol/html.h"
 #include "protocol/options.h"
 #include "protocol/protocol.h"
+#include "cli/check_args.h"
+#include "verify/verify.h"
 
 #define DEFAULT_MAX_STATES 200000
 
@@ -27,7 +28,7 @@ typedef struct graph_opts {
     const char *protocol, *model, *output, *litmus, *format;
     bool tables, msc, full;
     uint64_t max_states;
-    proto_options proto;
+    verify_settings s;       /* --model, --net, --const */
 } graph_opts;
 
 
@@ -96,14 +97,8 @@ static int parse_one(int ch, graph_opts *o, FILE *err)
         o->max_states = n;
         return -1;
     }
-    case 'n':
-        if (!proto_options_net(&o->proto, optarg))
-            return option_error(err, "--net takes fifo or unordered, not", optarg);
-        return -1;
-    case 'c':
-        if (!proto_options_const(&o->proto, optarg))
-            return option_error(err, "--const takes NAME=NUMBER (at most 9 digits), not", optarg);
-        return -1;
+    case 'n': case 'c':
+        return check_args_option(ch, "graph", &o->s, err);
     default:
         fputs("scopecheck graph: error: unknown or incomplete option\n", err);
         usage(err);
@@ -123,7 +118,8 @@ static int parse_options(int argc, char **argv, graph_opts *o, FILE *out, FILE *
         {NULL, 0, NULL, 0},
     };
     memset(o, 0, sizeof *o);
-    o->model = "ptx6";
+    verify_settings_default(&o->s);
+    o->model = o->s.model_name;
     o->max_states = DEFAULT_MAX_STATES;
     optind = 0;
     opterr = 0;
@@ -176,9 +172,11 @@ static bool write_html(void *ctx, FILE *f, FILE *err)
 
 /* ---- the state graph and the chart -------------------------------------------- */
 
-/* Reads the litmus test, binds it to the protocol, computes the model's
- * outcomes, then draws the state graph or the chart; 0 or 2. */
-static int state_graph(const graph_opts *o, const protocol *p, FILE *out, FILE *err)
+/* Reads the litmus test, binds it to the protocol and computes the
+ * model's outcomes through the verification library (so that graph
+ * refuses what verify refuses and judges outcomes by verify's rules),
+ * then draws the state graph or the chart; 0 or 2. */
+static int state_graph(graph_opts *o, const protocol *p, FILE *out, FILE *err)
 {
     graph_input in = {.litmus_path = o->litmus, .model_name = o->model, .format = o->format, .output = o->output,
                       .p = p, .max_states = o->max_states, .full = o->full};
@@ -186,13 +184,6 @@ static int state_graph(const graph_opts *o, const protocol *p, FILE *out, FILE *
     if (!t)
         return 2;
     in.t = t;
-    proto_options po = o->proto;
-    enum_options range_limits = {.unroll = 2};
-    if (!proto_value_range_overridden(p, &po) && !test_value_range(t, &range_limits, &po, err))
-        return 2;
-    in.inst = proto_instantiate(p, t, &po, err);
-    if (!in.inst)
-        return 2;
     const char *model_path = model_path_resolve(o->model);
     if (!model_path) {
         model_path_unknown(err, "graph", o->model);
@@ -201,11 +192,12 @@ static int state_graph(const graph_opts *o, const protocol *p, FILE *out, FILE *
     cat_model *m = cat_load(model_path, err);
     if (!m)
         return 2;
-    enum_options eo = {.unroll = 2, .max_traces = 100000};
-    check_result cr;
-    if (!enumerate_check(t, m, cat_workspace_new(m), &eo, &cr, err))
+    o->s.model_name = o->model;
+    verify_result *v = GC_MALLOC(sizeof *v);
+    if (verify_prepare(&o->s, t, o->litmus, p, m, cat_workspace_new(m), v, err) != SC_STATUS_OK)
         return 2;
-    in.model_outcomes = cr.states;
+    in.inst = v->inst;
+    in.verdict = v;
     return o->msc ? graph_msc(&in, out, err) : state_graph_draw(&in, out, err);
 }
 
@@ -216,13 +208,7 @@ int graph_cmd_main(int argc, char **argv, FILE *out, FILE *err)
     if (status >= 0)
         return status;
     output_guard_signals();
-    const char *proto_path = model_path_find(o.protocol, ".proto");
-    if (!proto_path) {
-        fprintf(err, "scopecheck graph: error: no protocol '%s' (a name in models/, or a .proto file)\n",
-                o.protocol);
-        return 2;
-    }
-    protocol *p = protocol_load(proto_path, err);
+    protocol *p = check_args_protocol("graph", o.protocol, err);
     if (!p)
         return 2;
     if (o.tables) {

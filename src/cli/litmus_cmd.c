@@ -11,21 +11,20 @@
 #include "cat/cat.h"
 #include "enumerate/enumerate.h"
 #include "litmus/read.h"
-#include "cli/exec_draw.h"
+#include "draw/exec_draw.h"
 #include "cli/file_list.h"
 #include "cli/herd_args.h"
 #include "cli/interrupt.h"
-#include "cli/limit_args.h"
+#include "verify/limit_args.h"
 #include "cli/json_error.h"
 #include "cli/model_path.h"
-#include "cli/schedule_opts.h"
+#include "verify/schedule_opts.h"
 #include "report/live.h"
 #include "cli/output.h"
 #include "cli/parallel.h"
 #include "report/report.h"
 #include "report/status.h"
 
-#define DEFAULT_UNROLL 2
 #define MAX_UNROLL 64
 
 /* A run checks file after file and keeps almost nothing from one to the
@@ -67,7 +66,7 @@ static void usage(FILE *to)
             "                         [--liveness] [--fairness F] [--occupancy N] FILE|DIR...\n"
             "  --model M   memory model: %s;\n"
             "              or the path of a .cat file (names are looked up in $SCOPECHECK_MODELS first)\n"
-            "  --unroll N  times a loop's backward branch may be taken per path (default 2)\n"
+            "  --unroll N  times a loop's backward branch may be taken per path (default %d)\n"
             "  --json      one JSON object per test and line instead of herd's block\n"
             "  --races     list every racing pair the model flags (JSON: \"races\")\n"
             "  -q          no warnings on standard error\n"
@@ -84,7 +83,7 @@ static void usage(FILE *to)
             "  -I DIR      where .cat models, their includes and herd's stdlib.cat are also\n"
             "              looked for (herd's -I / -set-libdir; repeatable)\n"
             "  --variant V a variant that the model's `if \"V\"` tests (herd's -variant; repeatable)\n",
-            model_path_bundled_names());
+            model_path_bundled_names(), ENUM_DEFAULT_UNROLL);
     schedule_usage(to, false);
     fputs("herd7's spellings work: -model M, -cat M, -unroll N, -show, -o, -nshow, -through, -q, -set-libdir,\n"
           "-variant.\n"
@@ -176,7 +175,7 @@ static int parse_options(int argc, char **argv, litmus_opts *o, FILE *out, FILE 
     };
     memset(o, 0, sizeof *o);
     o->model = "ptx6";
-    o->unroll = DEFAULT_UNROLL;
+    o->unroll = ENUM_DEFAULT_UNROLL;
     o->jobs = 1;
     schedule_defaults(&o->sched);
     optind = 1;
@@ -272,7 +271,7 @@ static report_live *check_liveness(const litmus_test *t, const litmus_opts *o, c
     report_live *live = GC_MALLOC(sizeof *live);
     live->options.fairness = o->sched.fair_weak ? LIVE_FAIR_WEAK : LIVE_FAIR_NONE;
     live->options.occupancy = o->sched.occupancy;
-    enum_options eo = {.unroll = o->unroll, .max_traces = 100000, .stop = o->stop, .max_memory = o->max_memory};
+    enum_options eo = {.unroll = o->unroll, .max_traces = ENUM_MAX_TRACES, .stop = o->stop, .max_memory = o->max_memory};
     eo.timeout_s = limit_seconds_left(o->timeout_s, start);
     enumerate_liveness(t, m, ws, &eo, &live->options, &live->result);
     return live;
@@ -336,7 +335,7 @@ static int check_file(const char *path, const litmus_opts *o, const cat_model *m
     if (!t)
         return SC_STATUS_UNUSABLE;
     double start = limit_now();
-    enum_options eo = {.unroll = o->unroll, .max_traces = 100000, .races = o->races, .stop = o->stop,
+    enum_options eo = {.unroll = o->unroll, .max_traces = ENUM_MAX_TRACES, .races = o->races, .stop = o->stop,
                        .timeout_s = o->timeout_s, .max_memory = o->max_memory};
     exec_drawing *drawing = NULL;
     if (o->show != SHOW_NONE) {

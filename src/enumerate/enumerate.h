@@ -44,6 +44,12 @@ typedef struct enum_event_info {
 typedef void (*enum_execution_fn)(void *ctx, const exec *x, const enum_event_info *events, int n,
                                   const lit_value *state, bool holds, unsigned flags);
 
+/* The loop bound every command uses unless told otherwise (--unroll), and
+ * the paths per thread beyond which the enumeration stops (its result
+ * then says paths_cut): one place for each. */
+#define ENUM_DEFAULT_UNROLL 2
+#define ENUM_MAX_TRACES 100000
+
 typedef struct enum_options {
     int unroll;          /* backward branches taken per branch and path */
     long max_traces;     /* per thread */

@@ -40,6 +40,7 @@ int main(void)
     register_gen_tests();
     register_sim_tests();
     register_sim_arith_tests();
+    register_verify_tests();
     CU_basic_set_mode(CU_BRM_NORMAL);
     CU_basic_run_tests();
     unsigned failed = CU_get_number_of_failures() + CU_get_number_of_tests_failed();

@@ -33,5 +33,6 @@ void register_describe_tests(void);
 void register_msc_tests(void);
 void register_sim_tests(void);
 void register_sim_arith_tests(void);
+void register_verify_tests(void);
 
 #endif

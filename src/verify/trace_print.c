@@ -1,0 +1,139 @@
+/* verify/trace_print.c: counterexample traces, short and full (see
+ * verify/trace_print.h). */
+#include "verify/trace_print.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "verify/state_text.h"
+#include "protocol/step.h"
+#include "search/state_store.h"
+#include "search/fair_cycle.h"
+
+#define INDENT "      "
+#define MAX_REASONS 64
+
+bool trace_detail_parse(const char *text, trace_detail *out)
+{
+    if (strcmp(text, "short") == 0)
+        *out = TRACE_SHORT;
+    else if (strcmp(text, "full") == 0)
+        *out = TRACE_FULL;
+    else
+        return false;
+    return true;
+}
+
+static void print_step(FILE *out, const proto_instance *in, const uint8_t *from, const bfs_step *st,
+                       const uint8_t *to, size_t k)
+{
+    proto_step_desc d;
+    proto_describe_step(in, from, st->rule, to, &d);
+    fprintf(out, "  %zu: %s\n", k, d.text);
+    if (d.row_file)
+        fprintf(out, INDENT "row %s:%d\n", d.row_file, d.row_line);
+    else if (d.kind == PSTEP_BARRIER)
+        fputs(INDENT "no row (a CTA barrier is run by the threads' CU)\n", out);
+    else if (d.kind == PSTEP_LOCAL)
+        fputs(INDENT "no row (local memory is the CU's scratchpad, not cached)\n", out);
+}
+
+/* Steps k0.. of a lasso's cycle from state `from`, each with its row and
+ * the fields it changed; `a` holds from's fields, `b` is scratch. */
+static void print_full_cycle(FILE *out, const bfs_search *s, const proto_instance *in, const fc_cycle *c, size_t k0,
+                             proto_state_field *a, proto_state_field *b)
+{
+    const state_store *store = bfs_store(s);
+    int nf = proto_state_nfields(in);
+    const uint8_t *from = ss_state(store, c->entry);
+    for (size_t k = 0; k < c->len; k++) {
+        const uint8_t *to = ss_state(store, c->cycle[k].state);
+        print_step(out, in, from, &c->cycle[k], to, k0 + k);
+        proto_state_fields(in, to, b);
+        state_text_write(out, b, a, nf, INDENT);
+        proto_state_field *t = a;
+        a = b;
+        b = t;
+        from = to;
+    }
+}
+
+static void print_full(FILE *out, const bfs_search *s, const proto_instance *in, uint32_t index);
+
+void trace_print_lasso(FILE *out, const bfs_search *s, const proto_instance *in, const fc_cycle *c, trace_detail d)
+{
+    if (d != TRACE_FULL) {
+        fc_print_lasso(s, c, out);
+        return;
+    }
+    size_t n = 0;
+    bfs_step *stem = bfs_trace(s, c->entry, &n);
+    int nf = proto_state_nfields(in);
+    proto_state_field *a = malloc(sizeof *a * (size_t)(nf ? nf : 1));
+    proto_state_field *b = malloc(sizeof *b * (size_t)(nf ? nf : 1));
+    if (!stem || !a || !b) {
+        fputs("(trace unavailable: out of memory)\n", out);
+        free(stem), free(a), free(b);
+        return;
+    }
+    free(stem);
+    print_full(out, s, in, c->entry);
+    fputs("  -- cycle: the steps below repeat forever --\n", out);
+    proto_state_fields(in, ss_state(bfs_store(s), c->entry), a);
+    print_full_cycle(out, s, in, c, n, a, b);
+    free(a), free(b);
+}
+
+static void print_full(FILE *out, const bfs_search *s, const proto_instance *in, uint32_t index)
+{
+    const state_store *store = bfs_store(s);
+    size_t n = 0;
+    bfs_step *steps = bfs_trace(s, index, &n);
+    int nf = proto_state_nfields(in);
+    proto_state_field *a = malloc(sizeof *a * (size_t)(nf ? nf : 1));
+    proto_state_field *b = malloc(sizeof *b * (size_t)(nf ? nf : 1));
+    if (!steps || !a || !b) {
+        fputs("(trace unavailable: out of memory)\n", out);
+        free(steps), free(a), free(b);
+        return;
+    }
+    fputs("  0: initial state\n", out);
+    proto_state_fields(in, ss_state(store, steps[0].state), a);
+    state_text_write(out, a, NULL, nf, INDENT);
+    for (size_t k = 1; k < n; k++) {
+        const uint8_t *from = ss_state(store, steps[k - 1].state), *to = ss_state(store, steps[k].state);
+        print_step(out, in, from, &steps[k], to, k);
+        proto_state_fields(in, to, b);
+        state_text_write(out, b, a, nf, INDENT);
+        proto_state_field *t = a;
+        a = b;
+        b = t;
+    }
+    free(steps), free(a), free(b);
+}
+
+void trace_print(FILE *out, const bfs_search *s, const proto_instance *in, uint32_t index, trace_detail d)
+{
+    if (d == TRACE_FULL)
+        print_full(out, s, in, index);
+    else
+        bfs_print_trace(s, index, out);
+}
+
+void trace_print_stuck(FILE *out, const proto_instance *in, const uint8_t *state)
+{
+    proto_reason *r = malloc(sizeof *r * MAX_REASONS);
+    if (!r) {
+        fputs("Why stuck: (unavailable: out of memory)\n", out);
+        return;
+    }
+    int n = proto_stuck_reasons(in, state, r, MAX_REASONS);
+    fputs("Why stuck\n", out);
+    for (int i = 0; i < n && i < MAX_REASONS; i++)
+        fprintf(out, "  %s: %s\n", r[i].who, r[i].why);
+    if (n > MAX_REASONS)
+        fprintf(out, "  (%d more)\n", n - MAX_REASONS);
+    if (n == 0)
+        fputs("  (no reason found: every thread is done, every channel empty, every final condition holds)\n", out);
+    free(r);
+}

@@ -1,0 +1,217 @@
+/* verify/verify.c: the verification pipeline (see verify/verify.h). */
+#include "verify/verify.h"
+
+#include <gc.h>
+#include <string.h>
+
+#include "protocol/runnable.h"
+#include "search/state_store.h"
+#include "verify/limit_args.h"
+#include "verify/model_outcomes.h"
+#include "verify/value_range.h"
+
+void verify_settings_default(verify_settings *s)
+{
+    memset(s, 0, sizeof *s);
+    schedule_defaults(&s->sched);
+    s->model_name = "ptx6";
+    s->unroll = ENUM_DEFAULT_UNROLL;
+    s->progress_every_s = PROGRESS_DEFAULT_EVERY_S;
+}
+
+/* ---- collecting outcomes ----------------------------------------------- */
+
+void verify_collector_init(verify_collector *c, const proto_instance *inst, int width)
+{
+    *c = (verify_collector){.inst = inst, .outcomes = outcome_set_new(width)};
+    c->scratch = GC_MALLOC_ATOMIC(sizeof *c->scratch * (size_t)(width ? width : 1));
+}
+
+void verify_on_final(void *ctx, const uint8_t *state, uint32_t index)
+{
+    verify_collector *c = ctx;
+    proto_final_values(c->inst, state, c->scratch);
+    int before = outcome_count(c->outcomes);
+    int i = outcome_add(c->outcomes, c->scratch);
+    if (i < before)
+        return;
+    if (i == c->cap) {
+        c->cap = c->cap ? 2 * c->cap : 16;
+        uint32_t *grown = GC_MALLOC_ATOMIC(sizeof *grown * (size_t)c->cap);
+        if (i)
+            memcpy(grown, c->witness, sizeof *grown * (size_t)i);
+        c->witness = grown;
+    }
+    c->witness[i] = index;
+}
+
+/* ---- binding the test to the protocol -------------------------------------- */
+
+/* The protocol bound to the test, with the value range the test needs
+ * unless a --const of the value constant sets it (the test's own range
+ * needs its paths up to --unroll, too many for some spin loops). */
+static proto_instance *bind(verify_result *v, const char *path, FILE *err)
+{
+    const verify_settings *s = v->settings;
+    if (!proto_test_runnable(v->t, path, err))
+        return NULL;
+    proto_options po = s->proto;
+    enum_options range_limits = {.unroll = s->unroll, .stop = s->bfs.stop,
+                                 .timeout_s = limit_seconds_left(s->bfs.timeout_s, v->start),
+                                 .max_memory = s->bfs.max_memory};
+    if (!proto_value_range_overridden(v->p, &po) && !test_value_range(v->t, &range_limits, &po, err))
+        return NULL;
+    v->bound = po;
+    return proto_instantiate(v->p, v->t, &v->bound, err);
+}
+
+int verify_prepare(const verify_settings *s, const litmus_test *t, const char *path, const protocol *p,
+                   const cat_model *m, cat_workspace *ws, verify_result *v, FILE *err)
+{
+    memset(v, 0, sizeof *v);
+    *v = (verify_result){.settings = s, .t = t, .p = p, .m = m, .start = limit_now(), .mca = s->mca};
+    proto_instance *inst = bind(v, path, err);
+    if (!inst)
+        return SC_STATUS_UNUSABLE;
+    v->inst = inst;
+    verify_collector_init(&v->found, inst, t->nobserved);
+    if (!verify_model_outcomes(v, ws, err) || !verify_fit_model_outcomes(v, path, err))
+        return SC_STATUS_UNUSABLE;
+    if (v->model.interrupted) {
+        fprintf(err, "%s: interrupted while the model's outcomes were computed; not checked\n", path);
+        return SC_STATUS_INCOMPLETE;
+    }
+    return SC_STATUS_OK;
+}
+
+/* ---- where unhandled events happen ------------------------------------------ */
+
+static void ignore_successor(void *ctx, const uint8_t *next, int rule)
+{
+    (void)ctx, (void)next, (void)rule;
+}
+
+/* The interpreter only lists the unhandled (state, event) pairs.  To give
+ * each a shortest trace, a fresh instance of the protocol (with an empty
+ * list) re-expands the stored states in BFS order until it has met them
+ * all: the first state that meets a pair is one of the shallowest. */
+static void locate_unhandled(verify_result *v, const proto_options *po)
+{
+    int n = v->nunhandled < VERIFY_MAX_UNHANDLED ? v->nunhandled : VERIFY_MAX_UNHANDLED;
+    if (n == 0)
+        return;
+    proto_instance *fresh = proto_instantiate(v->p, v->t, po, stderr);
+    if (!fresh)
+        return;
+    const nsi_model *m = proto_nsi(fresh);
+    const state_store *store = bfs_store(v->bfs);
+    int seen = 0;
+    proto_unhandled_pair found[VERIFY_MAX_UNHANDLED];
+    for (uint32_t i = 0; i < ss_count(store) && seen < n; i++) {
+        m->successors(m->ctx, ss_state(store, i), ignore_successor, NULL);
+        int now = proto_unhandled(fresh, found, VERIFY_MAX_UNHANDLED);
+        for (int k = seen; k < now && k < VERIFY_MAX_UNHANDLED; k++) {
+            v->unhandled[k] = found[k];
+            v->unhandled_at[k] = i;
+        }
+        seen = now;
+    }
+    v->nunhandled = seen < n ? seen : n;
+}
+
+/* ---- the search ---------------------------------------------------------------- */
+
+/* The write-atomicity reference's outcomes (another model), when asked. */
+static bool mca_outcomes(verify_result *v, FILE *err)
+{
+    if (!v->mca)
+        return true;
+    long lo, hi;
+    bool wraps = proto_value_range(v->inst, &lo, &hi);
+    enum_options limits = verify_model_enum_options(v->settings, v->m, v->start);
+    return verify_mca_outcomes(v->mca, v->t, &limits, lo, hi, wraps, err);
+}
+
+static bfs_options search_options(verify_result *v, FILE *err)
+{
+    const verify_settings *s = v->settings;
+    bfs_options bo = s->bfs;
+    bo.timeout_s = limit_seconds_left(s->bfs.timeout_s, v->start);
+    bo.on_final = verify_on_final;
+    bo.final_ctx = &v->found;
+    v->sink = (progress_sink){err, v->t->name};
+    if (progress_wanted(s->progress, err)) {
+        bo.progress = progress_print;
+        bo.progress_ctx = &v->sink;
+        bo.progress_every_s = s->progress_every_s;
+    }
+    return bo;
+}
+
+static void search_failed(const verify_result *v, const char *path, FILE *err)
+{
+    if (v->search.stop == BFS_BAD_MODEL)
+        fprintf(err, "%s: error: the search could not start (%s)\n", path, bfs_stop_name(v->search.stop));
+    else if (v->settings->bfs.max_memory)
+        fprintf(err, "scopecheck verify: error: --max-memory %zu bytes is too small for the search "
+                "to store its first state\n", v->settings->bfs.max_memory);
+    else
+        fprintf(err, "scopecheck verify: error: out of memory before the search of %s could start\n", path);
+}
+
+static bool search(verify_result *v, const char *path, FILE *err)
+{
+    bfs_options bo = search_options(v, err);
+    const nsi_model *model =
+        verify_live_prepare(&v->live, &v->settings->sched, v->inst, protocol_name(v->p), &bo, err);
+    if (!model)
+        return false;
+    v->bfs = bfs_run(model, &bo, &v->search);
+    if (!v->bfs) {
+        verify_live_free(&v->live);
+        search_failed(v, path, err);
+        return false;
+    }
+    v->searched = true;
+    return true;
+}
+
+/* Everything the search found, judged. */
+static void decide(verify_result *v)
+{
+    v->cut = verify_cut_of(v->search.stop);
+    v->overflow = proto_value_overflow(v->inst, &v->overflow_value);
+    if (v->overflow && v->cut == SC_CUT_NONE)
+        v->cut = SC_CUT_VALUE_RANGE;
+    verify_compare_outcomes(v);
+    if (v->mca)
+        verify_mca_compare(v->mca, v->found.outcomes, v->model_outcomes);
+    if (v->overflow)
+        verify_live_undecided(&v->live, "a step would have left the value range and was not taken");
+    else
+        verify_live_decide(&v->live, v->bfs, &v->search);
+    v->nunhandled = proto_unhandled(v->inst, v->unhandled, VERIFY_MAX_UNHANDLED);
+    locate_unhandled(v, &v->bound);
+}
+
+int verify_test(const verify_settings *s, const litmus_test *t, const char *path, const protocol *p,
+                const cat_model *m, cat_workspace *ws, verify_result *v, FILE *err)
+{
+    int status = verify_prepare(s, t, path, p, m, ws, v, err);
+    if (status != SC_STATUS_OK)
+        return status;
+    if (!mca_outcomes(v, err) || !search(v, path, err))
+        return SC_STATUS_UNUSABLE;
+    decide(v);
+    return verify_status(v);
+}
+
+void verify_result_release(verify_result *v)
+{
+    if (!v->searched)
+        return;
+    bfs_free(v->bfs);
+    verify_live_free(&v->live);
+    v->bfs = NULL;
+    v->searched = false;
+}
