@@ -452,7 +452,7 @@ bool enumerate_value_range(const litmus_test *t, const enum_options *o, lit_valu
                            const char **stopped_by, FILE *errors)
 {
     range_budget budget = {o->stop, o->timeout_s > 0 ? now_seconds() + o->timeout_s : 0, o->max_memory, NULL};
-    tp_limits lim = {.unroll = o->unroll, .max_traces = o->max_traces > 0 ? o->max_traces : 100000,
+    tp_limits lim = {.unroll = o->unroll, .max_traces = o->max_traces > 0 ? o->max_traces : ENUM_MAX_TRACES,
                      .track_values = true, .stop = range_should_stop, .stop_ctx = &budget};
     tp_result paths;
     *stopped_by = NULL;
