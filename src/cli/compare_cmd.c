@@ -576,9 +576,10 @@ int compare_cmd_main(int argc, char **argv, FILE *out, FILE *err)
             fprintf(err, "scopecheck compare: warning: %s: %d test%s listed twice; the first block of each is "
                     "compared\n", logs[i].path, logs[i].duplicates, logs[i].duplicates == 1 ? "" : "s");
     if (no_test_in_common(rows, nrows, nlogs)) {
-        fprintf(err, "scopecheck compare: error: the logs have no test in common (%s: %d tests, first %s; %s: "
-                "%d tests, first %s): nothing was compared\n", logs[0].path, logs[0].count, logs[0].tests[0].name,
-                logs[1].path, logs[1].count, logs[1].tests[0].name);
+        fprintf(err, "scopecheck compare: error: the logs have no test in common (%s: %d test%s, first %s; %s: "
+                "%d test%s, first %s): nothing was compared\n", logs[0].path, logs[0].count,
+                logs[0].count == 1 ? "" : "s", logs[0].tests[0].name, logs[1].path, logs[1].count,
+                logs[1].count == 1 ? "" : "s", logs[1].tests[0].name);
         return 2;
     }
     int width = 4;
