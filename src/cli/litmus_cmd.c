@@ -70,7 +70,7 @@ static void usage(FILE *to)
             "              or the path of a .cat file (names are looked up in $SCOPECHECK_MODELS first,\n"
             "              then in ., the -I directories, $HERDLIB and -set-libdir, as herd7 does).\n"
             "              Without --model, a C test runs under herd7's default for C, c11_partialSC.cat,\n"
-            "              from herd's library (-I DIR or $HERDLIB), and PTX and OpenCL tests under ptx6\n"
+            "              from herd's library (-I DIR or $HERDLIB), and PTX and OpenCL tests under ptx6.\n"
             "  --unroll N  times a loop's backward branch may be taken per path (default 2)\n"
             "  --json      one JSON object per test and line instead of herd's block\n"
             "  --races     list every racing pair the model flags (JSON: \"races\")\n"
@@ -158,8 +158,10 @@ static int unknown_option(const char *arg, FILE *err)
     return 2;
 }
 
-/* Returns -1 to go on, else the exit status.  Long options may be written
- * with one dash, as herd7 users do (getopt_long_only). */
+/* Returns -1 to go on, else the exit status; *argc loses the herd7 options
+ * taken as no-ops.  Long options may be written with one dash, as herd7
+ * users do (getopt_long_only), after herd_args_check has refused what
+ * getopt would guess at (cli/herd_args.h). */
 static int parse_options(int *argc, char **argv, litmus_opts *o, FILE *out, FILE *err)
 {
     static const struct option longopts[] = {
