@@ -5,7 +5,7 @@
 # `scopecheck compare` (as herd's mcompare7 does with herd and litmus logs).
 # -l LOG adds a log made elsewhere (herd7, legacy herd) as one more column.
 # Extra arguments after -- go to `scopecheck compare` (--states, --diff).
-# Exit status: compare's (0 agree, 1 some test differs, 2 unusable input).
+# Exit status: compare's (0 agree, 1 some test differs or is missing from a log, 2 unusable input).
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 bin=$root/bin/scopecheck                       # the build tree's

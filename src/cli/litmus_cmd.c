@@ -39,11 +39,12 @@
 #define MAX_JOBS 256
 
 typedef struct litmus_opts {
-    const char *model;
+    const char *model;       /* NULL: chosen by the test's language (model_for) */
     int unroll;
     bool json;
     bool races;
     file_list cat_dirs;      /* -I: herd's search path for models and includes */
+    file_list lib_dirs;      /* -set-libdir: searched after $HERDLIB, as herd7 does */
     file_list variants;      /* --variant: herd's variants for `if "name"` */
     schedule_opts sched;
     double timeout_s;     /* per test; 0: none */
@@ -55,7 +56,7 @@ typedef struct litmus_opts {
     const char *out_dir;
     int nshow;
     const volatile sig_atomic_t *stop;
-    const char *options_json;    /* the options that change a result, for --json */
+    const char *herd_notes;      /* herd7 options taken as no-ops (cli/herd_args.h) */
 } litmus_opts;
 
 static void usage(FILE *to)
@@ -65,7 +66,10 @@ static void usage(FILE *to)
             "                         [--timeout SECONDS] [--max-memory SIZE] [-I DIR] [--variant V]\n"
             "                         [--liveness] [--fairness F] [--occupancy N] FILE|DIR...\n"
             "  --model M   memory model: %s;\n"
-            "              or the path of a .cat file (names are looked up in $SCOPECHECK_MODELS first)\n"
+            "              or the path of a .cat file (names are looked up in $SCOPECHECK_MODELS first,\n"
+            "              then in ., the -I directories, $HERDLIB and -set-libdir, as herd7 does).\n"
+            "              Without --model, a C test runs under herd7's default for C, c11_partialSC.cat,\n"
+            "              from herd's library (-I DIR or $HERDLIB), and PTX and OpenCL tests under ptx6.\n"
             "  --unroll N  times a loop's backward branch may be taken per path (default %d)\n"
             "  --json      one JSON object per test and line instead of herd's block\n"
             "  --races     list every racing pair the model flags (JSON: \"races\")\n"
@@ -86,7 +90,9 @@ static void usage(FILE *to)
             model_path_bundled_names(), ENUM_DEFAULT_UNROLL);
     schedule_usage(to, false);
     fputs("herd7's spellings work: -model M, -cat M, -unroll N, -show, -o, -nshow, -through, -q, -set-libdir,\n"
-          "-variant.\n"
+          "-variant, -timeout; herd7 options that ask for what scopecheck does anyway (-v, -hexa false,\n"
+          "-initwrites true, figure styling such as -unshow po) are ignored with a note; the others are\n"
+          "refused.\n"
           "Exit status: 0 every file checked and every verdict established; 2 unusable input,\n"
           "arguments or output; 3 some verdict unknown (a limit, an execution too large to check, a\n"
           "signal: the verdict is Unknown unless what was found settles it; --liveness: a liveness\n"
@@ -109,6 +115,10 @@ static bool parse_unroll(const char *text, int *out)
 static int limit_option(int ch, litmus_opts *o, FILE *err)
 {
     uint64_t size;
+    if (ch == 't' && strcmp(optarg, "none") == 0) { /* herd7's -timeout none */
+        o->timeout_s = 0;
+        return -1;
+    }
     enum limit_arg r = ch == 't' ? limit_parse_seconds(optarg, &o->timeout_s) : limit_parse_size(optarg, &size);
     const char *name = ch == 't' ? "--timeout" : "--max-memory";
     if (r == LIMIT_OK) {
@@ -142,14 +152,16 @@ static int unknown_option(const char *arg, FILE *err)
         fprintf(err, "scopecheck litmus: error: herd7's option %s is not supported: %s\n", arg, advice);
         return 2;
     }
-    fprintf(err, "scopecheck litmus: error: unknown or incomplete option '%s'\n", arg);
-    usage(err);
+    fprintf(err, "scopecheck litmus: error: option '%s' needs a value (scopecheck litmus --help lists the "
+            "options)\n", arg);
     return 2;
 }
 
-/* Returns -1 to go on, else the exit status.  Long options may be written
- * with one dash, as herd7 users do (getopt_long_only). */
-static int parse_options(int argc, char **argv, litmus_opts *o, FILE *out, FILE *err)
+/* Returns -1 to go on, else the exit status; *argc loses the herd7 options
+ * taken as no-ops.  Long options may be written with one dash, as herd7
+ * users do (getopt_long_only), after herd_args_check has refused what
+ * getopt would guess at (cli/herd_args.h). */
+static int parse_options(int *argc, char **argv, litmus_opts *o, FILE *out, FILE *err)
 {
     static const struct option longopts[] = {
         {"model", required_argument, NULL, 'm'},
@@ -158,7 +170,7 @@ static int parse_options(int argc, char **argv, litmus_opts *o, FILE *out, FILE 
         {"json", no_argument, NULL, 'J'},
         {"races", no_argument, NULL, 'r'},
         {"variant", required_argument, NULL, 'V'},
-        {"set-libdir", required_argument, NULL, 'I'},
+        {"set-libdir", required_argument, NULL, 'D'},
         {"liveness", no_argument, NULL, 'L'},
         {"fairness", required_argument, NULL, 'F'},
         {"occupancy", required_argument, NULL, 'O'},
@@ -173,15 +185,18 @@ static int parse_options(int argc, char **argv, litmus_opts *o, FILE *out, FILE 
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
+    static const char shortopts[] = "+m:u:rqj:o:hI:";
     memset(o, 0, sizeof *o);
-    o->model = "ptx6";
     o->unroll = ENUM_DEFAULT_UNROLL;
     o->jobs = 1;
     schedule_defaults(&o->sched);
+    int status = herd_args_check("litmus", argc, argv, longopts, shortopts, &o->herd_notes, err);
+    if (status >= 0)
+        return status;
     optind = 1;
     opterr = 0;
     int ch;
-    while ((ch = getopt_long_only(argc, argv, "+m:u:rqj:o:hI:", longopts, NULL)) != -1) {
+    while ((ch = getopt_long_only(*argc, argv, shortopts, longopts, NULL)) != -1) {
         switch (ch) {
         case 'm': o->model = optarg; break;
         case 'u':
@@ -194,6 +209,7 @@ static int parse_options(int argc, char **argv, litmus_opts *o, FILE *out, FILE 
         case 'J': o->json = true; break;
         case 'r': o->races = true; break;
         case 'I': file_list_add(&o->cat_dirs, optarg); break;
+        case 'D': file_list_add(&o->lib_dirs, optarg); break;
         case 'V': file_list_add(&o->variants, optarg); break;
         case 'L': o->sched.liveness = true; break;
         case 'F':
@@ -207,9 +223,9 @@ static int parse_options(int argc, char **argv, litmus_opts *o, FILE *out, FILE 
             break;
         case 't':
         case 'M': {
-            int status = limit_option(ch, o, err);
-            if (status >= 0)
-                return status;
+            int limit_status = limit_option(ch, o, err);
+            if (limit_status >= 0)
+                return limit_status;
             break;
         }
         case 'q': o->quiet = true; break;
@@ -253,7 +269,9 @@ static int parse_options(int argc, char **argv, litmus_opts *o, FILE *out, FILE 
         fputs("scopecheck litmus: error: -show draws into a directory: give -o DIR\n", err);
         return 2;
     }
-    if (optind >= argc) {
+    if (o->herd_notes && !o->quiet)
+        fputs(o->herd_notes, err);
+    if (optind >= *argc) {
         fputs("scopecheck litmus: error: no litmus file or directory given\n", err);
         usage(err);
         return 2;
@@ -277,17 +295,37 @@ static report_live *check_liveness(const litmus_test *t, const litmus_opts *o, c
     return live;
 }
 
-/* What every file of a run shares. */
+/* A model of the run: the name it was asked by, the model and its
+ * workspace, and the JSON of the options with that name. */
+typedef struct run_model {
+    const char *name;
+    cat_model *m;
+    cat_workspace *ws;
+    const char *options_json;
+    bool failed;         /* tried and not usable: not tried again */
+} run_model;
+
+/* What every file of a run shares.  Without --model, a model per language
+ * is loaded when the first test of that language comes (in each process of
+ * -j N). */
 typedef struct run_ctx {
     const litmus_opts *o;
-    const cat_model *m;
-    cat_workspace *ws;
+    file_list search;    /* herd7's order: -I dirs, $HERDLIB, -set-libdir */
+    const char *herdlib; /* $HERDLIB, or NULL */
+    run_model given;     /* --model */
+    run_model ptx;       /* no --model: PTX and OpenCL tests */
+    run_model c;         /* no --model: C tests */
     const file_list *files;
 } run_ctx;
 
+/* herd7's model for C tests when none is given (herd7 7.58 -help:
+ * "defaults ... C=c11_partialSC.cat"; its -debug files shows it read). */
+#define HERD_C_DEFAULT "c11_partialSC.cat"
+#define PTX_DEFAULT "ptx6"
+
 /* Every option that changes a result, as one JSON object (GC string), so
  * that a JSON line says how it was obtained. */
-static const char *options_json(const litmus_opts *o)
+static const char *options_json(const litmus_opts *o, const char *model)
 {
     char *buf = NULL;
     size_t len = 0;
@@ -295,7 +333,7 @@ static const char *options_json(const litmus_opts *o)
     if (!f)
         return NULL;
     fputs("{\"model\":", f);
-    report_json_string(f, o->model);
+    report_json_string(f, model);
     fprintf(f, ",\"unroll\":%d,\"races\":%s,\"timeout\":", o->unroll, o->races ? "true" : "false");
     if (o->timeout_s > 0)
         fprintf(f, "%g", o->timeout_s);
@@ -326,14 +364,98 @@ static const char *options_json(const litmus_opts *o)
     return s;
 }
 
+/* The model file `name` names: the bundled models and ./NAME first
+ * (cli/model_path.h), then the search directories; NULL when none. */
+static const char *find_model(const char *name, const file_list *search)
+{
+    const char *path = model_path_resolve(name);
+    for (int i = 0; !path && i < search->count; i++)
+        path = model_path_in(search->paths[i], name);
+    return path;
+}
+
+/* Where herd's models were looked for, and how to point at them. */
+static void herd_lib_hint(FILE *err, const char *prefix, const run_ctx *rc)
+{
+    fprintf(err, "%s: herd's models (rc11.cat, c11_simp.cat, c11_partialSC.cat, ...) are looked for in ., ", prefix);
+    if (rc->o->cat_dirs.count == 0)
+        fputs("the -I directories (none given)", err);
+    for (int i = 0; i < rc->o->cat_dirs.count; i++)
+        fprintf(err, "%s-I %s", i ? ", " : "", rc->o->cat_dirs.paths[i]);
+    if (rc->herdlib)
+        fprintf(err, ", $HERDLIB (%s)", rc->herdlib);
+    else
+        fputs(", $HERDLIB (not set)", err);
+    for (int i = 0; i < rc->o->lib_dirs.count; i++)
+        fprintf(err, ", -set-libdir %s", rc->o->lib_dirs.paths[i]);
+    fputs("; give -I DIR or set HERDLIB=DIR, DIR being herd's library (`herd7 -libdir` prints it, e.g. "
+          "herdtools7/herd/libdir), or -model PATH.cat\n", err);
+}
+
+/* Loads `name` into rm once; false (after a message) when it cannot be. */
+static bool load_model(run_ctx *rc, run_model *rm, const char *name, FILE *err)
+{
+    if (rm->m || rm->failed)
+        return rm->m != NULL;
+    rm->failed = true;
+    rm->name = name;
+    const char *path = find_model(name, &rc->search);
+    if (!path) {
+        model_path_unknown(err, "litmus", name);
+        herd_lib_hint(err, "scopecheck litmus: hint", rc);
+        return false;
+    }
+    const litmus_opts *o = rc->o;
+    cat_load_options lo = {rc->search.paths, rc->search.count, o->variants.paths, o->variants.count};
+    rm->m = cat_load_opts(path, &lo, err);
+    if (!rm->m)
+        return false;
+    rm->ws = cat_workspace_new(rm->m);
+    rm->options_json = o->json ? options_json(o, name) : NULL;
+    rm->failed = false;
+    return true;
+}
+
+/* The model test t runs under: --model, or without it herd7's default for
+ * C tests (from herd's library) and ptx6 for the others.  NULL after a
+ * message placed at the file. */
+static run_model *model_for(run_ctx *rc, const litmus_test *t, const char *path, FILE *err)
+{
+    if (rc->o->model)
+        return rc->given.m ? &rc->given : NULL;
+    bool is_c = strcmp(t->arch, "C") == 0;
+    run_model *rm = is_c ? &rc->c : &rc->ptx;
+    if (rm->m)
+        return rm;
+    if (!is_c)
+        return load_model(rc, rm, PTX_DEFAULT, err) ? rm : NULL;
+    if (!rm->failed && find_model(HERD_C_DEFAULT, &rc->search))
+        return load_model(rc, rm, HERD_C_DEFAULT, err) ? rm : NULL;
+    if (!rm->failed) {
+        rm->failed = true;
+        fprintf(err, "%s:1:1: error: a C test needs a C model and no --model was given: herd7 would run it under "
+                "its default for C, " HERD_C_DEFAULT ", which is not found (ptx6, the default for PTX, would "
+                "give wrong verdicts)\n", path);
+        herd_lib_hint(err, "scopecheck litmus: hint", rc);
+    } else {
+        fprintf(err, "%s:1:1: error: a C test needs a C model and no --model was given (see above)\n", path);
+    }
+    return NULL;
+}
+
 /* Checks one file: 0 checked with its verdict established, 2 unusable,
  * 3 its verdict Unknown (a limit, an execution too large, a signal). */
-static int check_file(const char *path, const litmus_opts *o, const cat_model *m, cat_workspace *ws,
-                      FILE *out, FILE *err)
+static int check_file(const char *path, run_ctx *rc, FILE *out, FILE *err)
 {
+    const litmus_opts *o = rc->o;
     litmus_test *t = litmus_read_file(path, err);
     if (!t)
         return SC_STATUS_UNUSABLE;
+    run_model *rm = model_for(rc, t, path, err);
+    if (!rm)
+        return SC_STATUS_UNUSABLE;
+    const cat_model *m = rm->m;
+    cat_workspace *ws = rm->ws;
     double start = limit_now();
     enum_options eo = {.unroll = o->unroll, .max_traces = ENUM_MAX_TRACES, .races = o->races, .stop = o->stop,
                        .timeout_s = o->timeout_s, .max_memory = o->max_memory};
@@ -353,8 +475,8 @@ static int check_file(const char *path, const litmus_opts *o, const cat_model *m
         return SC_STATUS_UNUSABLE;
     if (!checked)
         return SC_STATUS_UNUSABLE;
-    report_info info = {.model = o->model, .cat = m, .unroll = o->unroll, .races = o->races,
-                        .options_json = o->options_json};
+    report_info info = {.model = rm->name, .cat = m, .unroll = o->unroll, .races = o->races,
+                        .options_json = rm->options_json};
     bool live_unknown = false;
     if (o->sched.liveness) {
         report_live *live = check_liveness(t, o, m, ws, start);
@@ -381,10 +503,10 @@ static int check_item(void *vctx, int i, FILE *out, FILE *err)
     run_ctx *rc = vctx;
     const char *path = rc->files->paths[i];
     if (!rc->o->json && !rc->o->quiet)     /* nothing to filter or copy: no capture */
-        return check_file(path, rc->o, rc->m, rc->ws, out, err);
+        return check_file(path, rc, out, err);
     errors_capture cap;
     FILE *errs = errors_begin(&cap, err);
-    int status = check_file(path, rc->o, rc->m, rc->ws, out, errs);
+    int status = check_file(path, rc, out, errs);
     if (cap.mem) {
         fclose(cap.mem);
         cap.mem = NULL;
@@ -406,33 +528,30 @@ static int check_item(void *vctx, int i, FILE *out, FILE *err)
 int litmus_cmd_main(int argc, char **argv, FILE *out, FILE *err)
 {
     litmus_opts o;
-    int status = parse_options(argc, argv, &o, out, err);
+    int status = parse_options(&argc, argv, &o, out, err);
     if (status >= 0)
         return status;
-    const char *path = model_path_resolve(o.model);
-    for (int i = 0; !path && i < o.cat_dirs.count; i++)
-        path = model_path_in(o.cat_dirs.paths[i], o.model);
-    if (!path) {
-        model_path_unknown(err, "litmus", o.model);
-        return 2;
-    }
+    run_ctx rc = {.o = &o, .herdlib = getenv("HERDLIB")};
+    if (rc.herdlib && !*rc.herdlib)
+        rc.herdlib = NULL;
+    for (int i = 0; i < o.cat_dirs.count; i++)
+        file_list_add(&rc.search, o.cat_dirs.paths[i]);
+    if (rc.herdlib)
+        file_list_add(&rc.search, rc.herdlib);
+    for (int i = 0; i < o.lib_dirs.count; i++)
+        file_list_add(&rc.search, o.lib_dirs.paths[i]);
     /* the heap hint comes first: loading a model with herd's stdlib and
      * functions makes garbage enough for a collection or two */
     GC_expand_hp(BATCH_HEAP_BYTES); /* a hint: the run goes on without it */
-    cat_load_options lo = {o.cat_dirs.paths, o.cat_dirs.count, o.variants.paths, o.variants.count};
-    cat_model *m = cat_load_opts(path, &lo, err);
-    if (!m)
+    if (o.model && !load_model(&rc, &rc.given, o.model, err))
         return 2;
-    cat_workspace *ws = cat_workspace_new(m);
     file_list files = {0};
     status = SC_STATUS_OK;
     for (int i = optind; i < argc; i++)
         if (!file_list_add_arg(&files, argv[i], err))
             status = SC_STATUS_UNUSABLE;
     o.stop = interrupt_watch();
-    if (o.json)
-        o.options_json = options_json(&o);
-    run_ctx rc = {&o, m, ws, &files};
+    rc.files = &files;
     int skipped = 0;
     status = sc_status_merge(status, parallel_run(files.count, o.jobs, check_item, &rc, o.stop, out, err, &skipped));
     if (*o.stop || skipped) {

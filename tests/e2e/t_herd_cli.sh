@@ -164,4 +164,74 @@ check "litmus --json records model, unroll, races, timeout and max-memory" \
 "$bin" litmus --json --liveness --occupancy 1 $L/SB-weak.litmus >"$tmp/lo2.json"
 check "litmus --json records the liveness options" \
     jtrue '.options.liveness == true and .options.occupancy == 1 and .options.fairness == "weak" and .options.timeout == null' "$tmp/lo2.json"
+# ---- herd7's options read exactly as typed (issue 28 item 2) -------------------------
+# getopt_long_only alone read -hexa as -h (help, exit 0, nothing checked),
+# -v FILE as an abbreviation of --variant, -unshow po as -u nshow.
+M=$L/MP-weak.litmus
+"$bin" litmus -hexa true $M >"$tmp/o" 2>"$tmp/e"; rc=$?
+check "-hexa true: exit 2, nothing on stdout (not the usage)" test "$rc" -eq 2 -a ! -s "$tmp/o"
+check "-hexa true: herd7's option, with the value scopecheck takes" \
+    bash -c "grep -q \"herd7's option -hexa is not supported: values are printed in decimal (only -hexa false\" '$tmp/e'"
+"$bin" litmus -hash false $M >"$tmp/o" 2>"$tmp/e"; rc=$?
+check "-hash false (no such option): exit 2, nothing on stdout" test "$rc" -eq 2 -a ! -s "$tmp/o"
+check "-hash false: unknown, with the nearest option" grep -q "unknown option '-hash' (the nearest option is -" "$tmp/e"
+"$bin" litmus -unrol 3 $M >"$tmp/o" 2>"$tmp/e"; rc=$?
+check "-unrol 3: refused (no abbreviation), pointing at -unroll" \
+    bash -c "[ $rc -eq 2 ] && grep -q \"unknown option '-unrol' (the nearest option is -unroll;\" '$tmp/e'"
+"$bin" litmus --mod sc $M >"$tmp/o" 2>"$tmp/e"; rc=$?
+check "--mod sc: refused, pointing at -model" \
+    bash -c "[ $rc -eq 2 ] && grep -q \"unknown option '--mod' (the nearest option is -model;\" '$tmp/e'"
+"$bin" litmus -v $M >"$tmp/o" 2>"$tmp/e"; rc=$?
+check "-v FILE: -v is herd7's verbose switch, FILE is checked" \
+    bash -c "[ $rc -eq 0 ] && grep -q '^Test MP-weak' '$tmp/o' && grep -q \"note: herd7's option -v is ignored\" '$tmp/e'"
+"$bin" litmus -unshow po -show prop -o "$tmp/unshow" $M >"$tmp/o" 2>"$tmp/e"; rc=$?
+check "-unshow po: a figure option taken with a note, not read as -u nshow" \
+    bash -c "[ $rc -eq 0 ] && grep -q '^Test MP-weak' '$tmp/o' && [ -s '$tmp/unshow/MP-weak-1.svg' ] && grep -q \"herd7's option -unshow po is ignored: it only styles\" '$tmp/e'"
+"$bin" litmus -hexa false -initwrites true -speedcheck false -badexecs true -graph columns $M >"$tmp/o" 2>"$tmp/e"; rc=$?
+check "herd7's options at the value scopecheck follows anyway are taken, one note each" \
+    bash -c "[ $rc -eq 0 ] && grep -q '^Test MP-weak' '$tmp/o' && [ \$(grep -c 'is ignored' '$tmp/e') -eq 5 ]"
+check "-q drops the notes" bash -c "'$bin' litmus -q -hexa false $M 2>&1 >/dev/null | grep -qv . ; [ -z \"\$('$bin' litmus -q -hexa false $M 2>&1 >/dev/null)\" ]"
+check "-timeout none is no time limit (herd7's spelling)" \
+    bash -c "'$bin' litmus --json -timeout none $M | jq -e '.options.timeout == null' | grep -qx true"
+check "-j2 (the value attached) still works" bash -c "'$bin' litmus -j2 $M | grep -q '^Test MP-weak'"
+check "-initwrites false is refused (scopecheck's initial writes are events)" \
+    bash -c "'$bin' litmus -initwrites false $M; [ \$? -eq 2 ]"
+
+# ---- the model of a C test without --model (issue 28 item 2) ------------------------
+# herd7 7.58 runs C tests under c11_partialSC.cat when no -model is given
+# (herd7 -help: "defaults ... C=c11_partialSC.cat"; -debug files shows it
+# read from -I DIR, then $HERDLIB).  ptx6 is no C model: on CoRR it said Ok.
+# Our stand-in for herd's library holds our own SC model under herd's name;
+# by hand, SC forbids CoRR's r0=1, r1=0 (the second read would be fr-before
+# the write the first read reads from, a cycle po;fr;rf): No, 3 states.
+C11=litmus/c11
+abin=$(realpath "$bin")
+mkdir -p "$tmp/herdlib"
+cp models/sc.cat "$tmp/herdlib/c11_partialSC.cat"
+(cd "$tmp" && env -u HERDLIB "$abin" litmus "$OLDPWD/$C11/CoRR.litmus") >"$tmp/o" 2>"$tmp/e"; rc=$?
+check "a C test without --model and without herd's library: exit 2, nothing on stdout" test "$rc" -eq 2 -a ! -s "$tmp/o"
+check "... at the file, naming herd7's default for C" grep -q "CoRR.litmus:1:1: error: a C test needs a C model .*c11_partialSC.cat" "$tmp/e"
+check "... and how to point at herd's library (-I DIR, HERDLIB)" grep -q 'give -I DIR or set HERDLIB=DIR' "$tmp/e"
+HERDLIB=$tmp/herdlib "$bin" litmus --json $C11/CoRR.litmus $M >"$tmp/o" 2>"$tmp/e"
+check "HERDLIB: the C test runs under \$HERDLIB/c11_partialSC.cat (No, 3 states)" \
+    jtrue 'select(.test == "CoRR") | .verdict == "No" and (.states | length) == 3 and .options.model == "c11_partialSC.cat"' "$tmp/o"
+check "HERDLIB: the PTX test of the same run keeps ptx6" jtrue 'select(.test == "MP-weak") | .options.model == "ptx6"' "$tmp/o"
+check "-I DIR: the same" bash -c "env -u HERDLIB '$bin' litmus -I '$tmp/herdlib' $C11/CoRR.litmus | grep -qx No"
+check "-model NAME.cat is found in \$HERDLIB too (herd7's search order)" \
+    bash -c "cd '$tmp' && HERDLIB='$tmp/herdlib' '$abin' litmus -model c11_partialSC.cat '$OLDPWD/$C11/CoRR.litmus' | grep -qx No"
+(cd "$tmp" && env -u HERDLIB "$abin" litmus -model rc11.cat "$OLDPWD/$C11/CoRR.litmus") >"$tmp/o" 2>"$tmp/e"; rc=$?
+check "-model rc11.cat without -I: exit 2, says where herd's models are looked for" \
+    bash -c "[ $rc -eq 2 ] && grep -q \"no model 'rc11.cat'\" '$tmp/e' && grep -q 'looked for in ., the -I directories (none given), \\\$HERDLIB (not set)' '$tmp/e' && grep -q 'give -I DIR or set HERDLIB=DIR' '$tmp/e'"
+H7=../shared/bench/herd7
+if [ -x "$H7/bin/herd7" ]; then
+    # side by side with herd7 itself, no -model on either side
+    for t in CoRR CAS+MP Exchange+SB LB+acq+rel SB+rlx; do
+        HERDLIB=$PWD/$H7/lib/herd "$H7/bin/herd7" $C11/$t.litmus 2>/dev/null | grep -E '^(Loop )?(Ok|No|Undef)$|^Observation' >"$tmp/h7"
+        HERDLIB=$PWD/$H7/lib/herd "$bin" litmus $C11/$t.litmus 2>/dev/null | grep -E '^(Loop )?(Ok|No|Undef|Unknown)$|^Observation' >"$tmp/sc"
+        check "$t without -model: herd7's verdict and observation (herd7's default model)" \
+            bash -c "[ -s '$tmp/h7' ] && diff '$tmp/h7' '$tmp/sc'"
+    done
+else
+    echo "SKIP: herd7 not found at $H7 (the side-by-side checks of the C default)"
+fi
 exit 0
