@@ -11,7 +11,7 @@
 const char *report_incomplete(const check_result *r)
 {
     const char *why = enumerate_incomplete(r);
-    return why ? why : r->unroll_cut ? "unroll" : NULL;
+    return why ? why : r->unroll_cut ? "loop-bound" : NULL;
 }
 
 const char *report_verdict(const litmus_test *t, const check_result *r, const cat_model *m)
@@ -457,14 +457,14 @@ static void json_flags_and_races(FILE *out, const litmus_test *t, const check_re
 
 /* "complete": whether every execution was checked whole, within the loop
  * bound too (and the other check, if any, was not cut); if not, why: a
- * limit's word first, then the other check's, then "unroll". */
+ * limit's word first, then the other check's, then "loop-bound". */
 static void json_completeness(FILE *out, const check_result *r, const report_info *info)
 {
     const char *why = enumerate_incomplete(r);
     if (!why)
         why = info->extra_incomplete;
     if (!why && r->unroll_cut)
-        why = "unroll";
+        why = "loop-bound";
     fprintf(out, ",\"complete\":%s", why ? "false" : "true");
     if (why)
         fprintf(out, ",\"incomplete\":\"%s\"", why);

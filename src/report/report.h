@@ -25,7 +25,7 @@
 /* True when the condition holds as herd7 means it ("Ok"). */
 bool report_condition_ok(const litmus_test *t, const check_result *r);
 /* NULL when every execution was checked whole; else why not, one word of
- * the JSON convention: enumerate_incomplete's words, or "unroll" when only
+ * the JSON convention: enumerate_incomplete's words, or "loop-bound" when only
  * the loop bound cut some executions (herd7 then prefixes its verdict with
  * "Loop"; docs/exit-status.md). */
 const char *report_incomplete(const check_result *r);

@@ -114,11 +114,11 @@ check "every execution cut (--unroll 0): States 0, Loop No, Never 0 0, exit 3" \
     sh -c "grep -qx 'States 0' '$tmp/SpinNo0.out' && grep -qx 'Loop No' '$tmp/SpinNo0.out' \
            && grep -qx 'Observation SpinNo Never 0 0' '$tmp/SpinNo0.out' && [ \$(cat '$tmp/SpinNo0.rc') = 3 ]"
 "$bin" litmus --model sc --json --unroll 0 "$tmp/SpinNo.litmus" >"$tmp/SpinNo0.json"
-check "every execution cut, JSON: complete false, incomplete unroll, unroll_cut true" \
-    jq -e '.complete == false and .incomplete == "unroll" and .unroll_cut == true and .verdict == "No"' "$tmp/SpinNo0.json"
+check "every execution cut, JSON: complete false, incomplete loop-bound, unroll_cut true" \
+    jq -e '.complete == false and .incomplete == "loop-bound" and .unroll_cut == true and .verdict == "No"' "$tmp/SpinNo0.json"
 "$bin" litmus --model sc --json "$tmp/SpinEx.litmus" >"$tmp/SpinEx.json"
 check "loop bound with a witness, JSON: verdict Ok, complete false" \
-    jq -e '.verdict == "Ok" and .complete == false and .incomplete == "unroll"' "$tmp/SpinEx.json"
+    jq -e '.verdict == "Ok" and .complete == false and .incomplete == "loop-bound"' "$tmp/SpinEx.json"
 
 cat >"$tmp/Cut9.litmus" <<'T'
 C Cut9

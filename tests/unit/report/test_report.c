@@ -81,7 +81,7 @@ static void test_unknown_unless_settled(void)
     r.negative = 0;
     CU_ASSERT_STRING_EQUAL(report_verdict(t, &r, NULL), "Ok");
     CU_ASSERT_PTR_NULL(enumerate_incomplete(&r));
-    CU_ASSERT_STRING_EQUAL(report_incomplete(&r), "unroll");
+    CU_ASSERT_STRING_EQUAL(report_incomplete(&r), "loop-bound");
     CU_ASSERT_FALSE(report_established(t, &r, NULL));
     t->quant = QUANT_EXISTS;
     CU_ASSERT_TRUE(report_established(t, &r, NULL));
