@@ -90,8 +90,8 @@ static void usage(FILE *to)
           "-variant.\n"
           "Exit status: 0 every file checked and every verdict established; 2 unusable input,\n"
           "arguments or output; 3 some verdict unknown (a limit, an execution too large to check, a\n"
-          "signal: the verdict is Unknown unless what was found settles it; --liveness: a liveness\n"
-          "answer Unknown).\n",
+          "signal: the verdict is Unknown unless what was found settles it; the loop bound: herd7's\n"
+          "Loop verdict, unless a witness settles it; --liveness: a liveness answer Unknown).\n",
           to);
 }
 
@@ -328,7 +328,8 @@ static const char *options_json(const litmus_opts *o)
 }
 
 /* Checks one file: 0 checked with its verdict established, 2 unusable,
- * 3 its verdict Unknown (a limit, an execution too large, a signal). */
+ * 3 its verdict not established (a limit, an execution too large, a
+ * signal, the loop bound: report_established). */
 static int check_file(const char *path, const litmus_opts *o, const cat_model *m, cat_workspace *ws,
                       FILE *out, FILE *err)
 {
