@@ -1,10 +1,13 @@
 # herd_normalise.awk: herd7's (or scopecheck's herd-format) output blocks to
 # one comparable line per test:
-#     NAME<TAB>VERDICT<TAB>STATES<TAB>FLAGS
-# VERDICT is Ok, No or Undef (herd's "Loop " prefix dropped); STATES the
+#     NAME<TAB>VERDICT<TAB>STATES<TAB>FLAGS<TAB>WITNESSES<TAB>OBSERVATION
+# VERDICT is Ok, No or Undef, after herd's "Loop " when the loop bound cut
+# executions (scopecheck prints it as herd7 does); STATES the
 # final states, each with its terms sorted and written "t=v" in decimal
 # (herd's hexadecimal and [x] brackets undone), the states sorted and joined
-# by " | "; FLAGS the flag names, sorted, joined by ",".  Used by
+# by " | "; FLAGS the flag names, sorted, joined by ","; WITNESSES "P N" of
+# the Witnesses line (herd7 counts the executions that validate the
+# condition: ~exists swaps them); OBSERVATION "WORD P N".  Used by
 # scripts/herd7_compare.sh and scripts/c11_herd_expected.sh.
 
 function sort_array(a, n,    i, j, v) {
@@ -63,14 +66,16 @@ function flush(    i, s, f) {
     f = ""
     for (i = 1; i <= nflags; i++)
         f = f (i > 1 ? "," : "") flags[i]
-    print name "\t" verdict "\t" s "\t" f
+    print name "\t" verdict "\t" s "\t" f "\t" witnesses "\t" observation
     name = ""
 }
 
-/^Test / { flush(); name = $2; nstates = 0; nflags = 0; left = 0; verdict = "?"; next }
+/^Test / { flush(); name = $2; nstates = 0; nflags = 0; left = 0; verdict = "?"; witnesses = observation = ""; next }
 name == "" { next }
 /^States [0-9]+$/ { left = $2; next }
 left > 0 { states[++nstates] = canonical_state($0); left--; next }
-/^(Loop )?(Ok|No|Undef|Unknown)$/ { verdict = $NF; next }
+/^(Loop )?(Ok|No|Undef|Unknown)$/ { verdict = $0; next }
 /^Flag / { flags[++nflags] = $2; next }
+/^Positive: [0-9]+ Negative: [0-9]+$/ { witnesses = $2 " " $4; next }
+/^Observation / { observation = $3 " " $4 " " $5; next }
 END { flush() }

@@ -63,13 +63,13 @@ for f in "${files[@]}"; do
     h=$tmp/t.litmus
     if head -c 6 "$f" | grep -q '^OPENCL'; then bash "$here/opencl_to_herd.sh" "$f" >"$h"; else cp "$f" "$h"; fi
     out=$(HERDLIB=$(dirname "$cat") "$herd_dir/herd" -initwrites true -model "$cat" "$h" 2>&1)
-    hv=$(printf '%s\n' "$out" | grep -xE 'Ok|No' | head -1)
+    hv=$(printf '%s\n' "$out" | grep -xE '(Loop )?(Ok|No)' | head -1)
     if [ -z "$hv" ]; then
         echo "NOHERD $f $model: $(printf '%s\n' "$out" | head -1)"
         noherd=$((noherd + 1))
         continue
     fi
-    sv=$("$bin" litmus --model "$model" "$f" 2>&1 | grep -xE 'Ok|No' | head -1)
+    sv=$("$bin" litmus --model "$model" "$f" 2>&1 | grep -xE '(Loop )?(Ok|No)' | head -1)
     if [ "$races" = 1 ]; then
         bad=$(printf '%s\n' "$out" | sed -n 's/^Bad executions (\([0-9]*\) in total).*/\1/p')
         hr=$([ "${bad:-0}" = 0 ] && echo Ok || echo No)

@@ -95,8 +95,8 @@ static void usage(FILE *to)
           "refused.\n"
           "Exit status: 0 every file checked and every verdict established; 2 unusable input,\n"
           "arguments or output; 3 some verdict unknown (a limit, an execution too large to check, a\n"
-          "signal: the verdict is Unknown unless what was found settles it; --liveness: a liveness\n"
-          "answer Unknown).\n",
+          "signal: the verdict is Unknown unless what was found settles it; the loop bound: herd7's\n"
+          "Loop verdict, unless a witness settles it; --liveness: a liveness answer Unknown).\n",
           to);
 }
 
@@ -444,7 +444,8 @@ static run_model *model_for(run_ctx *rc, const litmus_test *t, const char *path,
 }
 
 /* Checks one file: 0 checked with its verdict established, 2 unusable,
- * 3 its verdict Unknown (a limit, an execution too large, a signal). */
+ * 3 its verdict not established (a limit, an execution too large, a
+ * signal, the loop bound: report_established). */
 static int check_file(const char *path, run_ctx *rc, FILE *out, FILE *err)
 {
     const litmus_opts *o = rc->o;

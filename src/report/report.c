@@ -8,18 +8,32 @@
 #include "enumerate/barriers.h"
 #include "litmus/hash.h"
 
+const char *report_incomplete(const check_result *r)
+{
+    const char *why = enumerate_incomplete(r);
+    return why ? why : r->unroll_cut ? "loop-bound" : NULL;
+}
+
 const char *report_verdict(const litmus_test *t, const check_result *r, const cat_model *m)
 {
     if (m && cat_model_flags_make_undefined(m, r->flags))
         return "Undef";
-    if (!report_established(t, r, m))
+    if (enumerate_incomplete(r) && !report_established(t, r, m))
         return "Unknown";
     return report_condition_ok(t, r) ? "Ok" : "No";
 }
 
+void report_verdict_line(FILE *out, const litmus_test *t, const check_result *r, const cat_model *m)
+{
+    const char *verdict = report_verdict(t, r, m);
+    if (r->unroll_cut && strcmp(verdict, "Unknown") != 0)
+        fputs("Loop ", out);
+    fprintf(out, "%s\n", verdict);
+}
+
 bool report_established(const litmus_test *t, const check_result *r, const cat_model *m)
 {
-    if (!enumerate_incomplete(r))
+    if (!report_incomplete(r))
         return true;
     if (m && cat_model_flags_undefined(m))
         return r->flags != 0; /* a skipped execution may have raised a flag */
@@ -190,11 +204,23 @@ void report_state(FILE *out, const litmus_test *t, const lit_value *state)
     }
 }
 
-static const char *observation_word(const check_result *r)
+const char *report_observation(const check_result *r)
 {
-    if (r->positive == 0)
-        return "Never";
-    return r->negative == 0 ? "Always" : "Sometimes";
+    if (r->positive > 0 && r->negative > 0)
+        return "Sometimes";
+    if (enumerate_incomplete(r))
+        return "Unknown"; /* an unchecked execution may be of the missing kind */
+    return r->positive == 0 ? "Never" : "Always";
+}
+
+/* herd7's Witnesses: Positive counts the executions that validate the
+ * condition, and `~exists p` is validated where p fails (herd7 7.58 prints
+ * "Positive: 3 Negative: 1" beside "Observation Sometimes 1 3"). */
+static void herd_witnesses(FILE *out, const litmus_test *t, const check_result *r)
+{
+    bool swap = t->quant == QUANT_NOT_EXISTS;
+    fprintf(out, "Witnesses\nPositive: %" PRIu64 " Negative: %" PRIu64 "\n", swap ? r->negative : r->positive,
+            swap ? r->positive : r->negative);
 }
 
 /* What was not checked, one line each (the verdict line says Unknown
@@ -262,13 +288,13 @@ void report_herd(FILE *out, const litmus_test *t, check_result *r, const report_
         report_state(out, t, &states[(size_t)s * (size_t)width]);
         fputc('\n', out);
     }
-    fprintf(out, "%s\n", report_verdict(t, r, info->cat));
-    fprintf(out, "Witnesses\nPositive: %" PRIu64 " Negative: %" PRIu64 "\n", r->positive, r->negative);
+    report_verdict_line(out, t, r, info->cat);
+    herd_witnesses(out, t, r);
     herd_flags(out, r, info);
     fputs("Condition ", out);
     print_cond(out, t);
     fputc('\n', out);
-    fprintf(out, "Observation %s %s %" PRIu64 " %" PRIu64 "\n", t->name, observation_word(r), r->positive,
+    fprintf(out, "Observation %s %s %" PRIu64 " %" PRIu64 "\n", t->name, report_observation(r), r->positive,
             r->negative);
     herd_races(out, t, r, info);
     if (r->unroll_cut)
@@ -429,13 +455,16 @@ static void json_flags_and_races(FILE *out, const litmus_test *t, const check_re
     fputc(']', out);
 }
 
-/* "complete": whether every execution was checked (and the other check,
- * if any, was not cut); if not, why. */
+/* "complete": whether every execution was checked whole, within the loop
+ * bound too (and the other check, if any, was not cut); if not, why: a
+ * limit's word first, then the other check's, then "loop-bound". */
 static void json_completeness(FILE *out, const check_result *r, const report_info *info)
 {
     const char *why = enumerate_incomplete(r);
     if (!why)
         why = info->extra_incomplete;
+    if (!why && r->unroll_cut)
+        why = "loop-bound";
     fprintf(out, ",\"complete\":%s", why ? "false" : "true");
     if (why)
         fprintf(out, ",\"incomplete\":\"%s\"", why);

@@ -5,7 +5,10 @@
  * May include base/, litmus/, cat/, enumerate/.
  *
  * Contract: herd7's block (Test, States, Ok/No, Witnesses, Condition,
- * Observation, Time) or one JSON object per line.  Printing never changes
+ * Observation, Time) or one JSON object per line.  Witnesses count as
+ * herd7 does: Positive the executions that validate the condition (for
+ * `~exists p` those where p fails), Negative the others; Observation and
+ * JSON "positive"/"negative" count where the proposition p holds.  Printing never changes
  * the result; the verdict is decided here, from the condition's quantifier
  * and the positive/negative counts, exactly as herd7 decides it.
  */
@@ -21,14 +24,32 @@
 
 /* True when the condition holds as herd7 means it ("Ok"). */
 bool report_condition_ok(const litmus_test *t, const check_result *r);
+/* NULL when every execution was checked whole; else why not, one word of
+ * the JSON convention: enumerate_incomplete's words, or "loop-bound" when only
+ * the loop bound cut some executions (herd7 then prefixes its verdict with
+ * "Loop"; docs/exit-status.md). */
+const char *report_incomplete(const check_result *r);
 /* Whether the verdict stands although some executions were not checked
- * (enumerate_incomplete): an execution found settles `exists` (Ok),
- * `~exists` and `forall` (No), and a raised flag settles Undef.  True when
- * every execution was checked. */
+ * (report_incomplete, the loop bound included): an execution found
+ * settles `exists` (Ok), `~exists` and `forall` (No), and a raised flag
+ * settles Undef.  True when every execution was checked. */
 bool report_established(const litmus_test *t, const check_result *r, const cat_model *m);
 /* "Ok", "No", "Undef" when the model makes flagged programs undefined, or
- * "Unknown" when the verdict is not established. */
+ * "Unknown" when a limit other than the loop bound cut executions and what
+ * was found does not settle the verdict.  Under the loop bound alone it is
+ * the verdict within the bound (herd7's, which the block prints after
+ * "Loop "); report_established says whether it stands beyond it. */
 const char *report_verdict(const litmus_test *t, const check_result *r, const cat_model *m);
+/* herd7's verdict line: report_verdict, prefixed "Loop " when the loop
+ * bound cut some executions and the verdict is not Unknown (herd7 7.58
+ * prints "Loop Ok" and "Loop No" so). */
+void report_verdict_line(FILE *out, const litmus_test *t, const check_result *r, const cat_model *m);
+/* herd7's Observation word: Always, Sometimes or Never from the counts of
+ * executions where the proposition holds or not; "Unknown" when a limit
+ * other than the loop bound cut executions and the counts found do not
+ * settle it (only Sometimes, both kinds found, survives a cut).  Under the
+ * loop bound alone, herd7's word within the bound. */
+const char *report_observation(const check_result *r);
 
 typedef struct report_info {
     const char *model;    /* model name as given */

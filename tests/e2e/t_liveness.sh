@@ -13,7 +13,10 @@ trap 'rm -rf "$tmp"' EXIT
 # --- herd block: the Liveness line and the stuck threads ------------------------
 "$bin" litmus --liveness --unroll 0 "$L/FP-spin-unset.litmus" >"$tmp/out" 2>"$tmp/err"
 rc=$?
-check "a violation exits 0 (every verdict established)" test "$rc" -eq 0
+# the liveness answer No is established; the safety half's No at --unroll 0
+# is herd7's "Loop No" (no execution completes within the bound): exit 3
+check "a liveness violation beside a loop-bound safety verdict exits 3" \
+    sh -c "[ $rc -eq 3 ] && grep -qx 'Loop No' '$tmp/out'"
 check "herd block: Liveness NAME No" grep -qx "Liveness FP-spin-unset No" "$tmp/out"
 check "herd block: the stuck loop and the value it reads" \
     grep -qx 'Stuck P1 spins in the loop at line 8 `ld.relaxed.gpu r0, f` reading f=0' "$tmp/out"

@@ -73,13 +73,101 @@ static void test_unknown_unless_settled(void)
         }
         *cuts[c] = false;
     }
-    /* nothing cut: herd's rule, and the loop bound is not a cut */
+    /* the loop bound alone: the verdict within the bound (herd7's "Loop
+     * Ok"), which stands beyond it only when a witness settles it */
     r.unroll_cut = true;
     t->quant = QUANT_FORALL;
     r.positive = 3;
     r.negative = 0;
     CU_ASSERT_STRING_EQUAL(report_verdict(t, &r, NULL), "Ok");
     CU_ASSERT_PTR_NULL(enumerate_incomplete(&r));
+    CU_ASSERT_STRING_EQUAL(report_incomplete(&r), "loop-bound");
+    CU_ASSERT_FALSE(report_established(t, &r, NULL));
+    t->quant = QUANT_EXISTS;
+    CU_ASSERT_TRUE(report_established(t, &r, NULL));
+}
+
+/* Run report_herd into a string. */
+static char *herd_block(const litmus_test *t, check_result *r)
+{
+    char *buf = NULL;
+    size_t n = 0;
+    FILE *f = open_memstream(&buf, &n);
+    cat_model *m = cat_load_string("m.cat", "acyclic po | rf | co | fr as sc\n", stderr);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+    report_info info = {.model = "m", .cat = m, .unroll = 2};
+    report_herd(f, t, r, &info);
+    fclose(f);
+    return buf;
+}
+
+/* herd7 7.58 on an SB test under rc11 (one execution of four with both
+ * reads 0), run side by side with the three quantifiers:
+ *   exists  (0:r0=0 /\ 1:r0=0): Ok, Positive: 1 Negative: 3, Sometimes 1 3
+ *   forall  (same):             No, Positive: 1 Negative: 3, Sometimes 1 3
+ *   ~exists (same):             No, Positive: 3 Negative: 1, Sometimes 1 3
+ * Witnesses count the executions that validate the condition, so ~exists
+ * swaps them; Observation counts where the proposition holds. */
+static void test_witnesses_as_herd(void)
+{
+    litmus_test *t = parse(mp);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+    check_result r;
+    memset(&r, 0, sizeof r);
+    r.states = outcome_set_new(t->nobserved);
+    r.positive = 1;
+    r.negative = 3;
+    struct { enum lit_quantifier q; const char *verdict, *witnesses; } cases[] = {
+        { QUANT_EXISTS, "\nOk\n", "Positive: 1 Negative: 3\n" },
+        { QUANT_FORALL, "\nNo\n", "Positive: 1 Negative: 3\n" },
+        { QUANT_NOT_EXISTS, "\nNo\n", "Positive: 3 Negative: 1\n" },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        t->quant = cases[i].q;
+        char *block = herd_block(t, &r);
+        CU_ASSERT_PTR_NOT_NULL(strstr(block, cases[i].verdict));
+        CU_ASSERT_PTR_NOT_NULL(strstr(block, cases[i].witnesses));
+        CU_ASSERT_PTR_NOT_NULL(strstr(block, "Observation MP Sometimes 1 3\n"));
+        free(block);
+    }
+}
+
+/* After a cut, Always and Never are not established (an unchecked
+ * execution may be of the other kind): Observation says Unknown; both
+ * kinds found settle Sometimes.  The loop bound alone keeps herd7's
+ * words after its "Loop" verdict (herd7 7.58, Loop+spin at -unroll 0:
+ * "Loop No" ... "Observation Loop+spin Never 0 0"). */
+static void test_observation_after_cut(void)
+{
+    litmus_test *t = parse(mp);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+    check_result r;
+    memset(&r, 0, sizeof r);
+    r.states = outcome_set_new(t->nobserved);
+    r.timed_out = true;
+    r.positive = 56;
+    CU_ASSERT_STRING_EQUAL(report_observation(&r), "Unknown");
+    r.positive = 0;
+    CU_ASSERT_STRING_EQUAL(report_observation(&r), "Unknown");
+    r.negative = 4;
+    CU_ASSERT_STRING_EQUAL(report_observation(&r), "Unknown");
+    r.positive = 1;
+    CU_ASSERT_STRING_EQUAL(report_observation(&r), "Sometimes");
+    r.timed_out = false;
+    r.unroll_cut = true;
+    r.positive = 0;
+    r.negative = 0;
+    CU_ASSERT_STRING_EQUAL(report_observation(&r), "Never");
+    t->quant = QUANT_EXISTS;
+    char *block = herd_block(t, &r);
+    CU_ASSERT_PTR_NOT_NULL(strstr(block, "\nLoop No\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(block, "Observation MP Never 0 0\n"));
+    free(block);
+    r.timed_out = true; /* and a limit: nothing settled, no Loop prefix on Unknown */
+    block = herd_block(t, &r);
+    CU_ASSERT_PTR_NOT_NULL(strstr(block, "\nUnknown\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(block, "Observation MP Unknown 0 0\n"));
+    free(block);
 }
 
 /* Run `print` into a string. */
@@ -142,6 +230,8 @@ void register_report_tests(void)
     CU_pSuite s = CU_add_suite("report", NULL, NULL);
     CU_add_test(s, "Unknown unless what was found settles it", test_unknown_unless_settled);
     CU_add_test(s, "herd7's verdict rule", test_verdict_rule);
+    CU_add_test(s, "Witnesses as herd7 counts them", test_witnesses_as_herd);
+    CU_add_test(s, "Observation after a cut", test_observation_after_cut);
     CU_add_test(s, "a final state, herd and JSON", test_state_forms);
     CU_add_test(s, "JSON string escapes", test_json_string);
     CU_add_test(s, "exit statuses and cut words", test_status_merge);
