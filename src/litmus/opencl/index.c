@@ -7,9 +7,16 @@
  * time.  The register machine has no computed addresses, so an access
  * through an index held in a register becomes a chain of comparisons and
  * one copy of the access per element: the path that runs is the one whose
- * element the index names (the dependency on the index is then a control
- * dependency, not an address one; no bundled OpenCL model tells them
- * apart).
+ * element the index names.  The comparisons give no control dependency;
+ * the access gets an address dependency on the index (lit_instr.addr,
+ * addr_select), as herd7 gives C's x + r.
+ *
+ * A location x that is no array may be accessed at an offset too (diy7's
+ * x + (r0 & 128)): as herd7 reads C, x + 0 is x and x + k another
+ * location, "x+k", with no initial value.  A register offset compiles as
+ * an index into x taken as an array of one element; when it is not 0 the
+ * path has no execution (herd7 would reach the location x + k: see
+ * docs/litmus-c.md).
  */
 #include <gc.h>
 #include <stdio.h>
@@ -17,22 +24,47 @@
 
 #include "litmus/opencl/internal.h"
 
-bool ocl_add_array(oparser *p, const char *name, int base, int len)
+static bool add_array(oparser *p, const char *name, int base, int len, bool scalar)
 {
     array_decl *a = ocl_append(p->arrays, p->narrays, sizeof *a);
     if (!a)
         return false;
     p->arrays = a;
-    p->arrays[p->narrays++] = (array_decl){ name, base, len, -1 };
+    p->arrays[p->narrays++] = (array_decl){ name, base, len, -1, scalar };
     return true;
+}
+
+bool ocl_add_array(oparser *p, const char *name, int base, int len)
+{
+    return add_array(p, name, base, len, false);
 }
 
 const array_decl *ocl_array(oparser *p, const char *name)
 {
     for (int i = 0; i < p->narrays; i++)
-        if (strcmp(p->arrays[i].name, name) == 0)
+        if (!p->arrays[i].scalar && strcmp(p->arrays[i].name, name) == 0)
             return &p->arrays[i];
     return NULL;
+}
+
+/* The one-element array of location `loc`, which is no array (NULL when
+ * out of memory, reported at e). */
+static const array_decl *scalar_array(oparser *p, int loc, const node *e)
+{
+    for (int i = 0; i < p->narrays; i++)
+        if (p->arrays[i].scalar && p->arrays[i].base == loc)
+            return &p->arrays[i];
+    if (!add_array(p, p->t->locs[loc].name, loc, 1, true)) {
+        lex_error(LX, e->line, e->col, "out of memory");
+        return NULL;
+    }
+    return &p->arrays[p->narrays - 1];
+}
+
+lit_operand ocl_node_addr(const node *e)
+{
+    lit_operand none = { OPND_NONE, -1, 0 };
+    return e->index && e->fixed >= 0 ? e->addr : none;
 }
 
 bool ocl_needs_dispatch(const node *e)
@@ -40,19 +72,36 @@ bool ocl_needs_dispatch(const node *e)
     return (e->kind == N_INDEX || e->kind == N_ADDR) && e->index && e->index->kind != N_NUM && e->fixed < 0;
 }
 
-/* The array a parameter of the thread names, reporting when there is none. */
+/* The array a parameter of the thread names (a scalar one for a location
+ * that is no array), reporting when there is none. */
 static const array_decl *indexed_array(oparser *p, node *e)
 {
-    const array_decl *a = ocl_param_loc(p, e->name) >= 0 ? ocl_array(p, e->name) : NULL;
-    if (!a) {
-        if (ocl_local_index(p, e->name) < 0 && ocl_param_loc(p, e->name) < 0)
+    int loc = ocl_location_named(p, e->name);
+    if (loc < 0) {
+        if (ocl_local_index(p, e->name) >= 0)
+            lex_error(LX, e->line, e->col, "'%s' is a variable, not a location: it cannot be indexed", e->name);
+        else
             lex_error(LX, e->line, e->col, "undeclared location '%s' (not a parameter of thread %s)", e->name,
                       p->th->name);
-        else
-            lex_error(LX, e->line, e->col, "'%s' is not an array (declare it in the init block, "
-                      "e.g. int %s[2] = {0,0};)", e->name, e->name);
+        return NULL;
     }
-    return a;
+    const array_decl *a = ocl_array(p, e->name);
+    return a ? a : scalar_array(p, loc, e);
+}
+
+/* Location x + k of a location x that is no array, k != 0: "x+k" (or
+ * "x-k"), made on first use with no initial value, in x's region. */
+static int offset_loc(oparser *p, const array_decl *a, lit_value k)
+{
+    char buf[160];
+    snprintf(buf, sizeof buf, "%s%+lld", a->name, (long long)k);
+    int l = litmus_loc_index(p->t, buf);
+    if (l < 0) {
+        l = litmus_add_loc(p->t, lex_strndup(buf, strlen(buf)), LIT_NO_VALUE);
+        p->t->locs[l].region = p->t->locs[a->base].region;
+        p->t->locs[l].atomic_type = p->t->locs[a->base].atomic_type;
+    }
+    return l;
 }
 
 int ocl_node_loc(oparser *p, node *e, const char *what)
@@ -75,6 +124,8 @@ int ocl_node_loc(oparser *p, node *e, const char *what)
         k = e->index->num;
     else if (k < 0)
         return -2;
+    if (a->scalar && k != 0 && e->fixed < 0)
+        return offset_loc(p, a, k);
     if (k < 0 || k >= a->len) {
         lex_error(LX, e->index->line, e->index->col, "index %lld is out of range for %s[%d]", (long long)k,
                   a->name, a->len);
@@ -88,7 +139,7 @@ static int out_of_range_loc(oparser *p, array_decl *a)
 {
     if (a->out_of_range < 0) {
         char buf[128];
-        snprintf(buf, sizeof buf, "%s[out of range]", a->name);
+        snprintf(buf, sizeof buf, a->scalar ? "%s+?" : "%s[out of range]", a->name);
         a->out_of_range = litmus_add_loc(p->t, lex_strndup(buf, strlen(buf)), LIT_NO_VALUE);
         p->t->locs[a->out_of_range].region = REGION_NONE;
     }
@@ -108,8 +159,10 @@ bool ocl_each_element(oparser *p, node *e, ocl_value_compiler gen_value,
     int end = ocl_new_label(p), first = -1;
     for (int k = 0; k < a->len; k++) {
         int l = ocl_new_label(p);
-        if (l < 0 || !ocl_emit_branch(p, CMP_EQ, idx, imm(k), l, e->line, e->col))
+        lit_instr *select = l < 0 ? NULL : ocl_emit_branch(p, CMP_EQ, idx, imm(k), l, e->line, e->col);
+        if (!select)
             return false;
+        select->addr_select = true;
         if (k == 0)
             first = l;
     }
@@ -120,6 +173,7 @@ bool ocl_each_element(oparser *p, node *e, ocl_value_compiler gen_value,
     for (int k = 0; k < a->len; k++) {
         ocl_place_label(p, first + k);
         e->fixed = k;
+        e->addr = idx;
         bool ok = body(p, ctx);
         e->fixed = -1;
         if (!ok || !ocl_emit_goto(p, end, e->line, e->col))
