@@ -182,3 +182,92 @@ bool ocl_each_element(oparser *p, node *e, ocl_value_compiler gen_value,
     ocl_place_label(p, end);
     return true;
 }
+
+bool ocl_parse_init_values(oparser *p, lit_value *vals, int max, int *n, bool *braced)
+{
+    *n = -1;
+    *braced = false;
+    if (!lex_is_punct(&TOK, "="))
+        return true;
+    lex_advance(LX);
+    if (!lex_is_punct(&TOK, "{")) {
+        *n = 1;
+        return lex_signed_number(LX, &vals[0], "an integer value");
+    }
+    *braced = true;
+    lex_advance(LX);
+    for (*n = 0; !lex_is_punct(&TOK, "}");) {
+        if (*n == max) {
+            lex_error(LX, TOK.line, TOK.col, "too many initial values (at most %d)", max);
+            return false;
+        }
+        if (!lex_signed_number(LX, &vals[(*n)++], "an integer value"))
+            return false;
+        if (!lex_is_punct(&TOK, "}") && !ocl_expect_punct(p, ",", "',' or '}' in the initial values"))
+            return false;
+    }
+    lex_advance(LX);
+    return true;
+}
+
+/* "[len]" or "[]" at the current '[': the length, 0 when it comes from the
+ * initial values; -1 after reporting. */
+static int parse_array_length(oparser *p)
+{
+    lex_advance(LX);                /* [ */
+    int len = 0;
+    if (TOK.kind == TOK_NUMBER) {
+        if (TOK.num < 1 || TOK.num > OCL_MAX_ARRAY) {
+            lex_error(LX, TOK.line, TOK.col, "an array has 1 to %d elements, not %lld", OCL_MAX_ARRAY,
+                      (long long)TOK.num);
+            return -1;
+        }
+        len = (int)TOK.num;
+        lex_advance(LX);
+    }
+    return ocl_expect_punct(p, "]", "']' after the array length") ? len : -1;
+}
+
+/* The checks of an array's initialiser: n values (-1: none) for length len
+ * (0: from the values). */
+static bool check_array_values(oparser *p, const lex_token *name, const lex_token *open, int len, int n,
+                               bool braced)
+{
+    char *s = lex_tok_str(name);
+    if (n >= 0 && !braced)
+        lex_error(LX, name->line, name->col, "array '%s' is initialised with '= {v, ...}'", s);
+    else if (len == 0 && n <= 0)
+        lex_error(LX, open->line, open->col, "array '%s' needs a length or initial values", s);
+    else if (len > 0 && n > len)
+        lex_error(LX, name->line, name->col, "%d initial values for %s[%d]", n, s, len);
+    else
+        return true;
+    return false;
+}
+
+bool ocl_parse_array_decl(oparser *p, const lex_token *name, uint8_t region, bool atomic)
+{
+    lex_token open = TOK;
+    int len = parse_array_length(p);
+    lit_value vals[OCL_MAX_ARRAY];
+    int n;
+    bool braced;
+    if (len < 0 || !ocl_parse_init_values(p, vals, OCL_MAX_ARRAY, &n, &braced) ||
+        !check_array_values(p, name, &open, len, n, braced))
+        return false;
+    if (len == 0)
+        len = n;
+    char *s = lex_tok_str(name);
+    int base = p->t->nlocs;
+    for (int k = 0; k < len; k++) {
+        char buf[160];
+        snprintf(buf, sizeof buf, "%s[%d]", s, k);
+        int l = litmus_add_loc(p->t, lex_strndup(buf, strlen(buf)), k < n ? vals[k] : 0);
+        p->t->locs[l].region = region;
+        p->t->locs[l].atomic_type = atomic;
+    }
+    if (ocl_add_array(p, s, base, len))
+        return true;
+    lex_error(LX, name->line, name->col, "out of memory");
+    return false;
+}

@@ -251,6 +251,15 @@ bool ocl_call(oparser *p, node *e, int dst, ocl_value_compiler gen_value);
 /* Declare array `name` of `len` locations from `base` on (false when out
  * of memory). */
 bool ocl_add_array(oparser *p, const char *name, int base, int len);
+/* The values of "= v" or "= {v, ...}" (up to max of them) into vals; *n
+ * receives their number, -1 when there is no initialiser; *braced whether
+ * they were in braces.  False after reporting. */
+bool ocl_parse_init_values(oparser *p, lit_value *vals, int max, int *n, bool *braced);
+/* The rest of an array declaration of the init block, at the '[' after
+ * its name: "[len]", "[len] = {v, ...}" or "[] = {v, ...}" (missing values
+ * are 0, as in C); its elements become the locations "name[0]", ... of
+ * the region and atomicity given.  False after reporting. */
+bool ocl_parse_array_decl(oparser *p, const lex_token *name, uint8_t region, bool atomic);
 /* The array named `name` (the init block's), or NULL. */
 const array_decl *ocl_array(oparser *p, const char *name);
 /* The location an access names: x, &x, x[i], &x[i] (also written x + i)
