@@ -15,8 +15,8 @@
  * x + (r0 & 128)): as herd7 reads C, x + 0 is x and x + k another
  * location, "x+k", with no initial value.  A register offset compiles as
  * an index into x taken as an array of one element; when it is not 0 the
- * path has no execution (herd7 would reach the location x + k: see
- * docs/litmus-c.md).
+ * access is of one location "x+?" standing for every x + k
+ * (docs/litmus-c.md, "Computed addresses").
  */
 #include <gc.h>
 #include <stdio.h>
@@ -104,6 +104,24 @@ static int offset_loc(oparser *p, const array_decl *a, lit_value k)
     return l;
 }
 
+/* Where an index out of range leads.  An array's: a location whose read
+ * ends the path (it has no value, and nothing writes it).  A scalar's
+ * (x + r, r != 0 at run time): "x+?", with no initial value, which the
+ * access reads or writes as herd7 would reach x + r (a read sees only
+ * writes to x+?; a write is kept). */
+static int out_of_range_loc(oparser *p, array_decl *a)
+{
+    if (a->out_of_range < 0) {
+        char buf[128];
+        snprintf(buf, sizeof buf, a->scalar ? "%s+?" : "%s[out of range]", a->name);
+        int l = litmus_add_loc(p->t, lex_strndup(buf, strlen(buf)), LIT_NO_VALUE);
+        p->t->locs[l].region = a->scalar ? p->t->locs[a->base].region : REGION_NONE;
+        p->t->locs[l].atomic_type = a->scalar && p->t->locs[a->base].atomic_type;
+        a->out_of_range = l;
+    }
+    return a->out_of_range;
+}
+
 int ocl_node_loc(oparser *p, node *e, const char *what)
 {
     if ((e->kind == N_VAR || e->kind == N_ADDR || e->kind == N_DEREF) && !e->index) {
@@ -126,6 +144,8 @@ int ocl_node_loc(oparser *p, node *e, const char *what)
         return -2;
     if (a->scalar && k != 0 && e->fixed < 0)
         return offset_loc(p, a, k);
+    if (a->scalar && e->fixed == a->len)     /* ocl_each_element's "elsewhere" copy */
+        return out_of_range_loc(p, &p->arrays[a - p->arrays]);
     if (k < 0 || k >= a->len) {
         lex_error(LX, e->index->line, e->index->col, "index %lld is out of range for %s[%d]", (long long)k,
                   a->name, a->len);
@@ -134,16 +154,16 @@ int ocl_node_loc(oparser *p, node *e, const char *what)
     return a->base + (int)k;
 }
 
-/* The location whose read ends a path: it has no value, and nothing writes it. */
-static int out_of_range_loc(oparser *p, array_decl *a)
+/* One copy of the access, e fixed to element k (for a scalar, k = 1 is
+ * "elsewhere": x+?), with the index as its address dependency. */
+static bool element_copy(oparser *p, node *e, int k, lit_operand idx, bool (*body)(oparser *p, void *ctx),
+                         void *ctx)
 {
-    if (a->out_of_range < 0) {
-        char buf[128];
-        snprintf(buf, sizeof buf, a->scalar ? "%s+?" : "%s[out of range]", a->name);
-        a->out_of_range = litmus_add_loc(p->t, lex_strndup(buf, strlen(buf)), LIT_NO_VALUE);
-        p->t->locs[a->out_of_range].region = REGION_NONE;
-    }
-    return a->out_of_range;
+    e->fixed = k;
+    e->addr = idx;
+    bool ok = body(p, ctx);
+    e->fixed = -1;
+    return ok;
 }
 
 bool ocl_each_element(oparser *p, node *e, ocl_value_compiler gen_value,
@@ -152,12 +172,13 @@ bool ocl_each_element(oparser *p, node *e, ocl_value_compiler gen_value,
     const array_decl *ca = indexed_array(p, e);
     if (!ca)
         return false;
-    array_decl *a = &p->arrays[ca - p->arrays];
+    int ai = (int)(ca - p->arrays), len = ca->len;   /* (body may grow p->arrays) */
+    bool scalar = ca->scalar;
     lit_operand idx;
     if (!gen_value(p, e->index, &idx))
         return false;
     int end = ocl_new_label(p), first = -1;
-    for (int k = 0; k < a->len; k++) {
+    for (int k = 0; k < len; k++) {
         int l = ocl_new_label(p);
         lit_instr *select = l < 0 ? NULL : ocl_emit_branch(p, CMP_EQ, idx, imm(k), l, e->line, e->col);
         if (!select)
@@ -166,17 +187,18 @@ bool ocl_each_element(oparser *p, node *e, ocl_value_compiler gen_value,
         if (k == 0)
             first = l;
     }
-    if (end < 0 || !ocl_emit_plain_load(p, ocl_new_temp(p), out_of_range_loc(p, a), e->line, e->col) ||
-        !ocl_emit_goto(p, end, e->line, e->col))
+    if (end < 0)
+        return false;
+    /* no element: an array's path ends; a scalar's access goes to x+? */
+    bool ok = scalar ? element_copy(p, e, len, idx, body, ctx)
+                     : ocl_emit_plain_load(p, ocl_new_temp(p), out_of_range_loc(p, &p->arrays[ai]), e->line,
+                                           e->col) != NULL;
+    if (!ok || !ocl_emit_goto(p, end, e->line, e->col))
         return false;
     /* labels were made in order: element k's is first + k */
-    for (int k = 0; k < a->len; k++) {
+    for (int k = 0; k < len; k++) {
         ocl_place_label(p, first + k);
-        e->fixed = k;
-        e->addr = idx;
-        bool ok = body(p, ctx);
-        e->fixed = -1;
-        if (!ok || !ocl_emit_goto(p, end, e->line, e->col))
+        if (!element_copy(p, e, k, idx, body, ctx) || !ocl_emit_goto(p, end, e->line, e->col))
             return false;
     }
     ocl_place_label(p, end);

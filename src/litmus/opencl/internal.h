@@ -277,7 +277,9 @@ bool ocl_needs_dispatch(const node *e);
 /* Compile `body` once per element of the array e indexes, each copy run
  * when the index (compiled with gen_value) equals that element's number,
  * with e fixed to it; an index out of range leaves the path with no
- * execution (C: undefined behaviour). */
+ * execution (C: undefined behaviour).  On a location that is no array one
+ * more copy, with e fixed to 1, runs when the index is not 0: it accesses
+ * "x+?" (ocl_node_loc). */
 bool ocl_each_element(oparser *p, node *e, ocl_value_compiler gen_value,
                       bool (*body)(oparser *p, void *ctx), void *ctx);
 
