@@ -341,10 +341,22 @@ static lit_cond *parse_prop(cparser *p)
     return l;
 }
 
+/* The filter's terms hidden after the observed ones (hide_filter_terms);
+ * false after reporting too many at `at`. */
+static bool check_filter_terms(lexer *lx, litmus_test *t, const lex_token *at)
+{
+    if (hide_filter_terms(t, t->filter))
+        return true;
+    lex_error(lx, at->line, at->col, "more than %d registers and locations observed or filtered on",
+              LIT_MAX_OBSERVED);
+    return false;
+}
+
 bool litmus_parse_final(lexer *lx, litmus_test *t)
 {
     cparser p = { lx, t, 0, false };
-    if (lex_is_ident(&lx->tok, "locations")) {
+    bool saw_locations = lex_is_ident(&lx->tok, "locations");
+    if (saw_locations) {
         lex_advance(lx);
         if (!lex_is_punct(&lx->tok, "[")) {
             if (lx->tok.kind != TOK_ERROR)
@@ -384,6 +396,12 @@ bool litmus_parse_final(lexer *lx, litmus_test *t)
         if (!t->filter)
             return false;
     }
+    if (lx->tok.kind == TOK_EOF && (saw_locations || t->filter)) {
+        /* diy7's -cond observe: only `locations` (or a filter); herd7
+         * reads the missing condition as forall (true) */
+        litmus_final_absent(t);
+        return check_filter_terms(lx, t, &filter_at);
+    }
     if (lex_is_ident(&lx->tok, "exists")) {
         t->quant = QUANT_EXISTS;
     } else if (lex_is_ident(&lx->tok, "forall")) {
@@ -411,11 +429,8 @@ bool litmus_parse_final(lexer *lx, litmus_test *t)
     t->cond = parse_prop(&p);
     if (!t->cond)
         return false;
-    if (!hide_filter_terms(t, t->filter)) {
-        lex_error(lx, filter_at.line, filter_at.col,
-                  "more than %d registers and locations observed or filtered on", LIT_MAX_OBSERVED);
+    if (!check_filter_terms(lx, t, &filter_at))
         return false;
-    }
     if (lx->tok.kind != TOK_EOF) {
         if (lx->tok.kind != TOK_ERROR)
             lex_error(lx, lx->tok.line, lx->tok.col, "unexpected %s after the condition",

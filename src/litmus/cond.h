@@ -30,8 +30,10 @@
 #include "litmus/litmus.h"
 #include "litmus/lex.h"
 
-/* lx->tok must be the first token of the final part.  False on error
- * (already reported). */
+/* lx->tok must be the first token of the final part.  A final part of
+ * only `locations [...]` and/or `filter P` (diy7's -cond observe) has the
+ * condition forall (true), as herd7 reads it.  False on error (already
+ * reported). */
 bool litmus_parse_final(lexer *lx, litmus_test *t);
 
 /* A test without a final part, as herd7 takes one in its C dialect:

@@ -80,6 +80,15 @@ typedef struct lit_instr {
     int16_t flag_dst;
     bool progress;           /* a label whose name starts with "progress" names it
                               * (SPIN's progress labels: docs/liveness.md) */
+    /* An access at a computed address (C's x + r, y[r]): the offset.  An
+     * OPND_REG offset gives the access herd's addr dependency on what the
+     * register depends on; OPND_NONE (zero) for a fixed address. */
+    lit_operand addr;
+    /* A branch that picks which location a computed address names (the
+     * front end compiles x + r into one copy of the access per location):
+     * what it compares is the access's address dependency, so it gives the
+     * events after it no control dependency. */
+    bool addr_select;
 } lit_instr;
 
 /* Two operands of one C/OpenCL operator, compiled one after the other into

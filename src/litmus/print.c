@@ -129,7 +129,7 @@ static void print_final(FILE *out, const litmus_test *t)
 }
 
 /* Checks shared by both dialects: names that a file can spell (PTX also
- * spells its registers %r0). */
+ * spells its registers %r0), no computed address. */
 static bool names_ok(const litmus_test *t, bool ptx, const char **why)
 {
     for (int l = 0; l < t->nlocs; l++)
@@ -142,6 +142,12 @@ static bool names_ok(const litmus_test *t, bool ptx, const char **why)
             if (!is_identifier(t->threads[i].reg_names[r]) &&
                 !(ptx && t->threads[i].reg_names[r][0] == '%' && is_identifier(t->threads[i].reg_names[r] + 1))) {
                 *why = "a register name that is not an identifier (a compiler temporary)";
+                return false;
+            }
+    for (int i = 0; i < t->nthreads; i++)
+        for (int k = 0; k < t->threads[i].ninstrs; k++)
+            if (t->threads[i].instrs[k].addr.kind != OPND_NONE || t->threads[i].instrs[k].addr_select) {
+                *why = "an access at a computed address (x + r), which neither form writes with its dependency";
                 return false;
             }
     return true;

@@ -346,7 +346,10 @@ static tp_event *push_event(walker *w, path_state *s, const lit_instr *in, int p
     e->remote = in->remote;
     e->regions = in->regions;
     e->instr = pc;
-    deps_clear(event_deps(w, index, DEP_ADDR), w->dep_words);
+    if (__builtin_expect(in->addr.kind == OPND_REG, 0) && kind != EV_FENCE)
+        deps_copy(event_deps(w, index, DEP_ADDR), reg_deps(w, s, in->addr.reg), w->dep_words);
+    else
+        deps_clear(event_deps(w, index, DEP_ADDR), w->dep_words);
     deps_clear(event_deps(w, index, DEP_DATA), w->dep_words);
     deps_copy(event_deps(w, index, DEP_CTRL), ctrl_deps(w, s), w->dep_words);
     if (__builtin_expect(w->unseq, 0))
@@ -799,7 +802,8 @@ static void walk(walker *w, path_state *s, int pc)
         case OP_BRANCH: {
             lit_value a = operand_value(w, s, &in->a, deps);
             lit_value b = operand_value(w, s, &in->b, deps);
-            deps_or(ctrl_deps(w, s), deps, w->dep_words);
+            if (!in->addr_select)
+                deps_or(ctrl_deps(w, s), deps, w->dep_words);
             if (lit_cmp_holds(in->cmp, a, b)) {
                 if (!take_branch(w, s, pc, &pc))
                     return;

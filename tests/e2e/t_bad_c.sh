@@ -28,7 +28,6 @@ expect_error "$B/lock.litmus"                           4:3   "locks are not sup
 expect_error "$B/unknown-location-in-condition.litmus"  6:1   "unknown location 'z'"
 expect_error "$B/bad-info-line.litmus"                  2:1   "Key=Value line"
 expect_error "$B/init-twice.litmus"                     2:10  "initialised twice"
-expect_error "$B/filter-without-condition.litmus"       7:1   "expected 'exists'"
 expect_error "$B/unterminated-comment.litmus"           4:3   "unterminated comment"
 
 # Random cuts of every test of our C suite: refused with a diagnostic or,

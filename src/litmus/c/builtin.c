@@ -178,9 +178,12 @@ static bool read_orders(oparser *p, const node *e, c_call *c)
     return check_order(p, e, c);
 }
 
-/* The location an object argument names: x or &x for a pointer parameter. */
-static int object_loc(oparser *p, const node *e, const char *fn)
+/* The location an object argument names: x or &x for a pointer parameter,
+ * x + i (an element of an array, or herd7's location x + i: index.c). */
+static int object_loc(oparser *p, node *e, const char *fn)
 {
+    if (e->kind == N_ADDR && e->index)
+        return ocl_node_loc(p, e, "the first argument");
     if ((e->kind == N_VAR || e->kind == N_ADDR) && ocl_local_index(p, e->name) < 0)
         return ocl_deref_loc(p, e->name, e->line, e->col);
     lex_error(LX, e->line, e->col, "the first argument of '%s' must be a location (a pointer parameter)", fn);
@@ -194,6 +197,7 @@ static lit_instr *emit_access(oparser *p, enum lit_opcode op, const node *e, con
         in->loc = c->loc;
         in->order = c->order;
         in->scope = SCOPE_NONE;
+        in->addr = ocl_node_addr(e->args[0]);
     }
     return in;
 }
@@ -274,6 +278,18 @@ static bool gen_cas(oparser *p, const node *e, const c_call *c, int dst, ocl_val
     return back;
 }
 
+typedef struct call_ctx {
+    node *e;
+    int dst;
+    ocl_value_compiler gen_value;
+} call_ctx;
+
+static bool gen_call_for_element(oparser *p, void *ctx)
+{
+    call_ctx *c = ctx;
+    return c_gen_call(p, c->e, c->dst, c->gen_value);
+}
+
 bool c_gen_call(oparser *p, node *e, int dst, ocl_value_compiler gen_value)
 {
     c_call c;
@@ -281,6 +297,12 @@ bool c_gen_call(oparser *p, node *e, int dst, ocl_value_compiler gen_value)
         return false;
     if (c.kind == C_FENCE)
         return gen_fence(p, e, dst);
+    /* an object at a register offset, x + r: one copy of the call per
+     * location it may name */
+    if (ocl_needs_dispatch(e->args[0])) {
+        call_ctx cc = { e, dst, gen_value };
+        return ocl_each_element(p, e->args[0], gen_value, gen_call_for_element, &cc);
+    }
     if (dst >= 0 && (c.kind == C_STORE || c.kind == C_INIT)) {
         lex_error(LX, e->line, e->col, "'%s' has no value", c.fn);
         return false;

@@ -131,7 +131,7 @@ static bool parse_loc_value(oparser *p, const lex_token *name, const char *type)
 {
     bool typed = type != NULL;
     char *s = lex_tok_str(name);
-    if (litmus_loc_index(p->t, s) >= 0) {
+    if (litmus_loc_index(p->t, s) >= 0 || ocl_array(p, s)) {
         lex_error(LX, name->line, name->col, "location '%s' is initialised twice", s);
         return false;
     }
@@ -152,7 +152,21 @@ static bool parse_loc_value(oparser *p, const lex_token *name, const char *type)
     return note_init(p, -1, s, type ? herd_hash_c_type(type) : NULL, v);
 }
 
-/* "type x [= v]", "x = v", "[x] = v" or a register's "T:r = v". */
+/* "atomic_int y[2] = {0, 0}" (Dat3M's C tests; herd7 refuses it), at the
+ * '[' after the name: an array whose elements are the locations "y[0]",
+ * "y[1]", ..., as in the OpenCL dialect; a parameter y names y[0]. */
+static bool parse_array(oparser *p, const lex_token *name)
+{
+    char *s = lex_tok_str(name);
+    if (litmus_loc_index(p->t, s) >= 0 || ocl_array(p, s)) {
+        lex_error(LX, name->line, name->col, "location '%s' is initialised twice", s);
+        return false;
+    }
+    return ocl_parse_array_decl(p, name, 0, false);
+}
+
+/* "type x [= v]", "type y[n] = {v, ...}", "x = v", "[x] = v" or a
+ * register's "T:r = v". */
 static bool parse_init_item(oparser *p)
 {
     lex_token start = TOK;
@@ -179,6 +193,8 @@ static bool parse_init_item(oparser *p)
     }
     if (bracket && !ocl_expect_punct(p, "]", "']'"))
         return false;
+    if (typed && lex_is_punct(&TOK, "["))
+        return parse_array(p, &first);
     return parse_loc_value(p, &first, type);
 }
 
@@ -233,7 +249,8 @@ static bool parse_param(oparser *p)
         lex_error(LX, TOK.line, TOK.col, "parameter '%s' is declared twice", name);
         return false;
     }
-    int l = litmus_loc_index(p->t, name);
+    const array_decl *a = ocl_array(p, name);   /* an array's name is its first element */
+    int l = a ? a->base : litmus_loc_index(p->t, name);
     if (l < 0)
         l = litmus_add_loc(p->t, name, 0);
     param *np = ocl_append(p->params, p->nparams, sizeof *p->params);

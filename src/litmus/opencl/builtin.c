@@ -326,6 +326,7 @@ static lit_instr *emit_access(oparser *p, enum lit_opcode op, const node *e, con
         in->order = c->order;
         in->scope = c->scope;
         in->remote = c->remote;
+        in->addr = ocl_node_addr(e->args[0]);
     }
     return in;
 }

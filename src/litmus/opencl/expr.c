@@ -113,18 +113,68 @@ static bool parse_index(oparser *p, node *n)
     return n->index && ocl_expect_punct(p, "]", "']' after the index");
 }
 
-/* *x (a location), &v (a variable, for a compare-exchange) or &y[i] (an
- * array element). */
+/* Is e a name that no variable of the thread hides (a location, or an
+ * array)? */
+static bool names_location(oparser *p, const node *e)
+{
+    return e->kind == N_VAR && ocl_local_index(p, e->name) < 0;
+}
+
+/* `y + i` or `i + y` where y is no variable of the thread: C's other
+ * spelling of &y[i] (imm-E3.5 of the C11-ported tests reads
+ * `atomic_load_explicit(y+r0, ...)`, diy7 `x + (r0 & 128)`), made that
+ * node (kind N_ADDR); any other expression as it is. */
+static node *element_address(oparser *p, node *a)
+{
+    if (a->kind != N_BIN || a->op != B_ADD)
+        return a;
+    bool left = names_location(p, a->l);
+    if (!left && !names_location(p, a->r))
+        return a;
+    node *base = left ? a->l : a->r;
+    node *n = new_node(N_ADDR, base->line, base->col);
+    n->name = base->name;
+    n->index = left ? a->r : a->l;
+    return n;
+}
+
+/* *(e) after the '*' at `star`: *(x) is *x, *(x + i) the element x[i]. */
+static node *parse_deref_paren(oparser *p, const lex_token *star)
+{
+    node *a = parse_paren(p);
+    if (!a)
+        return NULL;
+    if (names_location(p, a)) {
+        a->kind = N_DEREF;
+        return a;
+    }
+    node *n = element_address(p, a);
+    if (n == a) {
+        lex_error(LX, star->line, star->col, "expected a location after '*' (x, or x + an offset)");
+        return NULL;
+    }
+    n->kind = N_INDEX;
+    return n;
+}
+
+/* *x (a location), *(x + i), &v (a variable, for a compare-exchange) or
+ * &y[i] (an array element). */
 static node *parse_deref_or_addr(oparser *p)
 {
     lex_token op = TOK;
     bool deref = lex_is_punct(&op, "*");
     lex_advance(LX);
+    if (deref && lex_is_punct(&TOK, "("))
+        return parse_deref_paren(p, &op);
     if (TOK.kind != TOK_IDENT) {
         ocl_expected(p, deref ? "a location name after '*'" : "a variable name after '&'");
         return NULL;
     }
     node *n = new_node(deref ? N_DEREF : N_ADDR, op.line, op.col);
+    if (deref) {                    /* *y with no y is reported at y */
+        n->line = TOK.line;
+        n->col = TOK.col;
+    }
     n->name = lex_tok_str(&TOK);
     lex_advance(LX);
     if (!deref && lex_is_punct(&TOK, "[") && !parse_index(p, n))
@@ -132,18 +182,9 @@ static node *parse_deref_or_addr(oparser *p)
     return n;
 }
 
-/* An argument `y + i` where y is no variable of the thread: C's other
- * spelling of &y[i] (imm-E3.5 of the C11-ported tests reads
- * `atomic_load_explicit(y+r0, ...)`), made that node; any other argument
- * as it is. */
-static node *element_address(oparser *p, node *a)
+node *ocl_parse_deref_target(oparser *p)
 {
-    if (a->kind != N_BIN || a->op != B_ADD || a->l->kind != N_VAR || ocl_local_index(p, a->l->name) >= 0)
-        return a;
-    node *n = new_node(N_ADDR, a->l->line, a->l->col);
-    n->name = a->l->name;
-    n->index = a->r;
-    return n;
+    return parse_deref_or_addr(p);
 }
 
 /* "(a, b, ...)" after the name of a call, into its arguments. */
@@ -314,7 +355,10 @@ static bool gen_element_load(oparser *p, void *ctx)
 {
     index_load *l = ctx;
     int loc = ocl_node_loc(p, l->e, "an array element");
-    return loc >= 0 && ocl_emit_plain_load(p, l->dst, loc, l->e->line, l->e->col);
+    lit_instr *in = loc >= 0 ? ocl_emit_plain_load(p, l->dst, loc, l->e->line, l->e->col) : NULL;
+    if (in)
+        in->addr = ocl_node_addr(l->e);
+    return in != NULL;
 }
 
 /* dst = y[i]: a plain load of an array element. */

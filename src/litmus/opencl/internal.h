@@ -53,15 +53,20 @@ typedef struct node {
     struct node *index;      /* N_INDEX, N_ADDR: the element index, or NULL */
     int fixed;               /* while an access through a register index is
                               * compiled per element (index.c): that element */
+    lit_operand addr;        /* ... and the index, the access's address
+                              * dependency (lit_instr.addr) */
     int line, col;
 } node;
 
 /* An array of the init block: its elements are the locations base, ...,
- * base + len - 1, named "name[0]", ... */
+ * base + len - 1, named "name[0]", ...  A location that is no array but is
+ * accessed at an offset (x + r, x[r]) has one too, `scalar`, of length 1:
+ * as in herd7, x + k for k != 0 is another location (index.c). */
 typedef struct array_decl {
     const char *name;
     int base, len;
     int out_of_range;        /* a location no access may read, or -1 */
+    bool scalar;
 } array_decl;
 
 /* ---- parser state ------------------------------------------------------- */
@@ -214,6 +219,9 @@ int ocl_deref_loc(oparser *p, const char *name, int line, int col);
 /* ---- expressions (litmus/opencl/expr.c) ---------------------------------- */
 
 node *ocl_parse_expr(oparser *p);
+/* At '*': the location a store *x = e or *(x + i) = e writes, an N_DEREF
+ * or N_INDEX node (NULL after reporting). */
+node *ocl_parse_deref_target(oparser *p);
 /* e as an operand (an immediate, or a register, compiling what it needs). */
 bool ocl_gen_value(oparser *p, node *e, lit_operand *out);
 /* Compile e so that its value ends up in register dst. */
@@ -243,18 +251,35 @@ bool ocl_call(oparser *p, node *e, int dst, ocl_value_compiler gen_value);
 /* Declare array `name` of `len` locations from `base` on (false when out
  * of memory). */
 bool ocl_add_array(oparser *p, const char *name, int base, int len);
+/* The values of "= v" or "= {v, ...}" (up to max of them) into vals; *n
+ * receives their number, -1 when there is no initialiser; *braced whether
+ * they were in braces.  False after reporting. */
+bool ocl_parse_init_values(oparser *p, lit_value *vals, int max, int *n, bool *braced);
+/* The rest of an array declaration of the init block, at the '[' after
+ * its name: "[len]", "[len] = {v, ...}" or "[] = {v, ...}" (missing values
+ * are 0, as in C); its elements become the locations "name[0]", ... of
+ * the region and atomicity given.  False after reporting. */
+bool ocl_parse_array_decl(oparser *p, const lex_token *name, uint8_t region, bool atomic);
 /* The array named `name` (the init block's), or NULL. */
 const array_decl *ocl_array(oparser *p, const char *name);
-/* The location an access names: x, &x, x[i], &x[i] with i a constant (or
- * fixed by ocl_each_element); -2 when i is held in a register and not
- * fixed yet; -1 after reporting an error ("what" names the position). */
+/* The location an access names: x, &x, x[i], &x[i] (also written x + i)
+ * with i a constant (or fixed by ocl_each_element); -2 when i is held in a
+ * register and not fixed yet; -1 after reporting an error ("what" names
+ * the position).  On a location x that is no array, x + 0 is x and x + k
+ * the location "x+k", which has no initial value (herd7: only a write of
+ * the test can be read there). */
 int ocl_node_loc(oparser *p, node *e, const char *what);
+/* The address dependency of an access of e: its index while
+ * ocl_each_element compiles it, else none (OPND_NONE). */
+lit_operand ocl_node_addr(const node *e);
 /* Does e index an array through a register not fixed yet? */
 bool ocl_needs_dispatch(const node *e);
 /* Compile `body` once per element of the array e indexes, each copy run
  * when the index (compiled with gen_value) equals that element's number,
  * with e fixed to it; an index out of range leaves the path with no
- * execution (C: undefined behaviour). */
+ * execution (C: undefined behaviour).  On a location that is no array one
+ * more copy, with e fixed to 1, runs when the index is not 0: it accesses
+ * "x+?" (ocl_node_loc). */
 bool ocl_each_element(oparser *p, node *e, ocl_value_compiler gen_value,
                       bool (*body)(oparser *p, void *ctx), void *ctx);
 

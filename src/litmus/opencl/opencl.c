@@ -127,38 +127,8 @@ static void read_param_decl(oparser *p, param_decl *d);
 static bool is_qualifier(const lex_token *t);
 static bool is_atomic_type(const lex_token *t);
 
-/* The values of "= v" or "= {v, ...}" (up to max of them) into vals;
- * *n receives their number, -1 when there is no initialiser. */
-static bool parse_init_values(oparser *p, lit_value *vals, int max, int *n, bool *braced)
-{
-    *n = -1;
-    *braced = false;
-    if (!lex_is_punct(&TOK, "="))
-        return true;
-    lex_advance(LX);
-    if (!lex_is_punct(&TOK, "{")) {
-        *n = 1;
-        return lex_signed_number(LX, &vals[0], "an integer value");
-    }
-    *braced = true;
-    lex_advance(LX);
-    for (*n = 0; !lex_is_punct(&TOK, "}");) {
-        if (*n == max) {
-            lex_error(LX, TOK.line, TOK.col, "too many initial values (at most %d)", max);
-            return false;
-        }
-        if (!lex_signed_number(LX, &vals[(*n)++], "an integer value"))
-            return false;
-        if (!lex_is_punct(&TOK, "}") && !ocl_expect_punct(p, ",", "',' or '}' in the initial values"))
-            return false;
-    }
-    lex_advance(LX);
-    return true;
-}
-
 /* "atomic_int y[2] = {0, 0}", "int z[3]", "global int x = 1": a typed
- * location, or an array whose elements are the locations "y[0]", "y[1]",
- * ... (missing initial values are 0, as in C). */
+ * location, or an array (ocl_parse_array_decl). */
 static bool parse_typed_init(oparser *p)
 {
     param_decl d = { false, false, false, false };
@@ -174,57 +144,22 @@ static bool parse_typed_init(oparser *p)
         return false;
     }
     lex_advance(LX);
-    int len = -1;                   /* a scalar */
-    lex_token open = TOK;
-    if (lex_is_punct(&TOK, "[")) {
-        lex_advance(LX);
-        len = 0;                    /* from the initial values */
-        if (TOK.kind == TOK_NUMBER) {
-            if (TOK.num < 1 || TOK.num > OCL_MAX_ARRAY) {
-                lex_error(LX, TOK.line, TOK.col, "an array has 1 to %d elements, not %lld", OCL_MAX_ARRAY,
-                          (long long)TOK.num);
-                return false;
-            }
-            len = (int)TOK.num;
-            lex_advance(LX);
-        }
-        if (!ocl_expect_punct(p, "]", "']' after the array length"))
-            return false;
-    }
+    uint8_t region = d.local ? REGION_LOCAL : d.global ? REGION_GLOBAL : 0;
+    if (lex_is_punct(&TOK, "["))
+        return ocl_parse_array_decl(p, &name, region, d.atomic);
     lit_value vals[OCL_MAX_ARRAY];
     int n;
     bool braced;
-    if (!parse_init_values(p, vals, OCL_MAX_ARRAY, &n, &braced))
+    if (!ocl_parse_init_values(p, vals, OCL_MAX_ARRAY, &n, &braced))
         return false;
-    if (len < 0 && braced) {
+    if (braced) {
         lex_error(LX, name.line, name.col, "'%s' is not an array: initialise it with '= v'", s);
         return false;
     }
-    if (len >= 0 && n >= 0 && !braced) {
-        lex_error(LX, name.line, name.col, "array '%s' is initialised with '= {v, ...}'", s);
-        return false;
-    }
-    if (len == 0 && n <= 0) {
-        lex_error(LX, open.line, open.col, "array '%s' needs a length or initial values", s);
-        return false;
-    }
-    if (len > 0 && n > len) {
-        lex_error(LX, name.line, name.col, "%d initial values for %s[%d]", n, s, len);
-        return false;
-    }
-    if (len == 0)
-        len = n;
-    uint8_t region = d.local ? REGION_LOCAL : d.global ? REGION_GLOBAL : 0;
-    int base = p->t->nlocs;
-    for (int k = 0; k < (len < 0 ? 1 : len); k++) {
-        char buf[160];
-        if (len >= 0)
-            snprintf(buf, sizeof buf, "%s[%d]", s, k);
-        int l = litmus_add_loc(p->t, len < 0 ? s : lex_strndup(buf, strlen(buf)), k < n ? vals[k] : 0);
-        p->t->locs[l].region = region;
-        p->t->locs[l].atomic_type = d.atomic;
-    }
-    return len < 0 || ocl_add_array(p, s, base, len);
+    int l = litmus_add_loc(p->t, s, n > 0 ? vals[0] : 0);
+    p->t->locs[l].region = region;
+    p->t->locs[l].atomic_type = d.atomic;
+    return true;
 }
 
 static bool starts_typed_init(oparser *p)

@@ -275,28 +275,46 @@ static bool stmt_jump(oparser *p)
     return ocl_emit_goto(p, target, start.line, start.col) && finish_stmt(p, from, &start);
 }
 
-/* *x = e; */
+typedef struct index_store {
+    node *target;
+    lit_operand v;
+} index_store;
+
+static bool store_element(oparser *p, void *ctx)
+{
+    index_store *st = ctx;
+    int loc = ocl_node_loc(p, st->target, "an array element");
+    lit_instr *in = loc >= 0 ? ocl_emit_plain_store(p, loc, st->v, st->target->line, st->target->col) : NULL;
+    if (in)
+        in->addr = ocl_node_addr(st->target);
+    return in != NULL;
+}
+
+/* The store of st->v to st->target, an element (y[i], x + i), one copy
+ * per element when i is in a register. */
+static bool gen_index_store(oparser *p, index_store *st)
+{
+    return ocl_needs_dispatch(st->target) ? ocl_each_element(p, st->target, ocl_gen_value, store_element, st)
+                                          : store_element(p, st);
+}
+
+/* *x = e;  *(x + i) = e; */
 static bool stmt_store(oparser *p)
 {
     lex_token start = TOK;
     int from = p->ncode;
-    lex_advance(LX);
-    if (TOK.kind != TOK_IDENT) {
-        ocl_expected(p, "a location name after '*'");
-        return false;
-    }
-    lex_token name = TOK;
-    int loc = ocl_deref_loc(p, lex_tok_str(&name), name.line, name.col);
-    if (loc < 0)
-        return false;
-    lex_advance(LX);
-    if (!ocl_expect_punct(p, "=", "'=' after the location"))
+    node *target = ocl_parse_deref_target(p);
+    if (!target || !ocl_expect_punct(p, "=", "'=' after the location"))
         return false;
     node *e = ocl_parse_expr(p);
-    lit_operand v;
-    if (!e || !ocl_gen_value(p, e, &v))
+    index_store st = { target, { OPND_NONE, -1, 0 } };
+    if (!e || !ocl_gen_value(p, e, &st.v))
         return false;
-    return ocl_emit_plain_store(p, loc, v, start.line, start.col) && finish_stmt(p, from, &start);
+    if (target->kind == N_INDEX)
+        return gen_index_store(p, &st) && finish_stmt(p, from, &start);
+    int loc = ocl_deref_loc(p, target->name, target->line, target->col);
+    return loc >= 0 && ocl_emit_plain_store(p, loc, st.v, start.line, start.col) &&
+           finish_stmt(p, from, &start);
 }
 
 /* r++, r--, r += e, r -= e: the operator is the current token; the ALU
@@ -347,18 +365,6 @@ static int assigned_reg(oparser *p, const lex_token *name, const char *s)
     return -1;
 }
 
-typedef struct index_store {
-    node *target;
-    lit_operand v;
-} index_store;
-
-static bool store_element(oparser *p, void *ctx)
-{
-    index_store *st = ctx;
-    int loc = ocl_node_loc(p, st->target, "an array element");
-    return loc >= 0 && ocl_emit_plain_store(p, loc, st->v, st->target->line, st->target->col);
-}
-
 /* y[i] = e;  (the name y read, at '['): the value first, then the store to
  * the element, one copy per element when i is in a register. */
 static bool stmt_index_store(oparser *p, const lex_token *name, const char *s)
@@ -378,8 +384,7 @@ static bool stmt_index_store(oparser *p, const lex_token *name, const char *s)
     index_store st = { target, { OPND_NONE, -1, 0 } };
     if (!e || !ocl_gen_value(p, e, &st.v))
         return false;
-    return ocl_needs_dispatch(target) ? ocl_each_element(p, target, ocl_gen_value, store_element, &st)
-                                      : store_element(p, &st);
+    return gen_index_store(p, &st);
 }
 
 /* r = e; r++; r--; r += e; r -= e; y[i] = e; or a label "L:" before a statement */

@@ -192,6 +192,8 @@ static void test_errors(void)
          "t.litmus:2:3: error: unknown thread 5 in the init block (the test has 1 thread)\n"},
         {"C t\n{ x = y; }\nP0 (atomic_int* x) { }\nexists (x=1)\n",
          "t.litmus:2:7: error: locations holding addresses (pointers) are not supported\n"},
+        {"C t\n{ x = 0; }\nP0 (atomic_int* x) {\n  int r = 0;\n  int s = *(r + 1);\n}\nexists (x=1)\n",
+         "t.litmus:5:11: error: expected a location after '*' (x, or x + an offset)\n"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         CU_ASSERT_PTR_NULL(parse(cases[i].text));
@@ -255,6 +257,64 @@ static void test_cas_success_and_failure(void)
     CU_ASSERT_EQUAL(r.positive, 1);
 }
 
+/* ---- accesses at a computed address (herd7's x + e) ---- */
+
+/* P1 reads y, then x at an address computed from what it read, in the
+ * form `access`; every execution has that addr edge and no ctrl edge. */
+static check_result run_addr_form(const char *access, const char *model)
+{
+    char text[1024];
+    snprintf(text, sizeof text,
+             "C a\n{}\nP0 (atomic_int* y, atomic_int* x) {\n"
+             "  atomic_store_explicit(x, 1, memory_order_relaxed);\n"
+             "  atomic_store_explicit(y, 1, memory_order_release);\n}\n"
+             "P1 (atomic_int* y, atomic_int* x) {\n"
+             "  int r0 = atomic_load_explicit(y, memory_order_consume);\n  %s\n}\n"
+             "exists (1:r0 = 1 /\\ 1:r1 = 0)\n", access);
+    return run(text, model);
+}
+
+static void test_computed_address(void)
+{
+    static const char *const forms[] = {
+        "int r1 = atomic_load_explicit(x + (r0 & 128), memory_order_relaxed);",
+        "int r1 = atomic_load_explicit((r0 & 128) + x, memory_order_relaxed);",
+        "int r1 = *(x + (r0 & 128));",
+        "int r1 = atomic_load_explicit(&x[r0 & 128], memory_order_relaxed);",
+    };
+    for (size_t i = 0; i < sizeof forms / sizeof *forms; i++) {
+        /* 2 x 2 executions (r0, r1 in {0, 1}), each with an addr edge
+         * from the read of y to the read of x, none with a ctrl edge */
+        check_result r = run_addr_form(forms[i], "~empty addr\nempty ctrl\n");
+        CU_ASSERT_EQUAL(r.consistent, 4);
+        r = run_addr_form(forms[i], "let a = [R] ; addr ; [R]\n~empty a\nempty addr \\ a\n");
+        CU_ASSERT_EQUAL(r.consistent, 4);
+    }
+    /* a fixed address x + 0 has no dependency (herd7: no register in it) */
+    check_result r = run_addr_form("int r1 = atomic_load_explicit(x + 0, memory_order_relaxed);", "empty addr\n");
+    CU_ASSERT_EQUAL(r.consistent, 4);
+    /* x + r0 with r0 = 1 reads location x+1, which nothing writes and has
+     * no initial value (herd7): only r0 = 0 runs (2 executions) */
+    r = run_addr_form("int r1 = atomic_load_explicit(x + r0, memory_order_relaxed);", "~empty addr\n");
+    CU_ASSERT_EQUAL(r.consistent, 2);
+}
+
+/* x + 1 on a location that is no array is another location (herd7 keeps
+ * [x] apart from the store's x+1), which reads of x + 1 see. */
+static void test_offset_is_another_location(void)
+{
+    check_result r = run("C xp1\n{ }\nP0 (atomic_int* x) {\n"
+                         "  atomic_store_explicit(x + 1, 1, memory_order_relaxed);\n}\nexists (x=1)\n",
+                         "acyclic po | rf | co | fr\n");
+    CU_ASSERT_EQUAL(r.positive, 0);
+    CU_ASSERT_EQUAL(r.negative, 1);
+    r = run("C xp1c\n{ }\nP0 (atomic_int* x) {\n  atomic_store_explicit(x + 1, 1, memory_order_relaxed);\n}\n"
+            "P1 (atomic_int* x) {\n  int r0 = atomic_load_explicit(x + 1, memory_order_relaxed);\n}\n"
+            "exists (1:r0=1)\n", "acyclic po | rf | co | fr\n");
+    CU_ASSERT_EQUAL(r.positive, 1);
+    CU_ASSERT_EQUAL(r.negative, 0);
+}
+
 void register_litmus_c_tests(void)
 {
     CU_pSuite s = CU_add_suite("litmus_c", NULL, NULL);
@@ -265,4 +325,6 @@ void register_litmus_c_tests(void)
     CU_add_test(s, "bad inputs: exact diagnostics", test_errors);
     CU_add_test(s, "a read-modify-write is one event", test_rmw_is_one_event);
     CU_add_test(s, "compare-exchange success and failure", test_cas_success_and_failure);
+    CU_add_test(s, "accesses at a computed address have addr", test_computed_address);
+    CU_add_test(s, "x + 1 is another location", test_offset_is_another_location);
 }

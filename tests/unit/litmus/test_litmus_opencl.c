@@ -319,13 +319,45 @@ static void test_arrays(void)
     CU_ASSERT_EQUAL(t->cond->left->lhs.loc, y1);
 }
 
+/* x + k on a location that is no array: herd7's C reading, as in the C
+ * dialect (docs/litmus-c.md): x + 0 is x, x + 1 the location "x+1" with
+ * no initial value; y + r is one access per element, each with an address
+ * dependency on r and comparisons that are no control dependency. */
+static void test_offsets(void)
+{
+    litmus_test *t = parse("OPENCL o\n{ [x]=0; int y[2]; }\n"
+                           "P0 (global atomic_int* x, global atomic_int* y) {\n"
+                           "  atomic_store_explicit(x + 1, 1, memory_order_relaxed);\n"
+                           "  atomic_store_explicit(x + 0, 2, memory_order_relaxed);\n"
+                           "  int r = atomic_load_explicit(x, memory_order_relaxed);\n"
+                           "  int s = atomic_load_explicit(y + r, memory_order_relaxed);\n}\nexists (x=1)\n");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+    int x = litmus_loc_index(t, "x"), x1 = litmus_loc_index(t, "x+1");
+    CU_ASSERT_TRUE(x >= 0 && x1 >= 0 && x1 != x);
+    CU_ASSERT_EQUAL(t->locs[x1].init, LIT_NO_VALUE);
+    lit_thread *th = &t->threads[0];
+    CU_ASSERT_EQUAL(th->instrs[0].loc, x1);
+    CU_ASSERT_EQUAL(th->instrs[0].addr.kind, OPND_NONE);
+    CU_ASSERT_EQUAL(th->instrs[1].loc, x);
+    int loads_of_y = 0, selects = 0;
+    for (int k = 3; k < th->ninstrs; k++) {
+        const lit_instr *in = &th->instrs[k];
+        selects += in->op == OP_BRANCH && in->addr_select;
+        if (in->op == OP_LOAD && in->loc >= 0 && strncmp(t->locs[in->loc].name, "y[", 2) == 0 &&
+            strcmp(t->locs[in->loc].name, "y[out of range]") != 0) {
+            loads_of_y++;
+            CU_ASSERT_EQUAL(in->addr.kind, OPND_REG);
+        }
+    }
+    CU_ASSERT_EQUAL(loads_of_y, 2);
+    CU_ASSERT_EQUAL(selects, 2);
+}
+
 static const struct { const char *text, *err; } bad[] = {
     { "OPENCL b\n{ int y[2]; }\nP0 (global int* y) {\n  y[2] = 1;\n}\nexists (y[0]=1)\n",
       "t.litmus:4:5: error: index 2 is out of range for y[2]\n" },
-    { "OPENCL b\n{ [x]=0; }\nP0 (global int* x) {\n  x[1] = 1;\n}\nexists (x=1)\n",
-      "t.litmus:4:3: error: 'x' is not an array (declare it in the init block, e.g. int x[2] = {0,0};)\n" },
-    { "OPENCL b\n{ [x]=0; }\nP0 (global atomic_int* x) {\n  int r = atomic_load_explicit(x+1, memory_order_relaxed);\n}\nexists (x=1)\n",
-      "t.litmus:4:32: error: 'x' is not an array (declare it in the init block, e.g. int x[2] = {0,0};)\n" },
+    { "OPENCL b\n{ [x]=0; }\nP0 (global int* x) {\n  int r = 0;\n  r[1] = 1;\n}\nexists (x=1)\n",
+      "t.litmus:5:3: error: 'r' is a variable, not a location: it cannot be indexed\n" },
     { "OPENCL b\n{ int y[2] = 3; }\nP0 (global int* y) { }\nexists (y[0]=1)\n",
       "t.litmus:2:7: error: array 'y' is initialised with '= {v, ...}'\n" },
     { "OPENCL b\n{ int y[1] = {1, 2}; }\nP0 (global int* y) { }\nexists (y[0]=1)\n",
@@ -395,6 +427,7 @@ void register_litmus_opencl_tests(void)
     CU_add_test(s, "fences, barriers, RMWs, remote", test_fence_barrier_rmw);
     CU_add_test(s, "if, while, do-while", test_control_flow);
     CU_add_test(s, "compare-exchange", test_cas);
+    CU_add_test(s, "x + k and y + r: locations and addr", test_offsets);
     CU_add_test(s, "scopeTree and pointer registers", test_scope_tree);
     CU_add_test(s, "errors", test_errors);
     CU_add_test(s, "herd's legacy format", test_herd_format);
