@@ -25,44 +25,74 @@ static bool same_group(const bar_event *a, const bar_event *b)
     return a->cta == b->cta && a->gpu == b->gpu && a->id == b->id;
 }
 
-/* Whether thread th's code holds a barrier whose id is the constant id. */
-static bool code_has_barrier(const lit_thread *th, lit_value id)
+/* Per thread, the constant barrier ids from 0 to 63 its code holds (bit
+ * id), for set_participants; computed once per test. */
+static uint64_t *code_barrier_ids(const litmus_test *t)
 {
-    for (int pc = 0; pc < th->ninstrs; pc++) {
-        const lit_instr *in = &th->instrs[pc];
+    uint64_t *ids = GC_MALLOC_ATOMIC(sizeof *ids * (size_t)(t->nthreads ? t->nthreads : 1));
+    for (int th = 0; th < t->nthreads; th++) {
+        ids[th] = 0;
+        for (int pc = 0; pc < t->threads[th].ninstrs; pc++) {
+            const lit_instr *in = &t->threads[th].instrs[pc];
+            if (in->op == OP_BARRIER && in->a.kind == OPND_IMM && in->a.imm >= 0 && in->a.imm < 64)
+                ids[th] |= (uint64_t)1 << in->a.imm;
+        }
+    }
+    return ids;
+}
+
+/* Whether thread th's code holds a barrier whose id is the constant id. */
+static bool code_has_barrier(const bar_state *bar, const litmus_test *t, int th, lit_value id)
+{
+    if (id >= 0 && id < 64)
+        return (bar->code_ids[th] >> id) & 1u;
+    for (int pc = 0; pc < t->threads[th].ninstrs; pc++) {
+        const lit_instr *in = &t->threads[th].instrs[pc];
         if (in->op == OP_BARRIER && in->a.kind == OPND_IMM && in->a.imm == id)
             return true;
     }
     return false;
 }
 
-/* The threads a use of bar->ev[i]'s barrier waits for (enumerate/barriers.h):
- * the CTA's (the hardware's reading), or those of the CTA whose code holds
- * the barrier or that reach it among the first nbar events (Dat3M's). */
-static int participants(const bar_state *bar, const litmus_test *t, int i, int nbar)
+/* The threads a use of bar->ev[i]'s barrier waits for (enumerate/barriers.h),
+ * given those that reach it (bit per thread): the CTA's (the hardware's
+ * reading), or those of the CTA whose code holds the barrier, and those
+ * that reach it (Dat3M's). */
+static int participants(const bar_state *bar, const litmus_test *t, int i, uint64_t reach)
 {
     const bar_event *b = &bar->ev[i];
-    int n = 0;
     for (int th = 0; th < t->nthreads; th++) {
         const lit_thread *u = &t->threads[th];
-        if (u->cta != b->cta || u->gpu != b->gpu)
-            continue;
-        bool takes_part = bar->reading == BAR_READ_HARDWARE || code_has_barrier(u, b->id);
-        for (int j = 0; j < nbar && !takes_part; j++)
-            takes_part = bar->ev[j].thread == th && same_group(&bar->ev[j], b);
-        n += takes_part;
+        if (u->cta == b->cta && u->gpu == b->gpu &&
+            (bar->reading == BAR_READ_HARDWARE || code_has_barrier(bar, t, th, b->id)))
+            reach |= (uint64_t)1 << th;
     }
-    return n;
+    return __builtin_popcountll(reach);
 }
 
-/* Each event's participants, computed once per group. */
+/* Each event's participants, once per group (a counted barrier reads
+ * none). */
 static void set_participants(bar_state *bar, const litmus_test *t, int nbar)
 {
+    if (!bar->code_ids)
+        bar->code_ids = code_barrier_ids(t);
+    for (int i = 0; i < nbar; i++)
+        bar->ev[i].participants = -1;
     for (int i = 0; i < nbar; i++) {
-        int j = 0;
-        while (j < i && !same_group(&bar->ev[j], &bar->ev[i]))
-            j++;
-        bar->ev[i].participants = j < i ? bar->ev[j].participants : participants(bar, t, i, nbar);
+        if (bar->ev[i].participants >= 0)
+            continue;
+        if (bar->ev[i].count > 0) {
+            bar->ev[i].participants = 0;
+            continue;
+        }
+        uint64_t reach = 0;
+        for (int j = i; j < nbar; j++)
+            if (same_group(&bar->ev[j], &bar->ev[i]))
+                reach |= (uint64_t)1 << bar->ev[j].thread;
+        int n = participants(bar, t, i, reach);
+        for (int j = i; j < nbar; j++)
+            if (same_group(&bar->ev[j], &bar->ev[i]))
+                bar->ev[j].participants = n;
     }
 }
 
