@@ -5,6 +5,7 @@
  * checker, syncbar from a choice, and whether a choice deadlocks.
  */
 #include <gc.h>
+#include <string.h>
 
 #include "enumerate/internal.h"
 
@@ -25,75 +26,48 @@ static bool same_group(const bar_event *a, const bar_event *b)
     return a->cta == b->cta && a->gpu == b->gpu && a->id == b->id;
 }
 
-/* Per thread, the constant barrier ids from 0 to 63 its code holds (bit
- * id), for set_participants; computed once per test. */
-static uint64_t *code_barrier_ids(const litmus_test *t)
-{
-    uint64_t *ids = GC_MALLOC_ATOMIC(sizeof *ids * (size_t)(t->nthreads ? t->nthreads : 1));
-    for (int th = 0; th < t->nthreads; th++) {
-        ids[th] = 0;
-        for (int pc = 0; pc < t->threads[th].ninstrs; pc++) {
-            const lit_instr *in = &t->threads[th].instrs[pc];
-            if (in->op == OP_BARRIER && in->a.kind == OPND_IMM && in->a.imm >= 0 && in->a.imm < 64)
-                ids[th] |= (uint64_t)1 << in->a.imm;
-        }
-    }
-    return ids;
-}
+/* Barrier ids below this have their mates in bar_state.mates. */
+#define BAR_TABLE_IDS 64
 
-/* Whether thread th's code holds a barrier whose id is the constant id. */
-static bool code_has_barrier(const bar_state *bar, const litmus_test *t, int th, lit_value id)
+static bool code_has_barrier(const lit_thread *th, lit_value id)
 {
-    if (id >= 0 && id < 64)
-        return (bar->code_ids[th] >> id) & 1u;
-    for (int pc = 0; pc < t->threads[th].ninstrs; pc++) {
-        const lit_instr *in = &t->threads[th].instrs[pc];
+    for (int pc = 0; pc < th->ninstrs; pc++) {
+        const lit_instr *in = &th->instrs[pc];
         if (in->op == OP_BARRIER && in->a.kind == OPND_IMM && in->a.imm == id)
             return true;
     }
     return false;
 }
 
-/* The threads a use of bar->ev[i]'s barrier waits for (enumerate/barriers.h),
- * given those that reach it (bit per thread): the CTA's (the hardware's
- * reading), or those of the CTA whose code holds the barrier, and those
- * that reach it (Dat3M's). */
-static int participants(const bar_state *bar, const litmus_test *t, int i, uint64_t reach)
+/* Bit per thread: the threads of th's CTA that a use of barrier `id`
+ * waits for besides those that arrive (bar_event.mates): all of them (the
+ * hardware's reading) or those whose code holds a barrier of that id
+ * (Dat3M's). */
+static uint32_t mates_of(const litmus_test *t, enum bar_reading reading, int th, lit_value id)
 {
-    const bar_event *b = &bar->ev[i];
-    for (int th = 0; th < t->nthreads; th++) {
-        const lit_thread *u = &t->threads[th];
-        if (u->cta == b->cta && u->gpu == b->gpu &&
-            (bar->reading == BAR_READ_HARDWARE || code_has_barrier(bar, t, th, b->id)))
-            reach |= (uint64_t)1 << th;
-    }
-    return __builtin_popcountll(reach);
+    uint32_t mates = 0;
+    for (int u = 0; u < t->nthreads; u++)
+        if (t->threads[u].cta == t->threads[th].cta && t->threads[u].gpu == t->threads[th].gpu &&
+            (reading == BAR_READ_HARDWARE || code_has_barrier(&t->threads[u], id)))
+            mates |= (uint32_t)1 << u;
+    return mates;
 }
 
-/* Each event's participants, once per group (a counted barrier reads
- * none). */
-static void set_participants(bar_state *bar, const litmus_test *t, int nbar)
+/* mates_of, remembered per thread and id below BAR_TABLE_IDS for the test
+ * (UINT32_MAX: not yet known, or all 32 threads, computed again). */
+static uint32_t event_mates(bar_state *bar, const litmus_test *t, int th, lit_value id)
 {
-    if (!bar->code_ids)
-        bar->code_ids = code_barrier_ids(t);
-    for (int i = 0; i < nbar; i++)
-        bar->ev[i].participants = -1;
-    for (int i = 0; i < nbar; i++) {
-        if (bar->ev[i].participants >= 0)
-            continue;
-        if (bar->ev[i].count > 0) {
-            bar->ev[i].participants = 0;
-            continue;
-        }
-        uint64_t reach = 0;
-        for (int j = i; j < nbar; j++)
-            if (same_group(&bar->ev[j], &bar->ev[i]))
-                reach |= (uint64_t)1 << bar->ev[j].thread;
-        int n = participants(bar, t, i, reach);
-        for (int j = i; j < nbar; j++)
-            if (same_group(&bar->ev[j], &bar->ev[i]))
-                bar->ev[j].participants = n;
+    if (id < 0 || id >= BAR_TABLE_IDS)
+        return mates_of(t, bar->reading, th, id);
+    if (!bar->mates) {
+        size_t bytes = sizeof *bar->mates * BAR_TABLE_IDS * (size_t)(t->nthreads ? t->nthreads : 1);
+        bar->mates = GC_MALLOC_ATOMIC(bytes);
+        memset(bar->mates, 0xff, bytes);
     }
+    uint32_t *known = &bar->mates[th * BAR_TABLE_IDS + id];
+    if (*known == UINT32_MAX)
+        *known = mates_of(t, bar->reading, th, id);
+    return *known;
 }
 
 /* live_set_events takes combinations of at most this many events. */
@@ -126,9 +100,11 @@ static int live_group(bar_state *bar, live_ctx *live, int i, int nbar)
     if (!bar->live_alts)
         make_live_alts(bar);
     int events[LIVE_GROUP_EVENTS], m = 0;
+    uint32_t takers = 0;     /* the participants (enumerate/barriers.h) */
     for (int j = i; j < nbar; j++) {
         if (!same_group(&bar->ev[j], b))
             continue;
+        takers |= bar->ev[j].mates | (uint32_t)1 << bar->ev[j].thread;
         if (m == LIVE_GROUP_EVENTS) {
             live_give_up(live, "a barrier group with a blocked sync has too many events");
             return -1;
@@ -137,7 +113,8 @@ static int live_group(bar_state *bar, live_ctx *live, int i, int nbar)
     }
     int g = bar->nlive_groups;
     relation *const *alts = &bar->live_alts[g * LIVE_ALTS];
-    int nalts = live_barrier_group(live, events, m, b->count, b->participants, bar->reading, alts, LIVE_ALTS);
+    int nalts = live_barrier_group(live, events, m, b->count, __builtin_popcount(takers), bar->reading, alts,
+                                   LIVE_ALTS);
     if (nalts > 0) {
         bar->live_nalts[g] = nalts;
         bar->nlive_groups++;
@@ -191,9 +168,9 @@ bool bar_collect(bar_state *bar, const enum_exec *ex, live_ctx *live, check_resu
         if (!te || te->kind != EV_BARRIER)
             continue;
         const lit_thread *th = &threads[ev[i].thread];
-        out[nbar++] = (bar_event){i, ev[i].thread, th->cta, th->gpu, 0, te->value, te->count, te->waits};
+        uint32_t mates = te->count > 0 ? 0 : event_mates(bar, ex->t, ev[i].thread, te->value);
+        out[nbar++] = (bar_event){i, ev[i].thread, th->cta, th->gpu, mates, te->value, te->count, te->waits};
     }
-    set_participants(bar, ex->t, nbar);
     bar->ngroups = 0;
     bar->nlive_groups = 0;
     if (live && !live_barrier_groups(bar, live, &nbar))

@@ -11,7 +11,7 @@ typedef struct bar_group {
     int cta, gpu;
     lit_value id;
     lit_value count;       /* <= 0: every participant, once per phase */
-    int participants;
+    uint32_t takers;       /* bit per thread: the participants (barriers.h) */
     int m;                 /* events */
     int first;             /* its events: members[first .. first + m) */
     int nchoices;
@@ -127,8 +127,9 @@ static void group_events(barrier_set *b, const bar_event *ev, int nev)
         if (g < 0) {
             b->groups = grown(b->groups, b->ngroups, &b->groups_cap, sizeof *b->groups, true);
             g = b->ngroups++;
-            b->groups[g] = (bar_group){ev[i].cta, ev[i].gpu, ev[i].id, -1, ev[i].participants, 0, 0, 0, 0};
+            b->groups[g] = (bar_group){ev[i].cta, ev[i].gpu, ev[i].id, -1, 0, 0, 0, 0, 0};
         }
+        b->groups[g].takers |= ev[i].mates | (uint32_t)1 << ev[i].thread;
         b->group_of[i] = g;
         b->groups[g].m++;
         if (b->groups[g].count < 0 && ev[i].count >= 0)
@@ -167,8 +168,9 @@ static bool phases_by_occurrence(barrier_set *b, bar_group *g)
         if (earlier + 1 > phases)
             phases = earlier + 1;
     }
-    if (g->participants > threads)
-        threads = g->participants;
+    int takers = __builtin_popcount(g->takers);
+    if (takers > threads)
+        threads = takers;
     /* a phase that not every thread reaches never completes: a sync in it
      * waits forever */
     for (int k = 0; k < phases; k++) {

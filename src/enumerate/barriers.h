@@ -12,7 +12,8 @@
  * one for the safety and the liveness half alike:
  *  - Without a thread count (`bar.cta.sync 0`), a thread's k-th event on
  *    the barrier belongs to phase k.  No arrival order matters: one
- *    choice.  The participants (bar_event.participants) take part in
+ *    choice.  The participants (bar_event.mates, and the threads that
+ *    arrive) take part in
  *    every phase: under Dat3M's reading the threads of the CTA whose code
  *    holds a barrier of that id, or that reach it (threads of the CTA
  *    without it are not waited for; one that branches around it, or is
@@ -36,6 +37,7 @@
 #define SCOPECHECK_ENUMERATE_BARRIERS_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "cat/relation.h"
 #include "litmus/litmus.h"
@@ -54,7 +56,8 @@ typedef struct bar_event {
     int event;          /* index in the execution */
     int thread;
     int cta, gpu;
-    int participants;   /* the threads a use without a count waits for (above) */
+    uint32_t mates;     /* bit per thread: whom a use without a count waits for, besides
+                         * the threads that arrive (above) */
     lit_value id;
     lit_value count;    /* -1: none */
     bool waits;         /* sync (true) or arrive (false) */

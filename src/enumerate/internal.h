@@ -258,7 +258,7 @@ static inline long co_allowed_choices(const co_state *co)
 typedef struct bar_state {
     barrier_set *bars;
     enum bar_reading reading;  /* enum_options.barriers */
-    uint64_t *code_ids;        /* per thread, the barrier ids its code holds (barrier_choice.c) */
+    uint32_t *mates;           /* per thread and barrier id, bar_event.mates (barrier_choice.c) */
     int ngroups;           /* groups of the current combination */
     bar_event *ev;
     int *choice;

@@ -114,8 +114,8 @@ bool live_set_events(live_ctx *lc, const tp_result *paths, const int *choice, co
                      const int *thread, const lit_value *value);
 
 /* A barrier group (CTA, id) of the combination: its events, its count (-1:
- * none) and its participants (bar_event.participants: the CTA's thread
- * count under the hardware's reading), under `reading` (enumerate/barriers.h:
+ * none) and its number of participants (enumerate/barriers.h: the CTA's
+ * thread count under the hardware's reading), under `reading` (enumerate/barriers.h:
  * the safety half's reading, so that both halves agree on which uses
  * release).  Returns 0 when no sync of it waits forever and none is
  * blocked (the enumerator handles it as usual, as in the safety half); -1

@@ -335,16 +335,16 @@ static void test_barrier_used_twice(void)
     CU_ASSERT_FALSE(r.hang);
 }
 
-/* A barrier event whose uses wait for two threads (bar_event.participants). */
+/* A barrier event whose uses wait for threads 0 and 1 (bar_event.mates). */
 static bar_event ev(int event, int thread, lit_value count, bool waits)
 {
-    return (bar_event){event, thread, 0, 0, 2, 0, count, waits};
+    return (bar_event){event, thread, 0, 0, 3u, 0, count, waits};
 }
 
-/* The same, in a CTA of three threads under the hardware's reading. */
+/* The same, in a CTA of threads 0, 1 and 2 under the hardware's reading. */
 static bar_event ev3(int event, int thread, lit_value count, bool waits)
 {
-    return (bar_event){event, thread, 0, 0, 3, 0, count, waits};
+    return (bar_event){event, thread, 0, 0, 7u, 0, count, waits};
 }
 
 static int pairs_of(const barrier_set *b, int group, int choice, int n)
