@@ -16,7 +16,9 @@
 # liveness verdict (Ok, No or Unknown) of model BASE: the binary runs with
 # --model BASE --liveness --unroll 0 [--occupancy N] [--fairness none] and the
 # verdict is the JSON "liveness" (which no loop bound changes; --unroll 0
-# keeps the safety half of the run small).  Exit 1 if any failed,
+# keeps the safety half of the run small).  A model name ending in -hw (ptx6-hw,
+# ptx6-live-hw) runs as the name without it with --barriers hardware (the
+# hardware's barrier reading, docs/liveness.md).  Exit 1 if any failed,
 # 2 on bad usage.  The binary defaults to bin/scopecheck of this repository.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -67,17 +69,21 @@ for m in "${models[@]}"; do
     files=()
     for p in "${paths[@]}"; do files+=("$dir/$p"); done
     verdict='(.verdict // "?")'
-    args=(--model "$m")
-    if [ "${m%-race}" != "$m" ]; then
-        args=(--races --model "${m%-race}")
+    mb=${m%-hw}
+    barriers=()
+    [ "$mb" != "$m" ] && barriers=(--barriers hardware)
+    args=(--model "$mb")
+    if [ "${mb%-race}" != "$mb" ]; then
+        args=(--races --model "${mb%-race}")
         verdict='(if (.races | length) == 0 then "Ok" else "No" end)'
-    elif [[ $m == *-live* ]]; then
-        args=(--liveness --unroll 0 --model "${m%%-live*}")
-        opts=${m#*-live}
+    elif [[ $mb == *-live* ]]; then
+        args=(--liveness --unroll 0 --model "${mb%%-live*}")
+        opts=${mb#*-live}
         [[ $opts =~ -occ([0-9]+) ]] && args+=(--occupancy "${BASH_REMATCH[1]}")
         [[ $opts == *-unfair* ]] && args+=(--fairness none)
         verdict='(.liveness // "?")'
     fi
+    args+=("${barriers[@]}")
     "$bin" litmus --json "${args[@]}" "${files[@]}" >"$tmp/out" 2>"$tmp/err"
     rc=$?
 

@@ -47,6 +47,7 @@ typedef struct litmus_opts {
     file_list lib_dirs;      /* -set-libdir: searched after $HERDLIB, as herd7 does */
     file_list variants;      /* --variant: herd's variants for `if "name"` */
     schedule_opts sched;
+    enum bar_reading barriers;   /* --barriers dat3m (default) | hardware */
     double timeout_s;     /* per test; 0: none */
     size_t max_memory;    /* bytes of collected heap in use; 0: none */
     bool quiet;          /* -q: no warnings on stderr (herd's -q) */
@@ -64,7 +65,7 @@ static void usage(FILE *to)
     fprintf(to,
             "usage: scopecheck litmus [--model NAME|PATH.cat] [--unroll N] [--json] [--races] [-q] [-j N]\n"
             "                         [--timeout SECONDS] [--max-memory SIZE] [-I DIR] [--variant V]\n"
-            "                         [--liveness] [--fairness F] [--occupancy N] FILE|DIR...\n"
+            "                         [--liveness] [--fairness F] [--occupancy N] [--barriers R] FILE|DIR...\n"
             "  --model M   memory model: %s;\n"
             "              or the path of a .cat file (names are looked up in $SCOPECHECK_MODELS first,\n"
             "              then in ., the -I directories, $HERDLIB and -set-libdir, as herd7 does).\n"
@@ -86,7 +87,11 @@ static void usage(FILE *to)
             "              of the first check each fails (the verdict does not change)\n"
             "  -I DIR      where .cat models, their includes and herd's stdlib.cat are also\n"
             "              looked for (herd's -I / -set-libdir; repeatable)\n"
-            "  --variant V a variant that the model's `if \"V\"` tests (herd's -variant; repeatable)\n",
+            "  --variant V a variant that the model's `if \"V\"` tests (herd's -variant; repeatable)\n"
+            "  --barriers dat3m|hardware\n"
+            "              which arrivals a bar.cta.sync waits for, in verdicts and liveness alike:\n"
+            "              dat3m (default) the threads whose code holds it, a count's first quorum;\n"
+            "              hardware the whole CTA, exactly count arrivals per use (docs/liveness.md)\n",
             model_path_bundled_names(), ENUM_DEFAULT_UNROLL);
     schedule_usage(to, false);
     fputs("herd7's spellings work: -model M, -cat M, -unroll N, -show, -o, -nshow, -through, -q, -set-libdir,\n"
@@ -145,6 +150,17 @@ static bool parse_jobs(const char *text, int *out)
     return true;
 }
 
+static bool parse_barriers(const char *text, enum bar_reading *out)
+{
+    if (strcmp(text, "dat3m") == 0)
+        *out = BAR_READ_DAT3M;
+    else if (strcmp(text, "hardware") == 0)
+        *out = BAR_READ_HARDWARE;
+    else
+        return false;
+    return true;
+}
+
 static int unknown_option(const char *arg, FILE *err)
 {
     const char *advice = herd_option_advice(arg);
@@ -174,6 +190,7 @@ static int parse_options(int *argc, char **argv, litmus_opts *o, FILE *out, FILE
         {"liveness", no_argument, NULL, 'L'},
         {"fairness", required_argument, NULL, 'F'},
         {"occupancy", required_argument, NULL, 'O'},
+        {"barriers", required_argument, NULL, 'B'},
         {"timeout", required_argument, NULL, 't'},
         {"max-memory", required_argument, NULL, 'M'},
         {"quiet", no_argument, NULL, 'q'},
@@ -220,6 +237,12 @@ static int parse_options(int *argc, char **argv, litmus_opts *o, FILE *out, FILE
             if (!schedule_occupancy(&o->sched, "litmus", optarg, err))
                 return 2;
             o->sched.liveness = true;
+            break;
+        case 'B':
+            if (!parse_barriers(optarg, &o->barriers)) {
+                fprintf(err, "scopecheck litmus: error: --barriers takes dat3m or hardware, not '%s'\n", optarg);
+                return 2;
+            }
             break;
         case 't':
         case 'M': {
@@ -289,7 +312,8 @@ static report_live *check_liveness(const litmus_test *t, const litmus_opts *o, c
     report_live *live = GC_MALLOC(sizeof *live);
     live->options.fairness = o->sched.fair_weak ? LIVE_FAIR_WEAK : LIVE_FAIR_NONE;
     live->options.occupancy = o->sched.occupancy;
-    enum_options eo = {.unroll = o->unroll, .max_traces = ENUM_MAX_TRACES, .stop = o->stop, .max_memory = o->max_memory};
+    enum_options eo = {.unroll = o->unroll, .max_traces = ENUM_MAX_TRACES, .stop = o->stop, .max_memory = o->max_memory,
+                       .barriers = o->barriers};
     eo.timeout_s = limit_seconds_left(o->timeout_s, start);
     enumerate_liveness(t, m, ws, &eo, &live->options, &live->result);
     return live;
@@ -351,6 +375,8 @@ static const char *options_json(const litmus_opts *o, const char *model)
         report_json_string(f, o->variants.paths[i]);
     }
     fprintf(f, "],\"liveness\":%s", o->sched.liveness ? "true" : "false");
+    if (o->barriers == BAR_READ_HARDWARE)
+        fputs(",\"barriers\":\"hardware\"", f);
     if (o->sched.liveness)
         fprintf(f, ",\"fairness\":\"%s\",\"occupancy\":%d", o->sched.fair_weak ? "weak" : "none",
                 o->sched.occupancy);
@@ -459,7 +485,7 @@ static int check_file(const char *path, run_ctx *rc, FILE *out, FILE *err)
     cat_workspace *ws = rm->ws;
     double start = limit_now();
     enum_options eo = {.unroll = o->unroll, .max_traces = ENUM_MAX_TRACES, .races = o->races, .stop = o->stop,
-                       .timeout_s = o->timeout_s, .max_memory = o->max_memory};
+                       .timeout_s = o->timeout_s, .max_memory = o->max_memory, .barriers = o->barriers};
     exec_drawing *drawing = NULL;
     if (o->show != SHOW_NONE) {
         drawing = exec_draw_begin(o->out_dir, t, m, o->show, o->through, o->nshow, err);

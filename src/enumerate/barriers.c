@@ -10,7 +10,8 @@
 typedef struct bar_group {
     int cta, gpu;
     lit_value id;
-    lit_value count;       /* <= 0: every participating thread, once per phase */
+    lit_value count;       /* <= 0: every participant, once per phase */
+    uint32_t takers;       /* bit per thread: the participants (barriers.h) */
     int m;                 /* events */
     int first;             /* its events: members[first .. first + m) */
     int nchoices;
@@ -31,6 +32,7 @@ struct barrier_set {
     int *choice_at, *choice_len;
     int nchoices, choices_cap;
     bool hang;
+    enum bar_reading reading;
     /* listing one counted group's arrival orders */
     uint64_t *matrices;    /* the group's distinct choices so far, as local matrices */
     int nmatrices, matrices_cap;
@@ -125,8 +127,9 @@ static void group_events(barrier_set *b, const bar_event *ev, int nev)
         if (g < 0) {
             b->groups = grown(b->groups, b->ngroups, &b->groups_cap, sizeof *b->groups, true);
             g = b->ngroups++;
-            b->groups[g] = (bar_group){ev[i].cta, ev[i].gpu, ev[i].id, -1, 0, 0, 0, 0};
+            b->groups[g] = (bar_group){ev[i].cta, ev[i].gpu, ev[i].id, -1, 0, 0, 0, 0, 0};
         }
+        b->groups[g].takers |= ev[i].mates | (uint32_t)1 << ev[i].thread;
         b->group_of[i] = g;
         b->groups[g].m++;
         if (b->groups[g].count < 0 && ev[i].count >= 0)
@@ -146,7 +149,8 @@ static void group_events(barrier_set *b, const bar_event *ev, int nev)
 
 /* ---- a barrier without a count: phases by occurrence ---- */
 
-/* The k-th event of each participating thread is in phase k. */
+/* The k-th event of each participant is in phase k (the participants:
+ * barriers.h). */
 static bool phases_by_occurrence(barrier_set *b, bar_group *g)
 {
     int *phase = b->phase;
@@ -164,6 +168,9 @@ static bool phases_by_occurrence(barrier_set *b, bar_group *g)
         if (earlier + 1 > phases)
             phases = earlier + 1;
     }
+    int takers = __builtin_popcount(g->takers);
+    if (takers > threads)
+        threads = takers;
     /* a phase that not every thread reaches never completes: a sync in it
      * waits forever */
     for (int k = 0; k < phases; k++) {
@@ -205,10 +212,11 @@ typedef struct merge {
 
 /* The choice an arrival order makes, as a local matrix (bit a*8+s: a
  * arrives no later than waiting s departs).  A sync departs when its phase
- * completes; in an incomplete last phase after a complete one it passes
- * at its own arrival (the reference's quorum tests: the arrivals beyond a
- * quorum are not held); false when a sync waits in an incomplete first
- * phase, forever. */
+ * completes; in an incomplete last phase after a complete one, Dat3M's
+ * reading lets it pass at its own arrival (the reference's quorum tests:
+ * the arrivals beyond a quorum are not held).  False when a sync waits in
+ * an incomplete phase forever: the first under Dat3M's reading, any under
+ * the hardware's. */
 static bool order_matrix(const barrier_set *b, const bar_group *g, const merge *mg, uint64_t *out)
 {
     *out = 0;
@@ -218,7 +226,7 @@ static bool order_matrix(const barrier_set *b, const bar_group *g, const merge *
             continue;
         int phase = p / mg->count, end = (phase + 1) * mg->count - 1;
         int depart = end < mg->m ? end : p;
-        if (end >= mg->m && phase == 0)
+        if (end >= mg->m && (phase == 0 || b->reading == BAR_READ_HARDWARE))
             return false;
         for (int q = 0; q <= depart; q++)
             if (q != p)
@@ -281,9 +289,10 @@ static void phases_by_arrival(barrier_set *b, bar_group *g)
     list_merges(b, g, &mg, 0);
 }
 
-enum bar_status barriers_build(barrier_set *b, const bar_event *ev, int nev)
+enum bar_status barriers_build(barrier_set *b, const bar_event *ev, int nev, enum bar_reading reading)
 {
     b->hang = false;
+    b->reading = reading;
     b->npairs = 0;
     b->nchoices = 0;
     group_events(b, ev, nev);

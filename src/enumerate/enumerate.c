@@ -197,6 +197,7 @@ static enum_ctx *new_ctx(const litmus_test *t, const cat_model *m, cat_workspace
     c->budget.deadline = o->timeout_s > 0 ? now_seconds() + o->timeout_s : 0;
     c->budget.max_memory = o->max_memory;
     c->budget.interrupt = o->stop;
+    c->bar.reading = o->barriers;
     /* the shortcuts take the order of a thread's events as program order */
     c->ex.unsequenced = litmus_has_unsequenced(t);
     c->ex.thread_coherent = cat_model_thread_coherent(m) && !litmus_mixed_addressing(t) && !c->ex.unsequenced;

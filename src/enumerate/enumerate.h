@@ -22,6 +22,7 @@
 #include <stdio.h>
 
 #include "cat/cat.h"
+#include "enumerate/barriers.h"
 #include "enumerate/liveness.h"
 #include "litmus/litmus.h"
 #include "litmus/outcome.h"
@@ -56,6 +57,9 @@ typedef struct enum_options {
     bool races;          /* collect the pairs of relation-valued flags */
     double timeout_s;    /* wall seconds for this test; 0: none */
     size_t max_memory;   /* bytes of collected heap in use; 0: none */
+    /* Which arrivals a barrier waits for, in the safety and the liveness
+     * half alike (enumerate/barriers.h); 0 is Dat3M's reading. */
+    enum bar_reading barriers;
     /* Optional: polled before each candidate; when it reads non-zero the
      * enumeration stops and the result says so (check_result.interrupted).
      * The caller owns it (a signal handler sets it). */

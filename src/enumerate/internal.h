@@ -257,6 +257,8 @@ static inline long co_allowed_choices(const co_state *co)
 
 typedef struct bar_state {
     barrier_set *bars;
+    enum bar_reading reading;  /* enum_options.barriers */
+    uint32_t *mates;           /* per thread and barrier id, bar_event.mates (barrier_choice.c) */
     int ngroups;           /* groups of the current combination */
     bar_event *ev;
     int *choice;

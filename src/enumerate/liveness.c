@@ -442,16 +442,59 @@ static void count_orders(count_search *cs, int depth)
     }
 }
 
-int live_barrier_group(live_ctx *lc, const int *events, int m, lit_value count, int cta_threads,
-                       relation *const *alts, int max_alts)
+/* Dat3M's reading (enumerate/barriers.h), the safety half's phases: a
+ * counted barrier that receives `count` arrivals holds no one forever, and
+ * with fewer holds every sync; without a count, a thread's k-th event is
+ * in phase k, and a phase that one of the `participants` never reaches
+ * holds its syncs forever.  One syncbar alternative: every event of
+ * a phase up to a released sync's arrives before it departs. */
+static int dat3m_group(live_ctx *lc, const int *events, int m, lit_value count, int participants,
+                       relation *syncbar)
+{
+    int gen[LIVE_MAX_EVENTS], size[LIVE_MAX_EVENTS] = {0};
+    generations(lc, events, m, gen);
+    for (int i = 0; i < m; i++)
+        size[gen[i]]++;
+    /* every thread that arrives has its first event in phase 0 */
+    int threads = participants > size[0] ? participants : size[0];
+    evset departed = lc->syncs & ~lc->blocked & ~lc->pending;
+    bool holds = false;                      /* some sync waits forever */
+    for (int i = 0; i < m; i++) {
+        int e = events[i];
+        bool forever = count > 0 ? m < count : size[gen[i]] < threads;
+        if (!evset_has(lc->syncs, e))
+            continue;
+        if ((forever && evset_has(departed, e)) || (!forever && evset_has(lc->blocked, e)))
+            return -1;
+        holds |= forever;
+    }
+    if (!holds)
+        return 0;
+    rel_clear(syncbar, lc->n);
+    if (count > 0)                           /* fewer than count: no one departs */
+        return 1;
+    for (int s = 0; s < m; s++) {
+        if (!evset_has(lc->syncs, events[s]) || size[gen[s]] < threads)
+            continue;
+        for (int a = 0; a < m; a++)
+            if (a != s && gen[a] <= gen[s])
+                rel_add(syncbar, events[a], events[s], lc->n);
+    }
+    return 1;
+}
+
+int live_barrier_group(live_ctx *lc, const int *events, int m, lit_value count, int participants,
+                       enum bar_reading reading, relation *const *alts, int max_alts)
 {
     bool special = false;
     for (int i = 0; i < m; i++)
         special |= evset_has(lc->blocked | lc->pending, events[i]);
     if (!special)
         return 0;
+    if (reading == BAR_READ_DAT3M)
+        return dat3m_group(lc, events, m, count, participants, alts[0]);
     if (count < 0)
-        return whole_cta_group(lc, events, m, cta_threads, alts[0]);
+        return whole_cta_group(lc, events, m, participants, alts[0]);
     if (count < 1)
         return -1;
     count_search cs = {.lc = lc, .events = events, .m = m, .count = (int)count, .alts = alts,

@@ -13,9 +13,9 @@
  *    source is itself a write of a stuck iteration with the value read.
  *    Nothing left could change what the loop reads, so it reads the same
  *    values and repeats forever;
- *  - blocked: its trace ends with a bar.cta.sync whose (CTA, id) group
- *    receives fewer arrivals in the execution than it expects (its count,
- *    or the CTA's thread count without one), and no thread passes it;
+ *  - blocked: its trace ends with a bar.cta.sync whose use receives fewer
+ *    arrivals in the execution than it expects under the barrier reading
+ *    (enumerate/barriers.h), and no thread passes that use;
  *  - never dispatched (with an occupancy bound): its CTA waits for a slot
  *    that no finished CTA frees.
  *
@@ -42,6 +42,7 @@
 #include <stdint.h>
 
 #include "cat/exec.h"
+#include "enumerate/barriers.h"
 #include "litmus/thread_paths.h"
 #include "litmus/litmus.h"
 
@@ -113,18 +114,24 @@ bool live_set_events(live_ctx *lc, const tp_result *paths, const int *choice, co
                      const int *thread, const lit_value *value);
 
 /* A barrier group (CTA, id) of the combination: its events, its count (-1:
- * none: a whole-CTA barrier) and the CTA's thread count.  Returns 0 when no
- * thread is blocked or stopped at it (the enumerator handles it as usual);
- * -1 when the combination is impossible (a blocked thread would be
- * released, a thread passes a use that cannot release) or beyond the check
- * (then the answer becomes unknown); else the number of syncbar
- * alternatives written to alts[0..]: one per distinct arrival order in
+ * none) and its number of participants (enumerate/barriers.h: the CTA's
+ * thread count under the hardware's reading), under `reading` (enumerate/barriers.h:
+ * the safety half's reading, so that both halves agree on which uses
+ * release).  Returns 0 when no sync of it waits forever and none is
+ * blocked (the enumerator handles it as usual, as in the safety half); -1
+ * when the combination is impossible (a blocked thread would be released,
+ * a thread passes a use that cannot release) or beyond the check (then the
+ * answer becomes unknown); else the number of syncbar alternatives written
+ * to alts[0..].  The hardware's reading: one per distinct arrival order in
  * which the blocked syncs are exactly those after the last use that
- * releases (a counted barrier releases each `count` arrivals; a whole-CTA
- * barrier's uses are told apart by generation, a thread's k-th arrival
- * belonging to the k-th use). */
-int live_barrier_group(live_ctx *lc, const int *events, int m, lit_value count, int cta_threads,
-                       relation *const *alts, int max_alts);
+ * releases (a counted barrier releases each `count` arrivals; a barrier
+ * without a count waits for the whole CTA, its uses told apart by
+ * generation, a thread's k-th arrival belonging to the k-th use).  Dat3M's
+ * reading: one, the safety half's phases (a counted barrier releases
+ * everyone once `count` arrive, and no one if fewer do; one without a count
+ * waits, per generation, only for the threads that use it). */
+int live_barrier_group(live_ctx *lc, const int *events, int m, lit_value count, int participants,
+                       enum bar_reading reading, relation *const *alts, int max_alts);
 
 /* Whether barrier event `event` of the combination is blocked or ends a
  * partial trace: its group is then live_barrier_group's, not the

@@ -86,6 +86,30 @@ bad_option "--occupancy 0" "^scopecheck litmus: error: --occupancy takes a numbe
 bad_option "--occupancy -3" "error: --occupancy takes" --occupancy -3
 bad_option "--occupancy two" "error: --occupancy takes" --occupancy two
 
+bad_option "--barriers warp" "^scopecheck litmus: error: --barriers takes dat3m or hardware, not 'warp'" --barriers warp
+
+# --- one barrier reading for both halves (docs/liveness.md "Barrier readings") -----
+# Bar-part-of-cta: P2 of the CTA has no barrier.  Dat3M's reading (default): the
+# safety half completes and the liveness half says every thread terminates; the
+# hardware's: no complete execution, and P0 and P1 wait forever.  Never complete
+# executions beside a liveness answer that says they never complete.
+"$bin" litmus --json --liveness --unroll 0 "$L/Bar-part-of-cta.litmus" >"$tmp/out" 2>&1
+check "dat3m (default): Bar-part-of-cta completes and is live" \
+    jq -e '.verdict == "Ok" and .positive > 0 and .liveness == "Ok" and (.options | has("barriers") | not)' "$tmp/out"
+"$bin" litmus --json --liveness --unroll 0 --barriers hardware "$L/Bar-part-of-cta.litmus" >"$tmp/out" 2>&1
+check "hardware: Bar-part-of-cta has no complete execution and P0, P1 wait forever" \
+    jq -e '.verdict == "No" and .positive == 0 and .negative == 0 and .liveness == "No" and
+           ([.stuck[] | select(.kind == "barrier") | .thread] == ["P0","P1"]) and
+           .options.barriers == "hardware"' "$tmp/out"
+# Quorum-diverged: P1 may branch around the barrier its code holds.  The safety
+# half once counted that execution complete while the liveness half said P0
+# waits forever; now neither reading has a complete execution with r0=0.
+for r in dat3m hardware; do
+    "$bin" litmus --json --liveness --unroll 0 --barriers $r "$L/Quorum-diverged.litmus" >"$tmp/out" 2>&1
+    check "$r: Quorum-diverged: no complete execution skips the barrier, and P0 is stuck" \
+        jq -e '.verdict == "No" and .liveness == "No"' "$tmp/out"
+done
+
 # --- the suite's verdicts ---------------------------------------------------------
 check "litmus/ptx-liveness verdicts (expected.tsv, derived by hand)" \
     env SCOPECHECK="$bin" bash scripts/conformance.sh "$L"

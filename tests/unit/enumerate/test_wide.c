@@ -335,9 +335,16 @@ static void test_barrier_used_twice(void)
     CU_ASSERT_FALSE(r.hang);
 }
 
+/* A barrier event whose uses wait for threads 0 and 1 (bar_event.mates). */
 static bar_event ev(int event, int thread, lit_value count, bool waits)
 {
-    return (bar_event){event, thread, 0, 0, 0, count, waits};
+    return (bar_event){event, thread, 0, 0, 3u, 0, count, waits};
+}
+
+/* The same, in a CTA of threads 0, 1 and 2 under the hardware's reading. */
+static bar_event ev3(int event, int thread, lit_value count, bool waits)
+{
+    return (bar_event){event, thread, 0, 0, 7u, 0, count, waits};
 }
 
 static int pairs_of(const barrier_set *b, int group, int choice, int n)
@@ -359,27 +366,54 @@ static void test_barrier_phases(void)
      * {1, 3}; a sync is preceded by the other event of its phase and
      * both events of every earlier phase: 1 + 1 + 3 + 3 = 8 pairs */
     bar_event two_phases[] = {ev(0, 0, -1, true), ev(1, 0, -1, true), ev(2, 1, -1, true), ev(3, 1, -1, true)};
-    CU_ASSERT_EQUAL(barriers_build(b, two_phases, 4), BAR_OK);
+    CU_ASSERT_EQUAL(barriers_build(b, two_phases, 4, BAR_READ_DAT3M), BAR_OK);
     CU_ASSERT_EQUAL(barriers_groups(b), 1);
     CU_ASSERT_EQUAL(barriers_choices(b, 0), 1);
     CU_ASSERT_EQUAL(pairs_of(b, 0, 0, 4), 8);
     /* a thread that never reaches the second phase: the other waits */
     bar_event uneven[] = {ev(0, 0, -1, true), ev(1, 0, -1, true), ev(2, 1, -1, true)};
-    CU_ASSERT_EQUAL(barriers_build(b, uneven, 3), BAR_HANG);
+    CU_ASSERT_EQUAL(barriers_build(b, uneven, 3, BAR_READ_DAT3M), BAR_HANG);
     /* count 2, three threads: the first two arrivals complete the phase,
      * the third passes (the reference's quorum tests); who comes third
      * varies: three choices */
     bar_event quorum[] = {ev(0, 0, 2, true), ev(1, 1, 2, true), ev(2, 2, 2, true)};
-    CU_ASSERT_EQUAL(barriers_build(b, quorum, 3), BAR_OK);
+    CU_ASSERT_EQUAL(barriers_build(b, quorum, 3, BAR_READ_DAT3M), BAR_OK);
     CU_ASSERT_EQUAL(barriers_choices(b, 0), 3);
     /* count 4, three threads: never complete */
     bar_event short_of[] = {ev(0, 0, 4, true), ev(1, 1, 4, true), ev(2, 2, 4, true)};
-    CU_ASSERT_EQUAL(barriers_build(b, short_of, 3), BAR_HANG);
+    CU_ASSERT_EQUAL(barriers_build(b, short_of, 3, BAR_READ_DAT3M), BAR_HANG);
     /* more counted arrivals than are ordered */
     bar_event many[BAR_MAX_COUNTED_EVENTS + 1];
     for (int i = 0; i <= BAR_MAX_COUNTED_EVENTS; i++)
         many[i] = ev(i, i, 2, true);
-    CU_ASSERT_EQUAL(barriers_build(b, many, BAR_MAX_COUNTED_EVENTS + 1), BAR_TOO_MANY);
+    CU_ASSERT_EQUAL(barriers_build(b, many, BAR_MAX_COUNTED_EVENTS + 1, BAR_READ_DAT3M), BAR_TOO_MANY);
+}
+
+/* The hardware's reading (docs/liveness.md "Barrier readings"): the same
+ * events, in a CTA of three threads. */
+static void test_barrier_phases_hardware(void)
+{
+    barrier_set *b = barriers_new();
+    /* no count, two of the CTA's three threads: the third never arrives
+     * (Dat3M's reading: the third's code has no such barrier) */
+    bar_event two_of_two[] = {ev(0, 0, -1, true), ev(1, 1, -1, true)};
+    CU_ASSERT_EQUAL(barriers_build(b, two_of_two, 2, BAR_READ_DAT3M), BAR_OK);
+    bar_event two_of_three[] = {ev3(0, 0, -1, true), ev3(1, 1, -1, true)};
+    CU_ASSERT_EQUAL(barriers_build(b, two_of_three, 2, BAR_READ_HARDWARE), BAR_HANG);
+    /* all three: one phase, each sync preceded by the other two */
+    bar_event all_three[] = {ev3(0, 0, -1, true), ev3(1, 1, -1, true), ev3(2, 2, -1, true)};
+    CU_ASSERT_EQUAL(barriers_build(b, all_three, 3, BAR_READ_HARDWARE), BAR_OK);
+    CU_ASSERT_EQUAL(pairs_of(b, 0, 0, 3), 6);
+    /* count 2, three threads: whoever arrives third waits for a second use
+     * that never fills, in every arrival order */
+    bar_event quorum[] = {ev3(0, 0, 2, true), ev3(1, 1, 2, true), ev3(2, 2, 2, true)};
+    CU_ASSERT_EQUAL(barriers_build(b, quorum, 3, BAR_READ_HARDWARE), BAR_HANG);
+    /* count 2, four arrivals: two full uses */
+    bar_event twice[] = {ev3(0, 0, 2, true), ev3(1, 0, 2, true), ev3(2, 1, 2, true), ev3(3, 2, 2, true)};
+    CU_ASSERT_EQUAL(barriers_build(b, twice, 4, BAR_READ_HARDWARE), BAR_OK);
+    /* an arrive (no wait) completes the use: no one waits forever */
+    bar_event arrive[] = {ev3(0, 0, 2, true), ev3(1, 1, 2, false)};
+    CU_ASSERT_EQUAL(barriers_build(b, arrive, 2, BAR_READ_HARDWARE), BAR_OK);
 }
 
 /* ---- limits make a result incomplete ---- */
@@ -419,5 +453,6 @@ void register_enumerate_wide_tests(void)
     CU_add_test(s, "chain of four spinning threads", test_chain_of_four_spinning_threads);
     CU_add_test(s, "barrier used twice", test_barrier_used_twice);
     CU_add_test(s, "barrier phases", test_barrier_phases);
+    CU_add_test(s, "barrier phases, the hardware's reading", test_barrier_phases_hardware);
     CU_add_test(s, "time limit", test_time_limit_stops_the_enumeration);
 }
