@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "base/clock.h"
 #include "cat/cat.h"
 #include "enumerate/enumerate.h"
 #include "litmus/read.h"
@@ -304,7 +305,7 @@ static int parse_options(int *argc, char **argv, litmus_opts *o, FILE *out, FILE
 
 /* The liveness answer of one test (docs/liveness.md), under the limits
  * of the test: what is left of --timeout since the test's `start`
- * (limit_now; the safety half spent some), --max-memory, and the signal
+ * (clock_now; the safety half spent some), --max-memory, and the signal
  * flag. */
 static report_live *check_liveness(const litmus_test *t, const litmus_opts *o, const cat_model *m,
                                    cat_workspace *ws, double start)
@@ -483,7 +484,7 @@ static int check_file(const char *path, run_ctx *rc, FILE *out, FILE *err)
         return SC_STATUS_UNUSABLE;
     const cat_model *m = rm->m;
     cat_workspace *ws = rm->ws;
-    double start = limit_now();
+    double start = clock_now();
     enum_options eo = {.unroll = o->unroll, .max_traces = ENUM_MAX_TRACES, .races = o->races, .stop = o->stop,
                        .timeout_s = o->timeout_s, .max_memory = o->max_memory, .barriers = o->barriers};
     exec_drawing *drawing = NULL;
@@ -514,7 +515,7 @@ static int check_file(const char *path, run_ctx *rc, FILE *out, FILE *err)
         if (live_unknown)
             info.extra_incomplete = live->result.incomplete;
     }
-    info.seconds = limit_now() - start;
+    info.seconds = clock_now() - start;
     if (o->json)
         report_json(out, t, &r, &info);
     else

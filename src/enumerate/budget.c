@@ -8,28 +8,15 @@
 
 #include "enumerate/internal.h"
 
-double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-size_t heap_in_use(void)
-{
-    size_t heap = GC_get_heap_size(), free_bytes = GC_get_free_bytes();
-    return heap > free_bytes ? heap - free_bytes : 0;
-}
-
 bool budget_exhausted(enum_budget *b)
 {
     if (b->interrupt && *b->interrupt) {
         b->r->interrupted = true;
         b->stop = true;
-    } else if (b->deadline > 0 && now_seconds() >= b->deadline) {
+    } else if (b->deadline > 0 && clock_now() >= b->deadline) {
         b->r->timed_out = true;
         b->stop = true;
-    } else if (b->max_memory > 0 && heap_in_use() > b->max_memory) {
+    } else if (b->max_memory > 0 && gc_heap_in_use() > b->max_memory) {
         b->r->out_of_memory = true;
         b->stop = true;
     }

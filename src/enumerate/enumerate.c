@@ -2,7 +2,7 @@
  * enumerate/enumerate.c: the test (see enumerate.h): its traces, the
  * enumerator's per-test storage, the thin-air seeds, every combination of
  * traces; the entry points enumerate_check, enumerate_liveness,
- * enumerate_incomplete and enumerate_value_range.
+ * and enumerate_incomplete.
  *
  * Order of choices, outermost first: one trace per thread (values of reads
  * already guessed; enumerate/trace_filter.h), then an arrival order per
@@ -129,7 +129,7 @@ static bool size_storage(enum_ctx *c)
     arena measure = {NULL, 0};
     carve_storage(c, &measure);
     size_t relations = (size_t)XR_COUNT * rel_bytes(cap) + cat_workspace_bytes(c->model, cap);
-    if (c->budget.max_memory > 0 && heap_in_use() + relations + measure.used > c->budget.max_memory) {
+    if (c->budget.max_memory > 0 && gc_heap_in_use() + relations + measure.used > c->budget.max_memory) {
         c->r->out_of_memory = true;
         return false;
     }
@@ -194,7 +194,7 @@ static enum_ctx *new_ctx(const litmus_test *t, const cat_model *m, cat_workspace
     c->r = r;
     c->errors = errors;
     c->budget.r = r;
-    c->budget.deadline = o->timeout_s > 0 ? now_seconds() + o->timeout_s : 0;
+    c->budget.deadline = o->timeout_s > 0 ? clock_now() + o->timeout_s : 0;
     c->budget.max_memory = o->max_memory;
     c->budget.interrupt = o->stop;
     c->bar.reading = o->barriers;
@@ -347,10 +347,10 @@ static const char *live_limit_reached(const enum_options *o, double deadline, en
     *left = *o;
     if (o->stop && *o->stop)
         return "interrupted";
-    if (o->max_memory > 0 && heap_in_use() > o->max_memory)
+    if (o->max_memory > 0 && gc_heap_in_use() > o->max_memory)
         return "max-memory";
     if (deadline > 0) {
-        left->timeout_s = deadline - now_seconds();
+        left->timeout_s = deadline - clock_now();
         if (left->timeout_s <= 0)
             return "timeout";
     }
@@ -370,7 +370,7 @@ void enumerate_liveness(const litmus_test *t, const cat_model *m, cat_workspace 
         live_finish(lc, t->nthreads > MAX_THREADS ? "too many threads" : NULL);
         return;
     }
-    double deadline = o->timeout_s > 0 ? now_seconds() + o->timeout_s : 0;
+    double deadline = o->timeout_s > 0 ? clock_now() + o->timeout_s : 0;
     size_t nbounds = sizeof live_repeat_bounds / sizeof *live_repeat_bounds;
     for (size_t b = 0; b < nbounds; b++) {
         enum_options left;
@@ -427,45 +427,4 @@ const char *enumerate_incomplete(const check_result *r)
     if (r->interrupted)
         return "interrupted";
     return NULL;
-}
-
-/* The limits of enumerate_value_range's walk, asked by thread_paths. */
-typedef struct range_budget {
-    const volatile sig_atomic_t *interrupt;
-    double deadline;       /* 0: none */
-    size_t max_memory;     /* 0: none */
-    const char *stopped_by;
-} range_budget;
-
-static bool range_should_stop(void *ctx)
-{
-    range_budget *b = ctx;
-    if (!b->stopped_by && b->interrupt && *b->interrupt)
-        b->stopped_by = "interrupted";
-    else if (!b->stopped_by && b->deadline > 0 && now_seconds() >= b->deadline)
-        b->stopped_by = "timeout";
-    else if (!b->stopped_by && b->max_memory > 0 && heap_in_use() > b->max_memory)
-        b->stopped_by = "max-memory";
-    return b->stopped_by != NULL;
-}
-
-bool enumerate_value_range(const litmus_test *t, const enum_options *o, lit_value *lo, lit_value *hi, bool *bounded,
-                           const char **stopped_by, FILE *errors)
-{
-    range_budget budget = {o->stop, o->timeout_s > 0 ? now_seconds() + o->timeout_s : 0, o->max_memory, NULL};
-    tp_limits lim = {.unroll = o->unroll, .max_traces = o->max_traces > 0 ? o->max_traces : ENUM_MAX_TRACES,
-                     .track_values = true, .stop = range_should_stop, .stop_ctx = &budget};
-    tp_result paths;
-    *stopped_by = NULL;
-    if (t->nthreads > MAX_THREADS) {
-        diag_error(errors, t->file, 1, 1, "too many threads (at most %d)", MAX_THREADS);
-        return false;
-    }
-    thread_paths_build(t, &lim, &paths);
-    *lo = paths.vmin;
-    *hi = paths.vmax;
-    /* paths dropped (too many, too long) or not walked may hold values outside */
-    *bounded = !paths.values_cut && !paths.too_many && !paths.too_long && !paths.stopped;
-    *stopped_by = budget.stopped_by;
-    return true;
 }

@@ -50,6 +50,8 @@ typedef void (*enum_execution_fn)(void *ctx, const exec *x, const enum_event_inf
  * then says paths_cut): one place for each. */
 #define ENUM_DEFAULT_UNROLL 2
 #define ENUM_MAX_TRACES 100000
+/* The most threads a test may have (the enumerator's per-thread arrays). */
+#define ENUM_MAX_THREADS 32
 
 typedef struct enum_options {
     int unroll;          /* backward branches taken per branch and path */
@@ -126,21 +128,6 @@ void enumerate_liveness(const litmus_test *t, const cat_model *m, cat_workspace 
  * the JSON output: "timeout", "max-memory", "too-many-events",
  * "too-many-writes", "too-many-paths", "too-many-values", "interrupted". */
 const char *enumerate_incomplete(const check_result *r);
-/* The values a run of the test can hold, whatever memory system runs it:
- * the least and greatest of its initial values and immediate operands and
- * of every value its paths read, write or compute into a register, where
- * a read may return any value some chain of writes computes (thread_paths'
- * fixpoint, without the thin-air seeds a model may add: a memory system
- * moves values, it does not invent them).  *bounded is false when the
- * fixpoint did not close (values may lie outside); paths beyond the loop
- * bound `o->unroll` are not followed.  The walk honours o->stop,
- * o->timeout_s and o->max_memory (a spin loop's paths can be exponentially
- * many): a limit leaves *bounded false and *stopped_by its word
- * ("interrupted", "timeout", "max-memory"; else NULL).  False, with a
- * located error, when the paths cannot be built. */
-bool enumerate_value_range(const litmus_test *t, const enum_options *o, lit_value *lo, lit_value *hi, bool *bounded,
-                           const char **stopped_by, FILE *errors);
-
 /* The condition's proposition on a final state (values in t->observed order). */
 bool condition_holds(const litmus_test *t, const lit_cond *c, const lit_value *state);
 

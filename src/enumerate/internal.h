@@ -37,6 +37,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "base/clock.h"
 #include "cat/relation.h"
 #include "enumerate/barriers.h"
 #include "enumerate/co_orders.h"
@@ -44,7 +45,7 @@
 #include "enumerate/liveness.h"
 #include "litmus/thread_paths.h"
 
-#define MAX_THREADS 32
+#define MAX_THREADS ENUM_MAX_THREADS
 #define STOP_CHECK_MASK 255u   /* look at the clock and the heap every 256 steps */
 #define NSCOPES (SCOPE_WI + 1)
 
@@ -63,11 +64,6 @@ typedef struct enum_budget {
     const volatile sig_atomic_t *interrupt; /* the caller's stop flag (a signal), or NULL */
     check_result *r;       /* says which limit was reached */
 } enum_budget;
-
-double now_seconds(void);
-
-/* Bytes of the collected heap in use (as of the collector's last count). */
-size_t heap_in_use(void);
 
 /* Whether a limit has been reached, asked now (sets b->stop and says which
  * in b->r). */

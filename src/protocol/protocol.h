@@ -64,7 +64,7 @@ typedef struct proto_options {
     const char *override_name[PROTO_MAX_OVERRIDES];
     long override_value[PROTO_MAX_OVERRIDES];
     /* The range of values the litmus test needs (the caller derives it,
-     * e.g. enumerate_value_range).  When given, it replaces the protocol's
+     * e.g. litmus/value_range.h).  When given, it replaces the protocol's
      * declared `value` range unless a --const override names one of that
      * range's constants; a range given this way never wraps. */
     bool has_values;

@@ -6,6 +6,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "base/clock.h"
+
 #define TIMEOUT_CHECK_MASK 4095u   /* look at the clock every 4096 states */
 #define PROGRESS_CHECK_MASK 255u   /* and every 256 when reporting progress */
 #define BATCH 16                   /* successors hashed and prefetched together */
@@ -27,13 +29,6 @@ struct bfs_search {
     int batch_rule[BATCH];
     int nbatch;
 };
-
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
 
 size_t bfs_peak_rss(void)
 {
@@ -182,7 +177,7 @@ static bool store_initial(bfs_search *s)
  * of the state about to be expanded. */
 static void report_progress(bfs_search *s, const bfs_options *opt, uint32_t i, double t0, double *next)
 {
-    double t = now_s();
+    double t = clock_now();
     if (t < *next)
         return;
     *next = t + opt->progress_every_s;
@@ -216,7 +211,7 @@ static void explore(bfs_search *s, const bfs_options *opt, double t0)
             break;
         }
         if ((i & TIMEOUT_CHECK_MASK) == 0 && opt->timeout_s > 0 &&
-            now_s() - t0 >= opt->timeout_s) {
+            clock_now() - t0 >= opt->timeout_s) {
             stop_with(s, BFS_TIMEOUT);
             break;
         }
@@ -228,7 +223,7 @@ static void finish_stats(bfs_search *s, double t0)
 {
     bfs_result *r = s->res;
     r->complete = r->stop == BFS_EXHAUSTED;
-    r->seconds = now_s() - t0;
+    r->seconds = clock_now() - t0;
     if (s->store) {
         r->states = ss_count(s->store);
         r->store_bytes = ss_bytes(s->store);
@@ -242,7 +237,7 @@ static void finish_stats(bfs_search *s, double t0)
 bfs_search *bfs_run(const nsi_model *model, const bfs_options *opt, bfs_result *res)
 {
     static const bfs_options none;
-    double t0 = now_s();
+    double t0 = clock_now();
     memset(res, 0, sizeof *res);
     res->stop = BFS_EXHAUSTED;
     if (!opt)

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "base/clock.h"
 #include "search/state_store.h"
 
 #define NO_VERTEX UINT32_MAX
@@ -20,13 +21,6 @@ struct fc_graph {
     size_t nedges, edge_cap;
     bool failed;
 };
-
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
 
 fc_graph *fc_graph_new(const nsi_model *m)
 {
@@ -530,7 +524,7 @@ static void free_search(search *s)
 
 bool fc_search(fc_graph *g, const bfs_search *bfs, bool fair, fc_result *res)
 {
-    double t0 = now_s();
+    double t0 = clock_now();
     memset(res, 0, sizeof *res);
     const nsi_model *m = bfs_model(bfs);
     uint32_t n = ss_count(bfs_store(bfs));
@@ -543,7 +537,7 @@ bool fc_search(fc_graph *g, const bfs_search *bfs, bool fair, fc_result *res)
     res->bytes = g->nedges * (sizeof *g->to + sizeof *g->rule) + (size_t)n * 53;
     free_search(&s);
     res->searched = ok;
-    res->seconds = now_s() - t0;
+    res->seconds = clock_now() - t0;
     return ok;
 }
 

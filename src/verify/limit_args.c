@@ -3,6 +3,7 @@
 
 #include <time.h>
 
+#include "base/clock.h"
 #include "base/size.h"
 
 #include <ctype.h>
@@ -47,17 +48,10 @@ enum limit_arg limit_parse_seconds(const char *text, double *out)
     return LIMIT_OK;
 }
 
-double limit_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 double limit_seconds_left(double budget, double start)
 {
     if (budget <= 0)
         return 0;
-    double left = budget - (limit_now() - start);
+    double left = budget - (clock_now() - start);
     return left > 1e-6 ? left : 1e-6;
 }

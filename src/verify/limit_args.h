@@ -24,11 +24,8 @@ enum limit_arg limit_parse_seconds(const char *text, double *out);
 /* The largest size limit_parse_size accepts, for error messages. */
 uint64_t limit_max_size(void);
 
-/* Seconds on a monotonic clock, for budgets. */
-double limit_now(void);
-
 /* What is left of a --timeout budget of `budget` seconds (0: none) begun
- * at `start` (limit_now): 0 when there is no budget, else at least a
+ * at `start` (base/clock.h's clock_now): 0 when there is no budget, else at least a
  * moment, so that a pass given an exhausted budget stops at once and
  * says why instead of running unbounded. */
 double limit_seconds_left(double budget, double start);

@@ -2,14 +2,20 @@
 #include "verify/value_range.h"
 
 #include "enumerate/enumerate.h"
+#include "litmus/value_range.h"
 
 bool test_value_range(const litmus_test *t, const enum_options *limits, proto_options *po, FILE *err)
 {
-    lit_value lo, hi;
-    bool bounded;
-    const char *stopped_by;
-    if (!enumerate_value_range(t, limits, &lo, &hi, &bounded, &stopped_by, err))
+    lit_range_limits lim = {.unroll = limits->unroll,
+                            .max_traces = limits->max_traces > 0 ? limits->max_traces : ENUM_MAX_TRACES,
+                            .max_threads = ENUM_MAX_THREADS, .stop = limits->stop, .timeout_s = limits->timeout_s,
+                            .max_memory = limits->max_memory};
+    lit_range r;
+    if (!lit_value_range(t, &lim, &r, err))
         return false;
+    lit_value lo = r.lo, hi = r.hi;
+    bool bounded = r.bounded;
+    const char *stopped_by = r.stopped_by;
     if (lo > 0)
         lo = 0;
     if (hi < 0)

@@ -3,7 +3,7 @@
  *
  * Contract.  test_value_range() fills po->has_values, value_lo and
  * value_hi with the range of every value a run of the test can hold
- * (enumerate_value_range, with the loop bound and the limits of
+ * (litmus/value_range.h's lit_value_range, with the loop bound and the limits of
  * `limits`: unroll, stop, timeout_s, max_memory), widened to
  * include 0, which every protocol holds in an empty line.  The protocol
  * uses it instead of its declared `value` range unless a --const override

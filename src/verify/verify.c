@@ -4,6 +4,7 @@
 #include <gc.h>
 #include <string.h>
 
+#include "base/clock.h"
 #include "protocol/runnable.h"
 #include "search/state_store.h"
 #include "verify/limit_args.h"
@@ -69,7 +70,7 @@ int verify_prepare(const verify_settings *s, const litmus_test *t, const char *p
                    const cat_model *m, cat_workspace *ws, verify_result *v, FILE *err)
 {
     memset(v, 0, sizeof *v);
-    *v = (verify_result){.settings = s, .t = t, .p = p, .m = m, .start = limit_now(), .mca = s->mca};
+    *v = (verify_result){.settings = s, .t = t, .p = p, .m = m, .start = clock_now(), .mca = s->mca};
     proto_instance *inst = bind(v, path, err);
     if (!inst)
         return SC_STATUS_UNUSABLE;

@@ -6,6 +6,7 @@
 #include "cat/cat.h"
 #include "enumerate/co_orders.h"
 #include "enumerate/enumerate.h"
+#include "litmus/value_range.h"
 #include "litmus/read.h"
 #include "litmus/outcome.h"
 #include "litmus/thread_paths.h"
@@ -447,15 +448,13 @@ static void test_outcome_set_sorts_and_dedups(void)
 static void check_range(const char *text, int unroll, lit_value want_lo, lit_value want_hi)
 {
     litmus_test *t = parse(text);
-    lit_value lo = 99, hi = -99;
-    bool bounded = false;
-    const char *stopped_by = "not set";
-    enum_options o = {.unroll = unroll};
-    CU_ASSERT_TRUE_FATAL(enumerate_value_range(t, &o, &lo, &hi, &bounded, &stopped_by, stderr));
-    CU_ASSERT_TRUE(bounded);
-    CU_ASSERT_PTR_NULL(stopped_by);
-    CU_ASSERT_EQUAL(lo, want_lo);
-    CU_ASSERT_EQUAL(hi, want_hi);
+    lit_range_limits lim = {.unroll = unroll, .max_traces = ENUM_MAX_TRACES};
+    lit_range r = {99, -99, false, "not set"};
+    CU_ASSERT_TRUE_FATAL(lit_value_range(t, &lim, &r, stderr));
+    CU_ASSERT_TRUE(r.bounded);
+    CU_ASSERT_PTR_NULL(r.stopped_by);
+    CU_ASSERT_EQUAL(r.lo, want_lo);
+    CU_ASSERT_EQUAL(r.hi, want_hi);
 }
 
 static void test_value_range(void)
