@@ -51,12 +51,8 @@ static void json_unsound(FILE *out, const verify_result *v, bool *first)
 
 static void json_missing(FILE *out, const verify_result *v, bool *first)
 {
-    int width = v->t->nobserved;
-    const lit_value *allowed = v->model_outcomes ? outcome_values(v->model_outcomes) : NULL;
-    for (int i = 0; verify_missing_established(v) && i < outcome_count(v->model_outcomes); i++) {
-        const lit_value *state = &allowed[(size_t)i * (size_t)width];
-        if (!verify_outcome_missing(v, state))
-            continue;
+    const lit_value *state;
+    for (int i = 0; (state = verify_next_missing(v, &i)); i++) {
         json_item(out, first, "missing", "outcome");
         report_json_state(out, v->t, state);
         fputs(",\"execution\":", out);

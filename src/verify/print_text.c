@@ -51,12 +51,8 @@ static void print_unsound(FILE *out, const verify_result *v)
  * execution of the model that produces it. */
 static void print_missing(FILE *out, const verify_result *v)
 {
-    int width = v->t->nobserved;
-    const lit_value *allowed = v->model_outcomes ? outcome_values(v->model_outcomes) : NULL;
-    for (int i = 0; verify_missing_established(v) && i < outcome_count(v->model_outcomes); i++) {
-        const lit_value *state = &allowed[(size_t)i * (size_t)width];
-        if (!verify_outcome_missing(v, state))
-            continue;
+    const lit_value *state;
+    for (int i = 0; (state = verify_next_missing(v, &i)); i++) {
         fputs("Violation missing outcome: ", out);
         report_state(out, v->t, state);
         fputs(" (the model allows it; the protocol never produces it)\n", out);

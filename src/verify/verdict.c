@@ -22,9 +22,18 @@ bool verify_missing_established(const verify_result *v)
            v->cut == SC_CUT_NONE && !v->overflow;
 }
 
-bool verify_outcome_missing(const verify_result *v, const lit_value *outcome)
+const lit_value *verify_next_missing(const verify_result *v, int *at)
 {
-    return verify_missing_established(v) && outcome_find(v->found.outcomes, outcome) < 0;
+    if (!verify_missing_established(v))
+        return NULL;
+    const lit_value *allowed = outcome_values(v->model_outcomes);
+    size_t width = (size_t)v->t->nobserved;
+    for (; *at < outcome_count(v->model_outcomes); (*at)++) {
+        const lit_value *state = &allowed[(size_t)*at * width];
+        if (outcome_find(v->found.outcomes, state) < 0)
+            return state;
+    }
+    return NULL;
 }
 
 enum sc_cut verify_cut_of(bfs_stop stop)

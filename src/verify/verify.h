@@ -136,8 +136,11 @@ verify_outcome_class verify_classify_outcome(const verify_result *v, const lit_v
 /* --complete: model outcomes the protocol never reached are violations
  * (the whole state space explored, nothing dropped for its value). */
 bool verify_missing_established(const verify_result *v);
-/* A model outcome missing from the protocol's, as a violation. */
-bool verify_outcome_missing(const verify_result *v, const lit_value *outcome);
+/* The model outcomes missing from the protocol's, as violations, one at a
+ * time: the first at index *at or after it (*at is moved there), NULL
+ * when none is left or missing outcomes are no violation.  Loop as
+ * `for (int i = 0; (s = verify_next_missing(v, &i)); i++)`. */
+const lit_value *verify_next_missing(const verify_result *v, int *at);
 enum sc_cut verify_cut_of(bfs_stop stop);
 void verify_compare_outcomes(verify_result *v);
 bool verify_has_violation(const verify_result *v);

@@ -120,8 +120,13 @@ static void test_missing(void)
     CU_ASSERT_EQUAL(v.unsound, 0);
     CU_ASSERT_EQUAL(v.unobserved, 1);
     CU_ASSERT_TRUE(verify_missing_established(&v));
-    CU_ASSERT_TRUE(verify_outcome_missing(&v, R00));
-    CU_ASSERT_FALSE(verify_outcome_missing(&v, R11));
+    int at = 0;    /* the only missing outcome is (0,0) */
+    const lit_value *missing = verify_next_missing(&v, &at);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(missing);
+    CU_ASSERT_EQUAL(missing[0], R00[0]);
+    CU_ASSERT_EQUAL(missing[1], R00[1]);
+    at++;
+    CU_ASSERT_PTR_NULL(verify_next_missing(&v, &at));
     CU_ASSERT_PTR_NOT_NULL(witness_text(v.missing_why, R00));    /* the model's execution of (0,0) */
     CU_ASSERT_EQUAL(status, SC_STATUS_VIOLATION);
     verify_result_release(&v);
@@ -131,6 +136,8 @@ static void test_missing(void)
     status = run_sb(&s, "\"anything\"\n", &v);
     CU_ASSERT_EQUAL(v.unobserved, 1);
     CU_ASSERT_FALSE(verify_missing_established(&v));
+    int none = 0;
+    CU_ASSERT_PTR_NULL(verify_next_missing(&v, &none));
     CU_ASSERT_EQUAL(status, SC_STATUS_OK);
     verify_result_release(&v);
 }
