@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# End-to-end checks of `make install` (docs/install.md): the installed
+# End-to-end checks of `make install` (README, "make install"): the installed
 # programs, run from another directory with short names only, find the
 # bundled models, protocols, mutants, simulator systems and workloads and
 # the litmus suites under PREFIX/share/scopecheck; the plot script and the
