@@ -200,9 +200,10 @@ bin/bench_search: tests/bench/bench_search.c build/obj/search/state_store.o buil
 
 # ---- installation -----------------------------------------------------------
 # make install PREFIX=/usr/local [DESTDIR=...]: the program, the bundled
-# models and protocols (found from PREFIX/bin/scopecheck at run time, see
-# cli/model_path.h), scripts/compare_models.sh and the man pages; scopesim
-# and its system and workload files (models/sim/).
+# models, protocols and mutants, the litmus suites (litmus/), all found by
+# name from PREFIX/bin/scopecheck at run time (base/data_path.h),
+# scripts/compare_models.sh and scripts/plot.sh, and the man pages;
+# scopesim and its system and workload files (models/sim/), found by name.
 
 PREFIX  ?= /usr/local
 BINDIR  := $(DESTDIR)$(PREFIX)/bin
@@ -216,7 +217,9 @@ install: bin/scopecheck bin/scopesim
 	install -m 644 models/*.cat models/*.proto $(DATADIR)/models/
 	install -m 644 models/sim/*.sys models/sim/*.wl $(DATADIR)/models/sim/
 	install -m 644 models/mutants/*.proto $(DATADIR)/models/mutants/
-	install -m 755 scripts/compare_models.sh $(DATADIR)/scripts/
+	install -m 755 scripts/compare_models.sh scripts/plot.sh $(DATADIR)/scripts/
+	cp -R litmus $(DATADIR)/
+	chmod -R u=rwX,go=rX $(DATADIR)/litmus
 	install -m 644 man/scopecheck.1 $(MANDIR)/man1/
 	install -m 644 man/scopecheck-litmus.5 man/scopecheck-cat.5 man/scopecheck-proto.5 $(MANDIR)/man5/
 

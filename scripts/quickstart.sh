@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The pipeline a user comes for, on bundled defaults: installs what is
 # missing, builds both programs, then
-#   1. litmus: our PTX suite (litmus/ptx) against the PTX 6.0 model, one
-#      line per test and a summary against the expected verdicts;
+#   1. litmus: our PTX suite (litmus/ptx, with proxy/ and large/) against
+#      the PTX 6.0 model, one line per test and a summary against the
+#      expected verdicts, matched by path (scripts/suite_summary.sh);
 #   2. verify: the GPU VI baseline (models/gpu_vi.proto) on our protocol
 #      suite (litmus/protocol, the tests without .sys scope);
 #   3. export: two multi-GPU protocols, software coherence
@@ -20,21 +21,7 @@ out=out/quickstart
 mkdir -p "$out"
 
 echo "== 1. litmus: litmus/ptx against $model"
-expected=litmus/ptx/expected.tsv
-results=$(bin/scopecheck litmus --json --model "$model" litmus/ptx)
-printf '%-34s %-8s %-8s %-8s %s\n' TEST CONDITION VERDICT EXPECTED STATES
-agree=0 total=0
-while IFS=$'\t' read -r file test cond verdict nstates; do
-    want=$(awk -F'\t' -v f="$(basename "$file")" -v m="$model" '$1==f && $2==m {print $3}' "$expected")
-    mark=""
-    if [ -n "$want" ]; then
-        total=$((total + 1))
-        if [ "$want" = "$verdict" ]; then agree=$((agree + 1)); else mark="  <-- differs"; fi
-    fi
-    printf '%-34s %-8s %-8s %-8s %s%s\n' "$test" "$cond" "$verdict" "${want:--}" "$nstates" "$mark"
-done < <(jq -r '[.file, .test, .condition, .verdict, (.states|length)] | @tsv' <<<"$results")
-echo "scopecheck litmus --model $model litmus/ptx: $agree of $total verdicts as expected"
-[ "$agree" -eq "$total" ]
+SCOPECHECK=bin/scopecheck bash scripts/suite_summary.sh litmus/ptx "$model"
 
 echo
 echo "== 2. verify: gpu_vi on litmus/protocol (tests without .sys scope)"

@@ -12,8 +12,12 @@
 const char *check_args_protocol_path(const char *cmd, const char *name, FILE *err)
 {
     const char *path = model_path_find(name, ".proto");
-    if (!path)
-        fprintf(err, "scopecheck %s: error: no protocol '%s' (a name in models/, or a .proto file)\n", cmd, name);
+    if (path)
+        return path;
+    const char *names = model_path_protocol_names();
+    fprintf(err, "scopecheck %s: error: no protocol '%s' (bundled protocols: %s; or a mutant of models/mutants/ "
+            "by name; or the path of a .proto file; protocols are looked up in $SCOPECHECK_MODELS, then beside "
+            "the program)\n", cmd, name, names ? names : "none found");
     return path;
 }
 

@@ -20,7 +20,9 @@
 #include "protocol/program_json.h"
 #include "cli/verify_cmd.h"
 #include "protocol/export.h"
+#include "litmus/read.h"
 #include "protocol/options.h"
+#include "protocol/runnable.h"
 
 typedef struct export_opts {
     const char *protocol, *output;
@@ -31,6 +33,8 @@ typedef struct export_opts {
 
 /* What the observer collects: one JSON object per checked test. */
 typedef struct collected {
+    FILE *report;               /* verify's reports, shown only when a check failed */
+    off_t mark;                 /* where the report of the next test begins */
     json_t *checks;
     bool all_passed;
     int count;
@@ -44,9 +48,11 @@ static void usage(FILE *to)
           "                         [--timeout SECONDS] [--racy check|undefined] LITMUS|DIR... -o OUT.tables.json\n"
           "  Runs verify on every test (a directory: every *.litmus below it, as verify\n"
           "  reads it) and, only when every check passes, writes the protocol's tables\n"
-          "  with a stamp for scopesim (docs/tables-format.md).  Exit 0 written, 1 a\n"
-          "  violation (verify's report is printed, nothing is written), 2 unusable input,\n"
-          "  3 a search was incomplete.\n"
+          "  with a stamp for scopesim (docs/tables-format.md): one line per test.  Every\n"
+          "  test is read first: one the protocol cannot run is refused before any search.\n"
+          "  Exit 0 written, 1 a violation (verify's report of each failing test is\n"
+          "  printed, one line for each passing one; nothing is written), 2 unusable\n"
+          "  input, 3 a search was incomplete.\n"
           "  --racy undefined: as verify's (a test the model flags as racy allows every\n"
           "  outcome); recorded in the stamped configuration.\n",
           to);
@@ -138,6 +144,14 @@ static json_t *shape_json(const proto_shape *s)
                      "max_threads_per_cu", s->max_threads_per_cu, "maxops", s->maxops);
 }
 
+/* "Checked TEST: pass (N states)": a test's line in the summary. */
+static void print_checked(FILE *out, const json_t *record)
+{
+    fprintf(out, "Checked %s: %s (%lld states)\n", json_string_value(json_object_get(record, "test")),
+            json_string_value(json_object_get(record, "result")),
+            (long long)json_integer_value(json_object_get(record, "states")));
+}
+
 static void on_record(void *ctx, const verify_record *r)
 {
     collected *c = ctx;
@@ -154,8 +168,13 @@ static void on_record(void *ctx, const verify_record *r)
                           (json_int_t)r->transitions, "checks", checks, "shape", shape_json(&shape), "program",
                           program_json(r->test));
     json_array_append_new(c->checks, o);
-    c->all_passed &= r->status == 0 && r->complete;
+    bool passed = r->status == 0 && r->complete;
+    c->all_passed &= passed;
     c->count++;
+    /* a passing test's full report gives way to its one line */
+    if (passed && fseeko(c->report, c->mark, SEEK_SET) == 0)
+        print_checked(c->report, o);
+    c->mark = ftello(c->report);
 }
 
 /* ---- the document -------------------------------------------------------------- */
@@ -221,12 +240,27 @@ static void print_summary(FILE *out, const collected *c)
     size_t i;
     json_t *r;
     json_array_foreach(c->checks, i, r)
-        fprintf(out, "Checked %s: %s (%lld states)\n", json_string_value(json_object_get(r, "test")),
-                json_string_value(json_object_get(r, "result")),
-                (long long)json_integer_value(json_object_get(r, "states")));
+        print_checked(out, r);
 }
 
-/* Runs verify with its report in memory: printed only when a check failed. */
+/* Every test is one the protocol can run (protocol/runnable.h), checked
+ * before any is verified: a refusal costs no search.  0, or 2 after the
+ * errors on `err`. */
+static int check_runnable(const export_opts *o, FILE *err)
+{
+    file_list files = {0};
+    bool ok = true;
+    for (int i = 0; i < o->nargs; i++)
+        ok &= file_list_add_arg(&files, o->args[i], err);
+    for (int i = 0; i < files.count; i++) {
+        litmus_test *t = litmus_read_file(files.paths[i], err);
+        ok &= t && proto_test_runnable(t, files.paths[i], err);
+    }
+    return ok ? 0 : 2;
+}
+
+/* Runs verify with its report in memory: printed only when a check
+ * failed, and then with one line for each test that passed. */
 static int run_verify(export_opts *o, const protocol *p, collected *c, FILE *out, FILE *err)
 {
     char *report = NULL;
@@ -234,6 +268,7 @@ static int run_verify(export_opts *o, const protocol *p, collected *c, FILE *out
     FILE *mem = open_memstream(&report, &len);
     if (!mem)
         return fail(err, "%s", "out of memory");
+    c->report = mem;
     verify_run r = {.settings = &o->s, .p = p, .observe = on_record, .observe_ctx = c};
     int status = verify_files(&r, o->args, o->nargs, mem, err);
     fclose(mem);
@@ -257,7 +292,9 @@ int export_cmd_main(int argc, char **argv, FILE *out, FILE *err)
     if (!p)
         return 2;
     collected c = {.checks = json_array(), .all_passed = true};
-    status = run_verify(&o, p, &c, out, err);
+    status = check_runnable(&o, err);
+    if (status == 0)
+        status = run_verify(&o, p, &c, out, err);
     if (status != 0) {
         json_decref(c.checks);
         fprintf(err, "scopecheck export: %s: nothing written (%s)\n", o.output,

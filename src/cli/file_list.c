@@ -8,6 +8,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "base/data_path.h"
+
 #define MAX_DEPTH 32
 
 void file_list_add(file_list *l, const char *path)
@@ -109,12 +111,13 @@ static bool collect_dir(const char *dir, file_list *l, FILE *err, int depth)
 bool file_list_add_arg(file_list *l, const char *arg, FILE *err)
 {
     struct stat st;
-    if (stat(arg, &st) != 0) {
+    const char *path = data_path_arg(arg);
+    if (stat(path, &st) != 0) {
         fprintf(err, "%s: error: %s\n", arg, strerror(errno));
         return false;
     }
     if (S_ISDIR(st.st_mode))
-        return !first_visit(l, &st) || collect_dir(arg, l, err, 0);
-    file_list_add(l, GC_STRDUP(arg));
+        return !first_visit(l, &st) || collect_dir(path, l, err, 0);
+    file_list_add(l, GC_STRDUP(path));
     return true;
 }

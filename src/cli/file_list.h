@@ -7,7 +7,9 @@
  * is an error), in sorted order so that runs are reproducible; it returns
  * false, with "PATH: error: REASON" on `err`, when the argument or a
  * directory cannot be read (the readable part is still added).  `litmus`
- * and `verify` take the same arguments this way.  Memory: Boehm GC.
+ * and `verify` take the same arguments this way.  A relative path that
+ * does not exist from here names a bundled suite or test
+ * (base/data_path.h: `litmus/ptx`, `ptx/proxy`, from any directory).  Memory: Boehm GC.
  */
 #ifndef SCOPECHECK_CLI_FILE_LIST_H
 #define SCOPECHECK_CLI_FILE_LIST_H

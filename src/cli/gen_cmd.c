@@ -317,13 +317,22 @@ int convert_cmd_main(int argc, char **argv, FILE *out, FILE *err)
 
 /* ---- shrink --------------------------------------------------------------------- */
 
+static void shrink_usage(FILE *to)
+{
+    fputs("usage: scopecheck shrink FILE K\n"
+          "  prints the K-th one-step reduction of the test (PTX); exit 1 when there is none\n",
+          to);
+}
+
 int shrink_cmd_main(int argc, char **argv, FILE *out, FILE *err)
 {
     long k;
+    if (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+        shrink_usage(out);
+        return 0;
+    }
     if (argc != 3 || !parse_count(argv[2], 0, INT_MAX, &k)) {
-        fputs("usage: scopecheck shrink FILE K\n"
-              "  prints the K-th one-step reduction of the test (PTX); exit 1 when there is none\n",
-              err);
+        shrink_usage(err);
         return 2;
     }
     litmus_test *t = litmus_read_file(argv[1], err);

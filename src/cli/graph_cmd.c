@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/data_path.h"
 #include "base/size.h"
 #include "cat/cat.h"
 #include "litmus/read.h"
@@ -153,7 +154,7 @@ static int parse_options(int argc, char **argv, graph_opts *o, FILE *out, FILE *
         return 2;
     }
     if (!o->tables)
-        o->litmus = argv[optind];
+        o->litmus = data_path_arg(argv[optind]);     /* a bundled test by its path in the tree */
     o->format = output_format(o->output, o->tables);
     if (!o->format) {
         fprintf(err, "scopecheck graph: error: cannot tell the format of '%s': use %s\n", o->output,

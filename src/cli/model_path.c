@@ -1,13 +1,15 @@
 /* cli/model_path.c: see cli/model_path.h. */
 #include "cli/model_path.h"
 
+#include <dirent.h>
 #include <gc.h>
-#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include "base/data_path.h"
 
 static bool is_path(const char *name, const char *ext)
 {
@@ -59,55 +61,35 @@ void model_path_unknown(FILE *err, const char *cmd, const char *name)
                 model_path_bundled_names());
 }
 
-/* The directory of the running executable's parent (PREFIX for
- * PREFIX/bin/scopecheck), or NULL. */
-static char *prefix_of_executable(void)
+/* NAME`ext` in the models directory `models` or its mutants/. */
+static const char *in_models(const char *models, const char *name, const char *ext)
 {
-    char exe[PATH_MAX];
-    ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (len <= 0)
+    if (!models)
         return NULL;
-    exe[len] = '\0';
-    for (int up = 0; up < 2; up++) {
-        char *slash = strrchr(exe, '/');
-        if (!slash)
-            return NULL;
-        *slash = '\0';
+    const char *found = existing(models, name, ext);
+    if (!found) {
+        size_t size = strlen(models) + sizeof "/mutants";
+        char *mutants = GC_MALLOC_ATOMIC(size);
+        snprintf(mutants, size, "%s/mutants", models);
+        found = existing(mutants, name, ext);
     }
-    return GC_STRDUP(exe);
-}
-
-/* PREFIX/models (the build tree: bin/ beside models/) or
- * PREFIX/share/scopecheck/models (make install). */
-static const char *beside_executable(const char *name, const char *ext)
-{
-    const char *prefix = prefix_of_executable();
-    if (!prefix)
-        return NULL;
-    static const char *const subdirs[] = {"models", "share/scopecheck/models"};
-    for (size_t i = 0; i < sizeof subdirs / sizeof subdirs[0]; i++) {
-        size_t size = strlen(prefix) + strlen(subdirs[i]) + 2;
-        char *dir = GC_MALLOC_ATOMIC(size);
-        snprintf(dir, size, "%s/%s", prefix, subdirs[i]);
-        const char *found = existing(dir, name, ext);
-        if (found)
-            return found;
-    }
-    return NULL;
+    return found;
 }
 
 const char *model_path_find(const char *name, const char *ext)
 {
-    if (is_path(name, ext))
-        return access(name, R_OK) == 0 ? GC_STRDUP(name) : NULL;
+    if (is_path(name, ext)) {
+        const char *path = data_path_arg(name);
+        return access(path, R_OK) == 0 ? GC_STRDUP(path) : NULL;
+    }
     if (!*name || strchr(name, '.'))
         return NULL;
     const char *env = getenv("SCOPECHECK_MODELS");
-    const char *found = env && *env ? existing(env, name, ext) : NULL;
+    const char *found = env && *env ? in_models(env, name, ext) : NULL;
     if (!found)
-        found = beside_executable(name, ext);
+        found = in_models(data_path_bundled("models"), name, ext);
     if (!found)
-        found = existing("models", name, ext);
+        found = in_models("models", name, ext);
     return found;
 }
 
@@ -119,4 +101,57 @@ const char *model_path_in(const char *dir, const char *name)
         return NULL;
     bool has_ext = strlen(name) > 4 && strcmp(name + strlen(name) - 4, ".cat") == 0;
     return existing(dir, name, has_ext ? "" : ".cat");
+}
+
+static int compare_names(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* The NAMEs of DIR/NAME`ext`, sorted and joined by ", "; NULL when DIR
+ * cannot be read or holds none. */
+static const char *names_in(const char *dir, const char *ext)
+{
+    DIR *d = dir ? opendir(dir) : NULL;
+    if (!d)
+        return NULL;
+    const char **names = NULL;
+    size_t count = 0, capacity = 0, size = 1, elen = strlen(ext);
+    for (struct dirent *e; (e = readdir(d)) != NULL;) {
+        size_t len = strlen(e->d_name);
+        if (len <= elen || strcmp(e->d_name + len - elen, ext) != 0)
+            continue;
+        if (count == capacity) {
+            capacity = capacity ? 2 * capacity : 16;
+            const char **grown = GC_MALLOC(capacity * sizeof *grown);
+            if (count)
+                memcpy(grown, names, count * sizeof *grown);
+            names = grown;
+        }
+        names[count++] = GC_STRNDUP(e->d_name, len - elen);
+        size += len + 2;
+    }
+    closedir(d);
+    if (!count)
+        return NULL;
+    qsort(names, count, sizeof *names, compare_names);
+    char *list = GC_MALLOC_ATOMIC(size);
+    list[0] = '\0';
+    for (size_t i = 0; i < count; i++) {
+        if (i)
+            strcat(list, ", ");
+        strcat(list, names[i]);
+    }
+    return list;
+}
+
+const char *model_path_protocol_names(void)
+{
+    const char *env = getenv("SCOPECHECK_MODELS");
+    const char *list = env && *env ? names_in(env, ".proto") : NULL;
+    if (!list)
+        list = names_in(data_path_bundled("models"), ".proto");
+    if (!list)
+        list = names_in("models", ".proto");
+    return list;
 }

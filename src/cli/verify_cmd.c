@@ -22,6 +22,7 @@
 typedef struct verify_opts {
     const char *protocol;
     bool json;
+    file_list cat_dirs;          /* -I DIR: where models and their includes are also looked for */
     verify_settings s;
 } verify_opts;
 
@@ -57,7 +58,9 @@ static void usage(FILE *to)
             "                 invariants and unhandled events still are); check (default): compared\n"
             "                 unless the model says option flags = undefined\n"
             "  --complete     the protocol's outcomes must equal the model's: a model outcome the\n"
-            "                 protocol never produces is a violation, shown with an execution\n",
+            "                 protocol never produces is a violation, shown with an execution\n"
+            "  -I DIR         where .cat models, their includes and herd's stdlib.cat are also\n"
+            "                 looked for (herd's -I / -set-libdir; repeatable), as litmus -I\n",
             model_path_bundled_names(), ENUM_DEFAULT_UNROLL);
     schedule_usage(to, true);
     fputs("  --write-atomicity  also report the outcomes that only a non-multi-copy-atomic\n"
@@ -125,6 +128,7 @@ static int parse_one(int ch, verify_opts *o, FILE *err)
     case 'W':
         s->mca = GC_MALLOC(sizeof *s->mca);
         return -1;
+    case 'I': file_list_add(&o->cat_dirs, optarg); return -1;
     default:
         return 2;
     }
@@ -156,7 +160,7 @@ static int parse_options(int argc, char **argv, verify_opts *o, FILE *out, FILE 
         {"racy", required_argument, NULL, 'R'},
         {"liveness", no_argument, NULL, 'L'},       {"fairness", required_argument, NULL, 'F'},
         {"occupancy", required_argument, NULL, 'O'}, {"preempt", no_argument, NULL, 'E'},
-        {"write-atomicity", no_argument, NULL, 'W'},
+        {"write-atomicity", no_argument, NULL, 'W'}, {"set-libdir", required_argument, NULL, 'I'},
         {"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0},
     };
     memset(o, 0, sizeof *o);
@@ -164,7 +168,7 @@ static int parse_options(int argc, char **argv, verify_opts *o, FILE *out, FILE 
     optind = 1;
     opterr = 0;
     int ch;
-    while ((ch = getopt_long_only(argc, argv, "+p:m:j", longopts, NULL)) != -1) {
+    while ((ch = getopt_long_only(argc, argv, "+p:m:jI:", longopts, NULL)) != -1) {
         if (ch == 'h') {
             usage(out);
             return 0;
@@ -232,11 +236,14 @@ static bool load_models(verify_run *r, FILE *err)
     const verify_settings *s = r->settings;
     bool no_model = strcmp(s->model_name, "none") == 0;
     const char *model_path = no_model ? "" : model_path_resolve(s->model_name);
+    for (int i = 0; !model_path && i < r->ncat_dirs; i++)
+        model_path = model_path_in(r->cat_dirs[i], s->model_name);
     if (!model_path) {
         model_path_unknown(err, "verify", s->model_name);
         return false;
     }
-    r->m = no_model ? NULL : cat_load(model_path, err);
+    cat_load_options lo = {r->cat_dirs, r->ncat_dirs, NULL, 0};
+    r->m = no_model ? NULL : cat_load_opts(model_path, &lo, err);
     if (!r->p || (!r->m && !no_model))
         return false;
     if (s->mca && no_model) {
@@ -286,6 +293,7 @@ int verify_cmd_main(int argc, char **argv, FILE *out, FILE *err)
     if (!proto_path)
         return 2;
     /* a protocol that does not load still lets the model's errors show */
-    verify_run r = {.settings = &o.s, .p = protocol_load(proto_path, err), .json = o.json};
+    verify_run r = {.settings = &o.s, .p = protocol_load(proto_path, err), .json = o.json,
+                    .cat_dirs = o.cat_dirs.paths, .ncat_dirs = o.cat_dirs.count};
     return verify_files(&r, argv + optind, argc - optind, out, err);
 }

@@ -31,6 +31,8 @@ typedef struct verify_run {
     verify_settings *settings;
     const protocol *p;
     bool json;
+    const char *const *cat_dirs; /* -I: where models and their includes are also looked for */
+    int ncat_dirs;
     verify_observer observe;     /* or NULL */
     void *observe_ctx;
     const cat_model *m;          /* set by verify_files */

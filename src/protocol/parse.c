@@ -1475,6 +1475,8 @@ static void row(parser *ps, pctrl *c, prow *r)
     expect(ps, "|");
     if (!ps->failed && !is_punct(peek(ps), "|"))
         r->guard = expr(ps, msg);
+    if (!ps->failed && is_punct(peek(ps), "="))     /* C's slip: `acks = 0` for `acks == 0` */
+        perr(ps, peek(ps), "a guard is a condition: write '==' to compare ('=' assigns nothing here)");
     expect(ps, "|");
     pact acts[MAXACTS];     /* read here, kept at their number */
     memset(acts, 0, sizeof acts);

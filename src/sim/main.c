@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/data_path.h"
 #include "base/version.h"
 #include "sim/config.h"
 #include "sim/machine.h"
@@ -28,8 +29,9 @@ static void usage(FILE *to)
 {
     fputs("usage: scopesim --tables P.tables.json --system S.sys --workload W.wl [options]\n"
           "  --tables FILE     tables written by `scopecheck export` (docs/tables-format.md)\n"
-          "  --system FILE     a system configuration (models/sim/*.sys, docs/simulator.md)\n"
-          "  --workload FILE   a workload (models/sim/*.wl)\n"
+          "  --system FILE     a system configuration (docs/simulator.md), or a bundled one\n"
+          "                    by name (hmg4x1 is models/sim/hmg4x1.sys)\n"
+          "  --workload FILE   a workload, or a bundled one by name (sharing: models/sim/sharing.wl)\n"
           "  --sys 'LINE'      one more system setting, e.g. --sys 'link gpu latency 400 bandwidth 16'\n"
           "  --work 'LINE'     one more workload setting, e.g. --work 'kernels 4'\n"
           "  --seed N          random seed (default 1); a run is deterministic for a seed\n"
@@ -122,6 +124,8 @@ static int parse_options(int argc, char **argv, sim_opts *o)
         return opt_error("unexpected argument '%s'", argv[optind]);
     if (!o->tables || !o->system || !o->workload)
         return opt_error("%s", "--tables, --system and --workload are required (scopesim --help)");
+    o->system = data_path_named(o->system, "models/sim", ".sys");
+    o->workload = data_path_named(o->workload, "models/sim", ".wl");
     return -1;
 }
 

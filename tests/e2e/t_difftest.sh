@@ -47,6 +47,10 @@ check "convert: a CAS has no exact OpenCL form (exit 1, reason given)" \
     bash -c "'$bin' convert --to opencl litmus/ptx/CAS-lock-relacq.litmus 2>&1 >/dev/null | grep -q 'compare-and-swap\|cas'; test \${PIPESTATUS[0]} -eq 1"
 check "shrink: past the last reduction, exit 1" bash -c "'$bin' shrink litmus/ptx/MP-weak.litmus 1000; test \$? -eq 1"
 check "shrink: a bad file is refused with exit 2" bash -c "'$bin' shrink /nonexistent.litmus 0; test \$? -eq 2"
+# --help is usage on stdout and exit 0, for shrink as for every command
+for c in litmus verify graph export gen convert shrink compare; do
+    check "$c --help: usage on stdout, exit 0" bash -c "o=\$('$bin' $c --help 2>/dev/null) && grep -q '^usage: scopecheck $c' <<<\"\$o\""
+done
 
 # -o DIR is created when missing (diy7's habit); a file there is refused.
 "$bin" gen --seed 3 --count 2 -o "$tmp/newdir" 2>/dev/null

@@ -119,3 +119,25 @@ check "export --racy undefined: the test's check passed with 327 states" \
     -o "$tmp/racy2.json" >/dev/null 2>"$tmp/err"
 rc=$?
 check "export --racy sometimes: exit 2, a message" sh -c "[ $rc = 2 ] && grep -q 'takes check or undefined' '$tmp/err'"
+
+# A test the protocol interpreter cannot run (a C read-modify-write,
+# protocol/runnable.h) is refused before any test is verified: no report,
+# no search, exit 2, the refusal as file:line:col.
+"$bin" export --protocol gpu_vi litmus/protocol/MP-stale-seed.litmus litmus/c11/CAS+MP.litmus \
+    -o "$tmp/refused.json" >"$tmp/out" 2>"$tmp/err"
+check "export: a test verify cannot run is refused (exit 2)" test $? -eq 2
+check "export: ... before any test is verified (nothing on stdout)" test ! -s "$tmp/out"
+check "export: ... named as file:line:col" grep -q '^litmus/c11/CAS+MP.litmus:[0-9]*:[0-9]*: error: ' "$tmp/err"
+check "export: ... and nothing written" test ! -e "$tmp/refused.json"
+
+# A failing export shows the failing test's report and one line for each
+# passing test, not every report.  The mutant drops the acquire's L1
+# invalidation (docs/counterexamples.md): MP-stale-seed's stale read
+# follows; CoWR-miss has no acquire (one thread's write then read of one
+# location), so the mutant runs it as gpu_vi does and it passes.
+"$bin" export --protocol gpu_vi_no_acquire_inval litmus/protocol/CoWR-miss.litmus \
+    litmus/protocol/MP-stale-seed.litmus -o "$tmp/mutant.json" >"$tmp/out" 2>"$tmp/err"
+check "export of a mutant: a check fails (exit 1)" test $? -eq 1
+check "export of a mutant: the passing test is one line" grep -q '^Checked CoWR-miss: pass ([0-9]* states)$' "$tmp/out"
+check "export of a mutant: one report only, the failing test's" test "$(grep -c '^Result ' "$tmp/out")" -eq 1
+check "export of a mutant: ... which says Fail" grep -q '^Result Fail' "$tmp/out"

@@ -36,8 +36,9 @@ for opt in -conf -initwrites -speedcheck; do
     check "herd's $opt is refused with exit 2" test "$rc" -eq 2 -a ! -s "$tmp/o"
     check "herd's $opt: the message says what to use instead" grep -q "herd7's option $opt is not supported: " "$tmp/e"
 done
-# litmus takes herd's -variant and -set-libdir (t_c_dialect.sh); verify does not
-for opt in -variant -set-libdir; do
+# litmus takes herd's -variant and -set-libdir (t_c_dialect.sh); verify
+# takes -set-libdir (-I, t_verify.sh) but not -variant
+for opt in -variant; do
     "$bin" verify "$opt" x --protocol gpu_vi $L/MP-weak.litmus >"$tmp/o" 2>"$tmp/e"
     rc=$?
     check "verify: herd's $opt is refused with exit 2" test "$rc" -eq 2 -a ! -s "$tmp/o"

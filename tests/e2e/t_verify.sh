@@ -83,4 +83,20 @@ for t in MP-stale-seed IRIW-acq-4; do
     "$bin" verify --protocol gpu_vi --const NSLICE=2 --json "litmus/protocol/$t.litmus" >"$tmp/b.json"
     check "$t: two slices, the same outcomes" jq -e --slurpfile a "$tmp/a.json" '.protocol_outcomes == $a[0].protocol_outcomes and .sound' "$tmp/b.json"
 done
+
+# verify -I DIR as litmus -I: a model named by name is also looked for in
+# DIR, and a model's includes are found there.  mine.cat is ptx6 through an
+# include (the same model, so gpu_vi passes MP-stale-seed as under ptx6:
+# t_export.sh exports it).
+mkdir -p "$tmp/lib" "$tmp/top"
+cp models/ptx6.cat "$tmp/lib/base6.cat"
+printf '"mine"\ninclude "base6.cat"\n' >"$tmp/top/mine.cat"
+"$bin" verify --protocol gpu_vi -I "$tmp/lib" --model "$tmp/top/mine.cat" litmus/protocol/MP-stale-seed.litmus >"$tmp/out" 2>"$tmp/err"
+check "verify -I DIR: a model's include found in DIR (Result Pass)" grep -q '^Result Pass' "$tmp/out"
+"$bin" verify --protocol gpu_vi -I "$tmp/lib" --model base6 litmus/protocol/MP-stale-seed.litmus >"$tmp/out" 2>"$tmp/err"
+check "verify -I DIR --model NAME: NAME.cat found in DIR (Result Pass)" grep -q '^Result Pass' "$tmp/out"
+"$bin" verify --protocol gpu_vi -set-libdir "$tmp/lib" --model base6 litmus/protocol/MP-stale-seed.litmus >"$tmp/out" 2>"$tmp/err"
+check "verify -set-libdir DIR: herd's spelling of -I" grep -q '^Result Pass' "$tmp/out"
+"$bin" verify --protocol gpu_vi --model base6 litmus/protocol/MP-stale-seed.litmus >"$tmp/out" 2>"$tmp/err"
+check "verify --model NAME without -I: no such model (exit 2)" test $? -eq 2
 exit 0

@@ -12,6 +12,7 @@ int main(void)
     register_diag_tests();
     register_arith_tests();
     register_input_tests();
+    register_data_path_tests();
     register_cat_limits_tests();
     register_protocol_limits_tests();
     register_relation_tests();

@@ -5,6 +5,7 @@
 void register_diag_tests(void);
 void register_arith_tests(void);
 void register_input_tests(void);
+void register_data_path_tests(void);
 void register_cat_limits_tests(void);
 void register_protocol_limits_tests(void);
 void register_report_tests(void);

@@ -412,6 +412,14 @@ static void test_declaration_errors(void)
     expect_error_at(text, "b : 0", 0, "variable 'b' declared twice");
 }
 
+/* A guard written with C's slip, `n = 0`, names '==' at the '='. */
+static void test_guard_assign(void)
+{
+    const char *text = "value 0..9\ncontroller C per cu processor\nstates A\nvar n : 0..3\n"
+                       "table C\n  * | load.weak | n = 0 | done | -\nend\n";
+    expect_error_at(text, "= 0", 0, "a guard is a condition: write '==' to compare ('=' assigns nothing here)");
+}
+
 /* Sizes are checked when the constants are known: 1..64 elements, a
  * non-empty range. */
 static void test_size_errors(void)
@@ -1478,6 +1486,7 @@ void register_protocol_lang_tests(void)
     CU_add_test(s, "fifo pops are canonical: 14 states", test_fifo_canonical);
     CU_add_test(s, "aggregate parse errors", test_type_errors);
     CU_add_test(s, "type declaration errors", test_declaration_errors);
+    CU_add_test(s, "a guard written n = 0 suggests ==", test_guard_assign);
     CU_add_test(s, "aggregate size errors", test_size_errors);
     CU_add_test(s, "instances per level", test_level_sizes);
     CU_add_test(s, "level errors", test_level_errors);
