@@ -8,8 +8,7 @@
 
 #define FIGURE_ONLY "it only styles herd7's pictures; scopecheck draws its own (docs/drawings.md)"
 #define LIBDIR_ADVICE \
-    "verify finds models in $SCOPECHECK_MODELS, then beside the program, or give -model PATH.cat " \
-    "(litmus takes -I DIR and reads $HERDLIB)"
+    "scopecheck takes herd's library as -I DIR or -set-libdir DIR (litmus and verify), or reads $HERDLIB"
 
 /* A herd7 option (herd7 7.58's -help, legacy herd's): `same` is the value
  * that asks for what scopecheck does anyway ("*": any value; "": the option
