@@ -16,6 +16,7 @@
 #include "base/stamp.h"
 #include "base/version.h"
 #include "cli/check_args.h"
+#include "cli/herd_args.h"
 #include "cli/model_path.h"
 #include "protocol/program_json.h"
 #include "cli/verify_cmd.h"
@@ -93,6 +94,14 @@ static int parse_options(int argc, char **argv, export_opts *o, FILE *out, FILE 
     };
     memset(o, 0, sizeof *o);
     verify_settings_default(&o->s);
+    /* herd7's habits (`-hexa true`, `-v`) are read exactly as typed, as
+     * litmus reads them: never taken for -h (cli/herd_args.h) */
+    const char *herd_notes = NULL;
+    int herd_status = herd_args_check("export", &argc, argv, longopts, "p:m:o:", &herd_notes, err);
+    if (herd_status >= 0)
+        return herd_status;
+    if (herd_notes)
+        fputs(herd_notes, err);
     optind = 1;
     opterr = 0;
     int ch;

@@ -11,6 +11,7 @@
 #include "base/size.h"
 #include "cat/cat.h"
 #include "litmus/read.h"
+#include "cli/herd_args.h"
 #include "cli/model_path.h"
 #include "draw/graph_input.h"
 #include "draw/graph_msc.h"
@@ -122,6 +123,14 @@ static int parse_options(int argc, char **argv, graph_opts *o, FILE *out, FILE *
     verify_settings_default(&o->s);
     o->model = o->s.model_name;
     o->max_states = DEFAULT_MAX_STATES;
+    /* herd7's habits (`-hexa true`, `-v`) are read exactly as typed, as
+     * litmus reads them: never taken for -h (cli/herd_args.h) */
+    const char *herd_notes = NULL;
+    int herd_status = herd_args_check("graph", &argc, argv, longopts, "p:m:o:h", &herd_notes, err);
+    if (herd_status >= 0)
+        return herd_status;
+    if (herd_notes)
+        fputs(herd_notes, err);
     optind = 0;
     opterr = 0;
     int ch;

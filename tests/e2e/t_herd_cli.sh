@@ -173,6 +173,16 @@ M=$L/MP-weak.litmus
 check "-hexa true: exit 2, nothing on stdout (not the usage)" test "$rc" -eq 2 -a ! -s "$tmp/o"
 check "-hexa true: herd7's option, with the value scopecheck takes" \
     bash -c "grep -q \"herd7's option -hexa is not supported: values are printed in decimal (only -hexa false\" '$tmp/e'"
+# graph and export read herd7's habits the same way: -hexa was -h there too
+P=litmus/protocol/MP-stale-seed.litmus
+for cmd in graph export; do
+    "$bin" $cmd -hexa true --protocol gpu_vi -o "$tmp/hexa.$cmd" $P >"$tmp/o" 2>"$tmp/e"; rc=$?
+    check "$cmd -hexa true: exit 2, no usage, no output file" \
+        bash -c "[ $rc -eq 2 ] && [ ! -s '$tmp/o' ] && [ ! -e '$tmp/hexa.$cmd' ] && grep -q \"herd7's option -hexa is not supported\" '$tmp/e'"
+done
+"$bin" graph -v --protocol gpu_vi -o "$tmp/v.dot" $P >"$tmp/o" 2>"$tmp/e"; rc=$?
+check "graph -v FILE: -v ignored with a note, FILE drawn" \
+    bash -c "[ $rc -eq 0 ] && grep -q '^digraph' '$tmp/v.dot' && grep -q \"note: herd7's option -v is ignored\" '$tmp/e'"
 "$bin" litmus -hash false $M >"$tmp/o" 2>"$tmp/e"; rc=$?
 check "-hash false (no such option): exit 2, nothing on stdout" test "$rc" -eq 2 -a ! -s "$tmp/o"
 check "-hash false: unknown, with the nearest option" grep -q "unknown option '-hash' (the nearest option is -" "$tmp/e"
