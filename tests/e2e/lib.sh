@@ -42,3 +42,14 @@ verify_table() {
     grep -E '^(PASS|FAIL): ' <<<"$out"
     check "$1: every row ($(tail -n 1 <<<"$out"))" grep -q ', 0 failed' <<<"$out"
 }
+
+# expect_errors_table TSV: expect_error for each row of TSV (file, relative
+# to TSV's folder; line:col; message regex), comments and blank lines skipped.
+expect_errors_table() {
+    local tsv=$1 dir file pos re
+    dir=$(dirname "$tsv")
+    while IFS=$'\t' read -r file pos re; do
+        case $file in '' | '#'*) continue ;; esac
+        expect_error "$dir/$file" "$pos" "$re"
+    done <"$tsv"
+}

@@ -2,7 +2,7 @@
 # End-to-end checks that `scopecheck litmus` refuses malformed OpenCL litmus
 # tests cleanly: exit status 2, nothing on stdout, and one
 # "FILE:LINE:COL: error: ..." line on stderr naming the problem.
-# Inputs: tests/bad/opencl/*.litmus.
+# Inputs: tests/bad/opencl/*.litmus, the error each gets in tests/bad/opencl/errors.tsv.
 # Usage: t_bad_opencl.sh PATH/TO/scopecheck.  Prints PASS:/FAIL: per check, exits 0.
 set -u
 bin=$1
@@ -12,17 +12,7 @@ B=tests/bad/opencl
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-expect_error "$B/unknown-function.litmus"            4:3   "unknown function 'atomic_frob'"
-expect_error "$B/undeclared-location.litmus"         4:16  "undeclared location 'y'"
-expect_error "$B/unknown-thread-in-condition.litmus" 6:19  "unknown thread '1' in condition"
-expect_error "$B/unbalanced-braces.litmus"           7:1   "missing '\}' for the '\{' at 3:32"
-expect_error "$B/truncated.litmus"                   4:35  "unexpected end of file"
-expect_error "$B/bad-memory-order.litmus"            4:31  "expected a memory order"
-expect_error "$B/bad-memory-scope.litmus"            4:53  "expected a memory scope"
-expect_error "$B/unterminated-comment.litmus"        4:3   "unterminated comment"
-expect_error "$B/herd-unclosed-device-group.litmus"  14:1  "expected '\)' closing a group of devices"
-expect_error "$B/herd-bracket-location.litmus"       13:12 "expected '\]' after '\[x'"
-expect_error "$B/array-index-out-of-range.litmus"    8:28  "index 2 is out of range for y\[2\]"
+expect_errors_table "$B/errors.tsv"
 
 # herd's legacy format (header OpenCL) runs: our own suite of it checks
 "$bin" litmus --model opencl litmus/opencl-herd >"$tmp/out" 2>"$tmp/err"

@@ -75,7 +75,7 @@ nothing_written 1 "a failing check (mutant): exit 1, nothing written" \
 check "a failing check prints the violation as verify does" grep -q '^Violation unsound outcome: 1:r1=1; 1:r2=0;' "$tmp/w.out"
 nothing_written 2 "an unknown constant: exit 2, nothing written" --protocol gpu_vi --const NOPE=1 "${tests[0]}"
 nothing_written 3 "a search cut by --max-states: exit 3, nothing written" --protocol gpu_vi --max-states 10 "${tests[0]}"
-nothing_written 2 "a litmus file that does not parse: exit 2, nothing written" --protocol gpu_vi tests/bad/ptx/$(ls tests/bad/ptx | head -n 1)
+nothing_written 2 "a litmus file that does not parse: exit 2, nothing written" --protocol gpu_vi $(ls tests/bad/ptx/*.litmus | head -n 1)
 # A guard chain too deep for the tables' JSON: refused with the row's
 # position (the variant's line 4), nothing written; a chain within the bound
 # is written and scopesim reads it back.  The chains are `acq == 0 || ...`,
