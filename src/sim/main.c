@@ -5,6 +5,7 @@
 #include <gc.h>
 #include <getopt.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <string.h>
 
 #include "base/version.h"
@@ -171,6 +172,21 @@ static bool write_outputs(const sim_opts *o, const sim_results *r)
     return true;
 }
 
+/* A directory named where a file is expected is refused by name: the
+ * readers would otherwise report it as an empty or malformed file. */
+static bool inputs_are_files(const sim_opts *o)
+{
+    const char *paths[] = {o->tables, o->system, o->workload};
+    for (size_t i = 0; i < sizeof paths / sizeof paths[0]; i++) {
+        struct stat st;
+        if (stat(paths[i], &st) == 0 && S_ISDIR(st.st_mode)) {
+            fprintf(stderr, "%s: error: is a directory, not a file\n", paths[i]);
+            return false;
+        }
+    }
+    return true;
+}
+
 int main(int argc, char **argv)
 {
     GC_INIT();
@@ -178,6 +194,8 @@ int main(int argc, char **argv)
     int status = parse_options(argc, argv, &o);
     if (status >= 0)
         return status;
+    if (!inputs_are_files(&o))
+        return 2;
     sim_tables *t = sim_tables_load(o.tables, o.run.unverified, stderr);
     if (!t)
         return 2;
