@@ -4,6 +4,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "sim/expr_text.h"
 #include "sim/internal.h"
 
 /* R_STAYED: a processor row fired but neither completed the operation nor
@@ -444,18 +445,49 @@ static bool evict_one(machine *m, int xi, int set)
     return false;
 }
 
+/* The event as the tables name it: "recv req.Load", "store.release.sys". */
+static void event_name(const machine *m, const firing *f, char *ev, size_t n)
+{
+    if (f->ev.kind == SE_RECV)
+        snprintf(ev, n, "recv %s.%s", m->t->chans[f->ev.chan].name, m->t->msgs[f->ev.msg].name);
+    else if (f->ev.kind == SE_INTERNAL)
+        snprintf(ev, n, "%s", m->t->ctrls[f->ctx.ctrl].internal[f->ev.internal]);
+    else
+        snprintf(ev, n, "%s.%s%s%s", vocab_event_kinds[f->ev.kind], vocab_orders[f->ev.order],
+                 vocab_scope_suffixes[f->ev.scope % SIM_NSCOPES], f->ev.remote ? ".remote" : "");
+}
+
 static void unhandled(machine *m, const firing *f, int64_t state)
 {
     const sim_ctrl *ct = &m->t->ctrls[f->ctx.ctrl];
     char ev[96];
-    if (f->ev.kind == SE_RECV)
-        snprintf(ev, sizeof ev, "recv %s.%s", m->t->chans[f->ev.chan].name, m->t->msgs[f->ev.msg].name);
-    else
-        snprintf(ev, sizeof ev, "%s.%s%s%s", vocab_event_kinds[f->ev.kind], vocab_orders[f->ev.order],
-                 vocab_scope_suffixes[f->ev.scope % SIM_NSCOPES], f->ev.remote ? ".remote" : "");
+    event_name(m, f, ev, sizeof ev);
     fatal(m, "controller %s in state %s has no row for %s: the verified tests never reached this pair, so the "
              "tables do not cover this run (check them with a test that reaches it)", ct->name,
           ct->states[state >= 0 && state < ct->nstates ? state : 0], ev);
+}
+
+/* Points f's context at its line (stored, or the initial contents) and
+ * the instance's variables, with the scratch buffers: the row reads them
+ * in place and sim_fire copies what a row changes (see sim/interp.h).
+ * Returns the line's record, or -1. */
+static int32_t load_line(machine *m, firing *f)
+{
+    ctl_inst *x = &m->ci[f->xi];
+    ctl_kind *k = &m->kinds[x->ctrl];
+    int32_t rec = f->ctx.has_line ? lines_find(&k->lines, x->inst, f->ctx.addr) : -1;
+    int64_t *initial = k->line_init;
+    if (f->ctx.has_line && m->t->ctrls[x->ctrl].memory_backed) {   /* the memory field's initial value depends on the address */
+        machine_default_line(m, x->ctrl, f->ctx.addr, m->default_line);
+        initial = m->default_line;
+    }
+    m->line_default = initial;
+    f->ctx.line = !f->ctx.has_line ? m->scratch_line : rec >= 0 ? lines_slots(&k->lines, rec) : initial;
+    f->ctx.line_init = initial;
+    f->ctx.vars = x->vars;
+    f->ctx.line_scratch = m->scratch_line;
+    f->ctx.vars_scratch = m->scratch_vars;
+    return rec;
 }
 
 static enum try_result fire_event(machine *m, firing *f, enum sim_stall *cause)
@@ -464,21 +496,7 @@ static enum try_result fire_event(machine *m, firing *f, enum sim_stall *cause)
     ctl_kind *k = &m->kinds[x->ctrl];
     const sim_ctrl *ct = &m->t->ctrls[x->ctrl];
     for (int attempt = 0; attempt < 2 * SIM_MAX_ASSOC; attempt++) {
-        int32_t rec = f->ctx.has_line ? lines_find(&k->lines, x->inst, f->ctx.addr) : -1;
-        int64_t *initial = k->line_init;
-        if (f->ctx.has_line && ct->memory_backed) {     /* the memory field's initial value depends on the address */
-            machine_default_line(m, x->ctrl, f->ctx.addr, m->default_line);
-            initial = m->default_line;
-        }
-        m->line_default = initial;
-        /* the row reads the stored line (or the initial one) and the
-         * instance's variables in place; sim_fire copies what a row
-         * changes into the scratch buffers (see sim/interp.h) */
-        f->ctx.line = !f->ctx.has_line ? m->scratch_line : rec >= 0 ? lines_slots(&k->lines, rec) : initial;
-        f->ctx.line_init = initial;
-        f->ctx.vars = x->vars;
-        f->ctx.line_scratch = m->scratch_line;
-        f->ctx.vars_scratch = m->scratch_vars;
+        int32_t rec = load_line(m, f);
         int64_t old_state = f->ctx.has_line ? f->ctx.line[0] : 0;
         if (f->processor && ct->hold && sim_held(&f->ctx)) {
             *cause = STALL_HOLD;
@@ -533,17 +551,26 @@ static void thread_context(const machine *m, sim_ctx *c, int thread)
     c->rmw_b = th->op.b;
 }
 
+/* Thread t's operation offered to instance xi. */
+static void thread_firing(const machine *m, int xi, int t, firing *f)
+{
+    const ctl_inst *x = &m->ci[xi];
+    const sim_op *op = &m->warps.th[t].op;
+    static const enum sim_ev kinds[] = {SE_LOAD, SE_STORE, SE_RMW, SE_FENCE};
+    *f = (firing){.xi = xi, .thread = t, .processor = true, .msg_type = -1};
+    f->ev = (sim_event_desc){.kind = kinds[op->kind], .order = op->order, .scope = op->scope, .remote = op->remote};
+    f->ctx = (sim_ctx){.t = m->t, .ctrl = x->ctrl, .inst = x->inst, .cu = x->inst, .gpu = m->cu_gpu[x->inst],
+                       .cu_gpu = m->cu_gpu, .addr = op->addr, .has_line = op->kind != OPK_FENCE,
+                       .tid = t - x->inst * m->threads_per_cu};
+    thread_context(m, &f->ctx, t);
+}
+
 static enum try_result try_thread(machine *m, int xi, int t, enum sim_stall *why)
 {
     ctl_inst *x = &m->ci[xi];
     const sim_op *op = &m->warps.th[t].op;
-    firing f = {.xi = xi, .thread = t, .processor = true, .msg_type = -1};
-    static const enum sim_ev kinds[] = {SE_LOAD, SE_STORE, SE_RMW, SE_FENCE};
-    f.ev = (sim_event_desc){.kind = kinds[op->kind], .order = op->order, .scope = op->scope, .remote = op->remote};
-    f.ctx = (sim_ctx){.t = m->t, .ctrl = x->ctrl, .inst = x->inst, .cu = x->inst, .gpu = m->cu_gpu[x->inst],
-                      .cu_gpu = m->cu_gpu, .addr = op->addr, .has_line = op->kind != OPK_FENCE,
-                      .tid = t - x->inst * m->threads_per_cu};
-    thread_context(m, &f.ctx, t);
+    firing f;
+    thread_firing(m, xi, t, &f);
     enum sim_stall cause = STALL_NONE;
     enum try_result r = fire_event(m, &f, &cause);
     *why = cause;
@@ -805,6 +832,77 @@ static void progress(machine *m, double started, double *last)
     fflush(stderr);
 }
 
+/* One event that cannot fire, and why: who offers it, where, in which
+ * state, and each matching row's reason (sim_explain). */
+static void explain_item(machine *m, int xi, int32_t item, FILE *to)
+{
+    const ctl_inst *x = &m->ci[xi];
+    const sim_ctrl *ct = &m->t->ctrls[x->ctrl];
+    firing f;
+    if (item == INTERNAL_ITEM)
+        return;
+    if (item >= 0) {
+        thread_firing(m, xi, item, &f);
+        fprintf(to, "  warp %d (CU %d, slot %d): ", m->warps.th[item].warp, x->inst, f.ctx.tid);
+    } else {
+        const chan_inst *ch = &m->chi[-1 - item];
+        if (ch->head < 0)
+            return;
+        delivery(m, -1 - item, ch->head, &f);
+        fputs("  a message", to);
+        if (f.thread >= 0)
+            fprintf(to, " for warp %d", m->warps.th[f.thread].warp);
+        fputs(": ", to);
+    }
+    char ev[96];
+    event_name(m, &f, ev, sizeof ev);
+    load_line(m, &f);
+    fprintf(to, "%s", ev);
+    if (f.ctx.has_line)
+        fprintf(to, " at address %llu", (unsigned long long)f.ctx.addr);
+    fprintf(to, " waits at %s[%d]", ct->name, x->inst);
+    if (f.ctx.has_line)
+        fprintf(to, " in state %s", ct->states[f.ctx.line[0] >= 0 && f.ctx.line[0] < ct->nstates ? f.ctx.line[0] : 0]);
+    fputs(": ", to);
+    if (f.processor && ct->hold && sim_held(&f.ctx)) {
+        fputs("the controller's hold `", to);
+        sim_expr_text(to, m->t, ct, NULL, ct->hold);
+        fputs("` holds it", to);
+    } else {
+        sim_explain(&f.ctx, &f.ev, to);
+    }
+    fputc('\n', to);
+}
+
+/* As verify's "Why stuck": the first events that wait, and why. */
+static void explain_deadlock(machine *m, int waiting)
+{
+    enum { SHOWN = 8 };
+    int shown = 0;
+    /* per controller: 1 + the instance whose first event was shown, 0 none */
+    int *first = calloc((size_t)m->t->nctrls, sizeof *first);
+    fputs("Why stuck:\n", m->errors);
+    for (int i = 0; i < m->nci && first && shown < SHOWN; i++) {     /* one event of each controller first */
+        const ctl_inst *x = &m->ci[i];
+        if (x->nblocked + x->nparked > 0 && !first[x->ctrl]) {
+            first[x->ctrl] = i + 1;
+            explain_item(m, i, x->nblocked ? x->blocked[0] : x->parked[0], m->errors);
+            shown++;
+        }
+    }
+    for (int i = 0; i < m->nci && shown < SHOWN; i++) {
+        const ctl_inst *x = &m->ci[i];
+        for (int k = first && first[x->ctrl] == i + 1; k < x->nblocked + x->nparked && shown < SHOWN; k++, shown++)
+            explain_item(m, i, k < x->nblocked ? x->blocked[k] : x->parked[k - x->nblocked], m->errors);
+    }
+    free(first);
+    if (waiting > shown)
+        fprintf(m->errors, "  ... and %d more waiting events\n", waiting - shown);
+    if (!waiting)
+        fputs("  no event waits at a controller: the unfinished warps wait for answers that no message carries\n",
+              m->errors);
+}
+
 static void report_deadlock(machine *m)
 {
     int waiting = 0;
@@ -813,6 +911,7 @@ static void report_deadlock(machine *m)
     fprintf(m->errors, "scopesim: error: deadlock at cycle %llu: %d of %d warps unfinished, %d events blocked at "
             "the controllers, nothing left to happen\n", (unsigned long long)m->now,
             m->warps.nwarps - m->warps.finished, m->warps.nwarps, waiting);
+    explain_deadlock(m, waiting);
     m->status = 1;
     m->r->incomplete = "deadlock";
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "sim/internal.h"
+#include "sim/tables_check.h"
 
 static bool setup_error(machine *m, const char *file, const char *field, const char *msg)
 {
@@ -95,7 +96,8 @@ static bool bind_all(machine *m)
         return false;
     }
     b[SB_NADDR] = (long)m->wl->footprint;
-    if (!sim_tables_bind(t, b, true, m->errors) || !workload_fits_tables(m->wl, t, m->o->ideal, m->errors)) {
+    if (!sim_tables_bind(t, b, true, m->errors) || !sim_tables_check(t, m->errors) ||
+        !workload_fits_tables(m->wl, t, m->o->ideal, m->errors)) {
         m->status = 2;
         return false;
     }

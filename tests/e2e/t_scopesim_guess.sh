@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# End-to-end checks that scopesim does not guess (issue 28, item 5): a
+# constant the system outgrows is refused before the run with the fix,
+# and a run that deadlocks says why, as verify's "Why stuck" does.
+# Expected values are derived by hand from the tables, next to each check.
+set -u
+. "$(dirname "$0")/lib.sh"
+bin=$1
+sim=$(dirname "$bin")/scopesim
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# hmg_lite's release starts a flush round with `flush := NGPU * NGPU`
+# (models/hmg_lite.proto), `var flush : 0..MAXFLUSH`, MAXFLUSH 9 by
+# default.  hmg4x1.sys has 4 GPUs: 16 > 9, the row can never fire, every
+# release would wait forever (the deadlock at cycle 14,798 of the issue).
+# the quick start's three tests (scripts/quickstart.sh): they reach the cutoffs
+tests=(litmus/protocol/MP-sys-2gpu.litmus litmus/protocol/MP-shared-cu-fill.litmus
+       litmus/protocol/HMG-T11-atom-gpu-two-gpus.litmus)
+"$bin" export --protocol hmg_lite "${tests[@]}" -o "$tmp/hmg9.json" >/dev/null 2>&1 || echo "FAIL: export hmg_lite"
+"$bin" export --protocol hmg_lite --const MAXFLUSH=16 "${tests[@]}" -o "$tmp/hmg16.json" >/dev/null 2>&1 ||
+    echo "FAIL: export hmg_lite MAXFLUSH=16"
+"$sim" --tables "$tmp/hmg9.json" --system models/sim/hmg4x1.sys --workload models/sim/sharing.wl --no-progress \
+    >"$tmp/out" 2>"$tmp/err"
+check "MAXFLUSH=9 on 4 GPUs: refused before the run (exit 2, nothing on stdout)" test $? -eq 2 -a ! -s "$tmp/out"
+check "MAXFLUSH=9 on 4 GPUs: names the row, the value and the range" \
+    grep -qF "content.controllers.L1: the row at line 116 sets flush to \`NGPU * NGPU\`, 16 in this system, outside its range 0..9 (0..MAXFLUSH)" "$tmp/err"
+check "MAXFLUSH=9 on 4 GPUs: says the fix" grep -qF "export the tables again with --const MAXFLUSH=16 (or more)" "$tmp/err"
+check "MAXFLUSH=9 on 4 GPUs: --unverified does not bypass it (the row still cannot fire)" \
+    test "$("$sim" --tables "$tmp/hmg9.json" --system models/sim/hmg4x1.sys --workload models/sim/sharing.wl \
+        --unverified --quiet >/dev/null 2>&1; echo $?)" -eq 2
+# hmg4x4.sys: `table_gpu gpm`, 4 GPUs x 4 GPMs: NGPU = 16, 16 * 16 = 256.
+"$sim" --tables "$tmp/hmg16.json" --system models/sim/hmg4x4.sys --workload models/sim/sharing.wl --quiet \
+    --no-progress 2>"$tmp/err"
+check "MAXFLUSH=16 on hmg4x4 (16 table GPUs): refused, export with MAXFLUSH=256" \
+    grep -qF "256 in this system, outside its range 0..16 (0..MAXFLUSH): the row could never fire and the run would wait forever; export the tables again with --const MAXFLUSH=256 (or more)" "$tmp/err"
+# With 16 the 4-GPU run is accepted: 4 GPUs of 1 CU, 1 warp, a kernel of
+# a window of 2 lines, read once, no writes: it completes.
+"$sim" --tables "$tmp/hmg16.json" --system models/sim/hmg4x1.sys --sys 'cus_per_gpm 1' --sys 'warps_per_cu 1' \
+    --workload models/sim/sharing.wl --work 'kernels 1' --work 'window 2' --work 'reuse 1' --work 'writes 0' \
+    --unverified --quiet --no-progress 2>"$tmp/err"
+check "MAXFLUSH=16 on 4 GPUs: accepted and completes (exit 0)" test $? -eq 0
+
+# A deadlock says why.  gpu_vi's release fence row (models/gpu_vi.proto
+# line 100: `fence.acq_rel.gpu | acks == 0 && loads == 0`) edited to wait
+# for acks == 5, which never holds: one CU of one warp with one slot
+# (tiny.sys) streams 2 lines (2 loads, 2 stores) then releases at the
+# kernel's end.  Both stores are acknowledged (acks back to 0), both loads
+# filled (loads 0), the fence never fires: warp 0, slot 0 of CU 0 waits at
+# L1[0] with acks=0 loads=0 acq=0.
+"$bin" export --protocol gpu_vi litmus/protocol/MP-stale-seed.litmus -o "$tmp/vi.json" >/dev/null 2>&1 ||
+    echo "FAIL: export gpu_vi"
+jq '(.content.controllers[0].rows[] | select(.event.kind == "fence" and .event.order == "acq_rel"
+      and .event.scope == "gpu") | .guard.l.r.value) |= 5' "$tmp/vi.json" >"$tmp/stuck.json"
+printf 'workload s2\nkind stream\nlines 2\n' >"$tmp/s2.wl"
+"$sim" --tables "$tmp/stuck.json" --system models/sim/tiny.sys --sys 'cus_per_gpm 1' --workload "$tmp/s2.wl" \
+    --unverified --quiet --no-progress --json "$tmp/r.json" 2>"$tmp/err"
+check "a stuck fence: exit 1" test $? -eq 1
+check "a stuck fence: the deadlock line, then Why stuck" \
+    grep -qE '^scopesim: error: deadlock at cycle [0-9]+: 1 of 1 warps unfinished' "$tmp/err"
+check "a stuck fence: which warp waits at which controller, for which row and guard, with the variables" \
+    grep -qF "  warp 0 (CU 0, slot 0): fence.acq_rel.gpu waits at L1[0]: row at line 100: guard \`(acks == 5) && (loads == 0)\` is false; variables acks=0 loads=0 acq=0" "$tmp/err"
+check "a stuck fence: the JSON record says deadlock" jq -e '.complete == false and .incomplete == "deadlock"' "$tmp/r.json"
