@@ -916,6 +916,46 @@ static void report_deadlock(machine *m)
     m->r->incomplete = "deadlock";
 }
 
+/* An operation as the tables name its event: "load.acquire.gpu". */
+static void op_name(const sim_op *op, char *buf, size_t n)
+{
+    static const enum sim_ev kinds[] = {SE_LOAD, SE_STORE, SE_RMW, SE_FENCE};
+    if (op->kind > OPK_FENCE)
+        snprintf(buf, n, "%s", op->kind == OPK_COMPUTE ? "compute" : "a barrier");
+    else
+        snprintf(buf, n, "%s.%s%s%s", vocab_event_kinds[kinds[op->kind]], vocab_orders[op->order],
+                 vocab_scope_suffixes[op->scope % SIM_NSCOPES], op->remote ? ".remote" : "");
+}
+
+/* No warp has made progress for SIM_NO_PROGRESS cycles: the warps only
+ * spin (each value they wait for is the one they read before) or sleep,
+ * and no write will end it. */
+static void report_no_progress(machine *m)
+{
+    enum { SHOWN = 8 };
+    fprintf(m->errors, "scopesim: error: no progress at cycle %llu: for %d cycles no operation completed but reads "
+            "that returned the value the warp had read before (a spin that no write ends); %d of %d warps "
+            "unfinished\nWhy stuck:\n", (unsigned long long)m->now, SIM_NO_PROGRESS,
+            m->warps.nwarps - m->warps.finished, m->warps.nwarps);
+    int shown = 0, spinning = 0;
+    for (int i = 0; i < m->warps.nwarps; i++) {
+        const sim_warp *w = &m->warps.w[i];
+        if (w->finished || w->at_kernel)
+            continue;
+        spinning++;
+        if (shown++ == SHOWN)
+            continue;
+        char op[64];
+        op_name(&w->pending, op, sizeof op);
+        fprintf(m->errors, "  warp %d (CU %d) waits for another value: its next operation is %s at address %llu, "
+                "the value it last read %lld\n", i, w->cu, op, (unsigned long long)w->pending.addr, (long long)w->last);
+    }
+    if (spinning > SHOWN)
+        fprintf(m->errors, "  ... and %d more warps\n", spinning - SHOWN);
+    m->status = 1;
+    m->r->incomplete = "no-progress";
+}
+
 static void loop(machine *m)
 {
     double started = wall_seconds(), last = started, cpu = clock_seconds(CLOCK_PROCESS_CPUTIME_ID);
@@ -942,6 +982,10 @@ static void loop(machine *m)
         case EV_ARRIVE: arrive(m, (int)ev.id); break;
         case EV_CTL: serve(m, (int)ev.id); break;
         case EV_KERNEL: release_kernel(m); break;
+        }
+        if (m->now - m->warps.progress_at > SIM_NO_PROGRESS) {
+            report_no_progress(m);
+            break;
         }
         if (tty && (++n & 0xffff) == 0)
             progress(m, started, &last);

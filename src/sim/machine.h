@@ -20,7 +20,9 @@
  * assumption beyond the check in the results), runs to the end of the
  * workload, and fills `r`.  Returns 0 when the run completed; 1 when the
  * tables met an event they have no row for, an eviction that does not
- * free its frame, or a deadlock (the message says which); 2 when the
+ * free its frame, a deadlock (with "Why stuck": who waits where, and
+ * for which guard), or no progress for SIM_NO_PROGRESS cycles (every
+ * unfinished warp spins on a value no write changes); 2 when the
  * system, the tables and the workload do not fit together ("FILE: FIELD:
  * ..."); 3 when --max-cycles cut the run (the results are partial and say
  * so).  Memory for a run is allocated while it is set up and while
@@ -37,6 +39,10 @@
 #include "sim/results.h"
 #include "sim/tables.h"
 #include "sim/workload.h"
+
+/* Cycles without progress (sim_warps.progress_at) after which a run
+ * stops as stuck rather than spin to --max-cycles or forever. */
+#define SIM_NO_PROGRESS 1000000
 
 typedef struct sim_run_opts {
     uint64_t seed;

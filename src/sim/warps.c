@@ -124,6 +124,9 @@ static uint64_t retire(sim_warps *ws, sim_warp *w, uint64_t now)
             w->in_flight[t->op.addr % WARP_FLIGHT_BUCKETS]--;
         w->done_mask &= ~(1ull << s);
         w->busy_mask &= ~(1ull << s);
+        /* a spin: a value the warp waited for, the same as its last one */
+        if (!(t->op.needs_result && w->need_thread == w->first + s && t->result == w->last))
+            ws->progress_at = now;
         if (w->need_thread == w->first + s) {
             w->last = t->result;
             w->need_thread = -1;
@@ -209,10 +212,12 @@ static warp_step try_pending(sim_warps *ws, sim_warp *w, uint64_t now, uint64_t 
             set_cause(ws, w, STALL_NONE, now);
             w->finished = true;
             ws->finished++;
+            ws->progress_at = now;
             return (warp_step){.d = WD_FINISHED};
         }
         w->at_kernel = true;
         ws->at_kernel++;
+        ws->progress_at = now;
         set_cause(ws, w, STALL_KERNEL, now);
         return (warp_step){.d = WD_KERNEL};
     }
@@ -300,6 +305,7 @@ void warps_completed(sim_warps *ws, int t, uint64_t done_at, int64_t result)
 
 void warps_release_kernel(sim_warps *ws, uint64_t now)
 {
+    ws->progress_at = now;
     for (int i = 0; i < ws->nwarps; i++)
         if (ws->w[i].at_kernel) {
             ws->w[i].at_kernel = false;

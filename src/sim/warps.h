@@ -92,6 +92,10 @@ typedef struct sim_warps {
     uint64_t ops[4];            /* issued loads, stores, rmws, fences */
     uint64_t compute_ops, compute_cycles;
     int finished, at_kernel;
+    /* the last cycle a warp made progress: an operation completed that
+     * was not a spin (a value waited for, equal to the warp's last one),
+     * a warp finished or reached a kernel boundary */
+    uint64_t progress_at;
 } sim_warps;
 
 bool warps_init(sim_warps *ws, const sim_workload *wl, int ncu, int warps_per_cu, int slots, int issue_interval,

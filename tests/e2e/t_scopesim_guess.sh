@@ -61,3 +61,26 @@ check "a stuck fence: the deadlock line, then Why stuck" \
 check "a stuck fence: which warp waits at which controller, for which row and guard, with the variables" \
     grep -qF "  warp 0 (CU 0, slot 0): fence.acq_rel.gpu waits at L1[0]: row at line 100: guard \`(acks == 5) && (loads == 0)\` is false; variables acks=0 loads=0 acq=0" "$tmp/err"
 check "a stuck fence: the JSON record says deadlock" jq -e '.complete == false and .incomplete == "deadlock"' "$tmp/r.json"
+
+# A spin no write will end is no progress, not a run to --max-cycles.
+# gpu_vi's acquire load row (load.acquire.gpu, row 5 of L1) edited to
+# read the L1's own copy (`reg := line.val; done`, no guard, no fetch):
+# prodcons at gpu scope on tiny.sys puts the producer and the consumer on
+# the two CUs; each ends up spinning with acquire loads on a flag its L1
+# holds as 0 (the line was never fetched), so from the producer's last
+# store on (a few hundred cycles in) every completion is a spin read of
+# the same 0.  The run stops SIM_NO_PROGRESS = 1,000,000 cycles after
+# that, far before --max-cycles 5,000,000, exit 1.
+jq '.content.controllers[0].rows[5].guard = null
+    | .content.controllers[0].rows[5].actions = [{"op": "reg", "expr": {"op": "field", "name": "val"}}, {"op": "done"}]' \
+    "$tmp/vi.json" >"$tmp/spin.json"
+"$sim" --tables "$tmp/spin.json" --system models/sim/tiny.sys --workload models/sim/prodcons_gpu.wl --unverified \
+    --max-cycles 5000000 --quiet --no-progress --json "$tmp/spin.r.json" 2>"$tmp/err"
+check "a spin no write ends: exit 1 (not 3, --max-cycles)" test $? -eq 1
+check "a spin no write ends: JSON incomplete no-progress, stopped within 1,000,000 + 100,000 cycles" \
+    jq -e '.complete == false and .incomplete == "no-progress" and .cycles > 1000000 and .cycles < 1100000' \
+    "$tmp/spin.r.json"
+check "a spin no write ends: the message names it" \
+    grep -qE '^scopesim: error: no progress at cycle [0-9]+: .*a spin that no write ends\); 2 of 2 warps unfinished' "$tmp/err"
+check "a spin no write ends: each warp, the acquire load it repeats and the value it keeps reading" \
+    test "$(grep -cE '^  warp [01] \(CU [01]\) waits for another value: its next operation is load.acquire.gpu at address [0-9]+, the value it last read 0$' "$tmp/err")" -eq 2
