@@ -965,6 +965,11 @@ static void loop(machine *m)
     while (!m->fatal && queue_pop(&m->queue, &ev)) {
         if (m->queue.failed)
             fatal(m, "out of memory for the event queue%s%s%s", "", "", "");
+        if (m->o->stop && *m->o->stop) {
+            m->status = 3;
+            m->r->incomplete = "interrupted";
+            break;
+        }
         if (m->o->max_cycles && ev.time > m->o->max_cycles) {
             m->status = 3;
             m->r->incomplete = "max-cycles";

@@ -24,13 +24,14 @@
  * for which guard), or no progress for SIM_NO_PROGRESS cycles (every
  * unfinished warp spins on a value no write changes); 2 when the
  * system, the tables and the workload do not fit together ("FILE: FIELD:
- * ..."); 3 when --max-cycles cut the run (the results are partial and say
- * so).  Memory for a run is allocated while it is set up and while
+ * ..."); 3 when --max-cycles or a signal (o->stop) cut the run (the
+ * results are partial and say so: "max-cycles", "interrupted").  Memory for a run is allocated while it is set up and while
  * queues first reach their size; it does not grow with simulated time.
  */
 #ifndef SCOPECHECK_SIM_MACHINE_H
 #define SCOPECHECK_SIM_MACHINE_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -50,6 +51,7 @@ typedef struct sim_run_opts {
     bool unverified;        /* accept a system larger than what was verified */
     uint64_t max_cycles;    /* 0: no limit */
     bool progress;          /* a progress line on standard error */
+    const volatile sig_atomic_t *stop;  /* set by SIGINT/SIGTERM (sim/main.c): stop, results partial; or NULL */
 } sim_run_opts;
 
 int machine_run(sim_tables *t, const sim_system *s, sim_workload *wl, const sim_run_opts *o, sim_results *r,

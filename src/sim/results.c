@@ -172,10 +172,13 @@ void results_text(FILE *out, const sim_results *r)
 {
     fprintf(out, "Run %s on %s, workload %s (%s)%s%s\n", r->protocol, r->system, r->workload, r->kind,
             r->verified ? "" : " [UNVERIFIED]", r->ideal ? " [ideal: no coherence]" : "");
-    fprintf(out, "cycles %llu, operations %llu (%.3f per cycle), messages %llu, bytes %llu, energy %.3g uJ%s\n",
+    fprintf(out, "cycles %llu, operations %llu (%.3f per cycle), messages %llu, bytes %llu, energy %.3g uJ%s",
             (unsigned long long)r->cycles, (unsigned long long)r->ops, per(r->ops, r->cycles),
             (unsigned long long)r->messages, (unsigned long long)r->bytes, total_energy(r) * 1e-6,
-            r->complete ? "" : " (incomplete)");
+            r->complete ? "" : " (incomplete: ");
+    if (!r->complete)
+        fprintf(out, "%s)", r->incomplete ? r->incomplete : "error");
+    fputc('\n', out);
     for (int c = 0; c < r->nctrls; c++) {
         const sim_ctrl_stats *st = &r->ctrl[c];
         fprintf(out, "  %-6s %-3s events %llu, read hits %llu, misses %llu, evictions %llu, dram %llu\n", st->name,
