@@ -115,10 +115,11 @@ static uint64_t cross(machine *m, const ctl_inst *from, chan_inst *ch, int bytes
     sim_place a = from->at, b = m->ci[ch->dest_ci].at;
     int cls = link_class(a, b);
     const sim_link_conf *l = cls == LINK_LOCAL && m->chan_port[ch->chan] ? m->chan_port[ch->chan] : &m->s->link[cls];
-    uint64_t *free_at = cls == LINK_LOCAL ? &ch->free_at
-                      : cls == LINK_GPM ? &m->gpm_link_free[a.gpm * m->ngpm_total + b.gpm]
-                                        : &m->gpu_link_free[a.gpu * m->s->gpus + b.gpu];
+    int pair = cls == LINK_GPM ? a.gpm * m->ngpm_total + b.gpm : a.gpu * m->s->gpus + b.gpu;
+    uint64_t *free_at = cls == LINK_LOCAL ? &ch->free_at : cls == LINK_GPM ? &m->gpm_link_free[pair]
+                                                                            : &m->gpu_link_free[pair];
     uint64_t ser = (uint64_t)((double)bytes / l->bandwidth + 0.999999);
+    *(cls == LINK_LOCAL ? &ch->busy : cls == LINK_GPM ? &m->gpm_link_busy[pair] : &m->gpu_link_busy[pair]) += ser;
     uint64_t start = depart > *free_at ? depart : *free_at;
     *free_at = start + ser;
     uint64_t arrive = start + ser + (uint64_t)l->latency;
@@ -734,6 +735,7 @@ static void serve(machine *m, int xi)
                           : item >= 0 ? try_thread(m, xi, item, &why) : try_channel(m, -1 - item, &why);
         if (r == R_FIRED || r == R_STAYED) {
             fired++;
+            x->served++;
             unblock(x);
             if (r == R_STAYED)
                 x->blocked[x->nblocked++] = item;
@@ -787,6 +789,7 @@ static void run_warp(machine *m, int w)
 
 static void release_kernel(machine *m)
 {
+    m->kernels_done++;
     warps_release_kernel(&m->warps, m->now);
     for (int w = 0; w < m->warps.nwarps; w++)
         if (!m->warps.w[w].finished)
@@ -826,7 +829,9 @@ static void progress(machine *m, double started, double *last)
     if (now - *last < 1.0)
         return;
     *last = now;
-    fprintf(stderr, "\rscopesim: cycle %llu, %llu operations, %d of %d warps done, %.0f s",
+    long total = workload_kernels(m->wl);
+    fprintf(stderr, "\rscopesim: kernel %llu of %ld, cycle %llu, %llu operations, %d of %d warps done, %.0f s",
+            (unsigned long long)(m->kernels_done < (uint64_t)total ? m->kernels_done + 1 : (uint64_t)total), total,
             (unsigned long long)m->now, (unsigned long long)(m->warps.ops[0] + m->warps.ops[1] + m->warps.ops[2]),
             m->warps.finished, m->warps.nwarps, now - started);
     fflush(stderr);
@@ -1003,6 +1008,68 @@ static void loop(machine *m)
     m->r->cpu_seconds = clock_seconds(CLOCK_PROCESS_CPUTIME_ID) - cpu;
 }
 
+/* Controllers: events fired per instance over rate * cycles. */
+static void controller_utilisation(machine *m, double cycles)
+{
+    for (int c = 0; c < m->r->nctrls; c++) {
+        const ctl_kind *k = &m->kinds[c];
+        double sum = 0, peak = 0, cap = cycles * k->conf.rate;
+        int n = m->t->ctrls[c].ninst;
+        for (int i = 0; i < n; i++) {
+            double u = (double)m->ci[k->first + i].served / cap;
+            sum += u;
+            peak = u > peak ? u : peak;
+        }
+        m->r->ctrl[c].util = sum / n;
+        m->r->ctrl[c].peak_util = peak;
+    }
+}
+
+/* One link's busy cycles into its class's mean (over links that carried
+ * a message) and peak. */
+static void add_link(sim_results *r, int cls, uint64_t busy, double cycles, int *used)
+{
+    if (!busy)
+        return;
+    double u = (double)busy / cycles;
+    r->link_util[cls] += u;
+    r->link_peak_util[cls] = u > r->link_peak_util[cls] ? u : r->link_peak_util[cls];
+    used[cls]++;
+}
+
+static void link_utilisation(machine *m, double cycles)
+{
+    int used[LINK_COUNT] = {0};
+    for (int i = 0; i < m->nchi; i++)
+        add_link(m->r, LINK_LOCAL, m->chi[i].busy, cycles, used);
+    for (int i = 0; i < m->ngpm_total * m->ngpm_total; i++)
+        add_link(m->r, LINK_GPM, m->gpm_link_busy[i], cycles, used);
+    for (int i = 0; i < m->s->gpus * m->s->gpus; i++)
+        add_link(m->r, LINK_GPU, m->gpu_link_busy[i], cycles, used);
+    for (int k = 0; k < LINK_COUNT; k++)
+        m->r->link_util[k] = used[k] ? m->r->link_util[k] / used[k] : 0;
+}
+
+/* Average, median, 99th percentile and largest load latency. */
+static void load_latency(machine *m)
+{
+    const uint64_t *h = m->warps.load_latency;
+    sim_results *r = m->r;
+    for (int b = 0; b < SIM_LATENCY_BUCKETS; b++)
+        r->load_count += h[b];
+    uint64_t seen = 0, p50 = (r->load_count + 1) / 2, p99 = r->load_count - r->load_count / 100;
+    for (int b = 0; b < SIM_LATENCY_BUCKETS && r->load_count; b++) {
+        if (seen < p50 && seen + h[b] >= p50)
+            r->load_p50 = (uint64_t)b;
+        if (seen < p99 && seen + h[b] >= p99)
+            r->load_p99 = (uint64_t)b;
+        seen += h[b];
+        if (h[b])
+            r->load_max = (uint64_t)b;
+    }
+    r->load_avg = r->load_count ? (double)m->warps.load_latency_sum / (double)r->load_count : 0;
+}
+
 static void finish_results(machine *m)
 {
     sim_results *r = m->r;
@@ -1016,6 +1083,14 @@ static void finish_results(machine *m)
     r->compute_cycles = m->warps.compute_cycles;
     memcpy(r->stall, m->warps.stall, sizeof r->stall);
     r->peak_events = m->queue.peak;
+    /* kernels completed: a boundary ends each but the last, which ends with the warps */
+    r->kernels = m->kernels_done + (m->warps.finished == m->warps.nwarps);
+    r->kernels_total = (uint64_t)workload_kernels(m->wl);
+    if (m->now) {
+        controller_utilisation(m, (double)m->now);
+        link_utilisation(m, (double)m->now);
+    }
+    load_latency(m);
     r->complete = m->status == 0;
     if (m->fatal && !r->incomplete)
         r->incomplete = "tables";

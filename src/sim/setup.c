@@ -357,8 +357,10 @@ static bool setup_messages(machine *m)
     size_t ngpm = (size_t)m->ngpm_total, ngpu = (size_t)m->s->gpus;
     m->gpm_link_free = calloc(ngpm * ngpm, sizeof *m->gpm_link_free);
     m->gpu_link_free = calloc(ngpu * ngpu, sizeof *m->gpu_link_free);
+    m->gpm_link_busy = calloc(ngpm * ngpm, sizeof *m->gpm_link_busy);
+    m->gpu_link_busy = calloc(ngpu * ngpu, sizeof *m->gpu_link_busy);
     if (!m->msg_next || !m->msg_ci || !m->msg_type || !m->msg_tid || !m->msg_fields || !m->gpm_link_free ||
-        !m->gpu_link_free)
+        !m->gpu_link_free || !m->gpm_link_busy || !m->gpu_link_busy)
         return setup_error(m, m->s->path, "system", "out of memory");
     for (int i = 0; i < m->nmsgs; i++)
         m->msg_next[i] = i + 1 < m->nmsgs ? i + 1 : -1;
@@ -461,6 +463,8 @@ void machine_teardown(machine *m)
     free(m->msg_fields);
     free(m->gpm_link_free);
     free(m->gpu_link_free);
+    free(m->gpm_link_busy);
+    free(m->gpu_link_busy);
     free(m->cu_gpu);
     free(m->cu_at);
     free(m->scratch_line);
