@@ -195,7 +195,7 @@ static int self_instance(const sim_ctx *c, const sim_chan *ch)
     return -1;
 }
 
-static void act_send(sim_ctx *c, const sim_action *a, sim_effects *fx)
+static inline __attribute__((always_inline)) void act_send(sim_ctx *c, const sim_action *a, sim_effects *fx)
 {
     if (fx->nsends == SIM_MAX_SENDS) {
         c->ok = false;
@@ -245,7 +245,7 @@ static void act_send(sim_ctx *c, const sim_action *a, sim_effects *fx)
     fx->nsends++;
 }
 
-static void act_assign(sim_ctx *c, const sim_action *a)
+static inline __attribute__((always_inline)) void act_assign(sim_ctx *c, const sim_action *a)
 {
     int64_t *s = storage(c, a->on_line, a->idx);
     const sim_type *ty = storage_type(c, a->on_line, a->idx);
@@ -305,7 +305,7 @@ static void reset_line(sim_ctx *c)
                    sizeof *c->line * (size_t)ct->fields[f].type.slots);
 }
 
-static void act(sim_ctx *c, const sim_action *a, sim_effects *fx)
+static inline __attribute__((always_inline)) void act(sim_ctx *c, const sim_action *a, sim_effects *fx)
 {
     switch (a->kind) {
     case SA_SEND: act_send(c, a, fx); break;
@@ -360,7 +360,7 @@ static void act(sim_ctx *c, const sim_action *a, sim_effects *fx)
 
 /* ---- choosing and firing a row ------------------------------------------------------- */
 
-static void copy_on_write(sim_ctx *c, const sim_ctrl *ct, const sim_row *row)
+static inline __attribute__((always_inline)) void copy_on_write(sim_ctx *c, const sim_ctrl *ct, const sim_row *row)
 {
     if (row->changes_line && c->has_line && c->line_scratch && c->line != c->line_scratch) {
         memcpy(c->line_scratch, c->line, sizeof *c->line * (size_t)ct->line_slots);
@@ -446,7 +446,8 @@ static void explain_action(sim_ctx *c, const sim_row *row, const sim_action *a, 
 
 /* One matching row: why it does not fire.  The row runs on the scratch
  * copies, which the caller's ctx names. */
-static void explain_row(sim_ctx *c, const sim_row *row, FILE *to)
+/* (cold: kept out of the hot path's inlining decisions) */
+__attribute__((cold)) static void explain_row(sim_ctx *c, const sim_row *row, FILE *to)
 {
     const sim_ctrl *ct = &c->t->ctrls[c->ctrl];
     c->ok = true;

@@ -472,7 +472,7 @@ static void unhandled(machine *m, const firing *f, int64_t state)
  * the instance's variables, with the scratch buffers: the row reads them
  * in place and sim_fire copies what a row changes (see sim/interp.h).
  * Returns the line's record, or -1. */
-static int32_t load_line(machine *m, firing *f)
+static inline __attribute__((always_inline)) int32_t load_line(machine *m, firing *f)
 {
     ctl_inst *x = &m->ci[f->xi];
     ctl_kind *k = &m->kinds[x->ctrl];
@@ -553,7 +553,7 @@ static void thread_context(const machine *m, sim_ctx *c, int thread)
 }
 
 /* Thread t's operation offered to instance xi. */
-static void thread_firing(const machine *m, int xi, int t, firing *f)
+static inline __attribute__((always_inline)) void thread_firing(const machine *m, int xi, int t, firing *f)
 {
     const ctl_inst *x = &m->ci[xi];
     const sim_op *op = &m->warps.th[t].op;
@@ -588,7 +588,7 @@ static enum try_result try_thread(machine *m, int xi, int t, enum sim_stall *why
 
 /* The delivery of message msg of channel instance ci: its context, as
  * docs/protocol-tables.md defines it ("Routing above the CU"). */
-static void delivery(const machine *m, int ci, int msg, firing *f)
+static inline __attribute__((always_inline)) void delivery(const machine *m, int ci, int msg, firing *f)
 {
     const chan_inst *x = &m->chi[ci];
     const sim_chan *ch = &m->t->chans[x->chan];
@@ -970,11 +970,6 @@ static void loop(machine *m)
     while (!m->fatal && queue_pop(&m->queue, &ev)) {
         if (m->queue.failed)
             fatal(m, "out of memory for the event queue%s%s%s", "", "", "");
-        if (m->o->stop && *m->o->stop) {
-            m->status = 3;
-            m->r->incomplete = "interrupted";
-            break;
-        }
         if (m->o->max_cycles && ev.time > m->o->max_cycles) {
             m->status = 3;
             m->r->incomplete = "max-cycles";
@@ -993,11 +988,18 @@ static void loop(machine *m)
         case EV_CTL: serve(m, (int)ev.id); break;
         case EV_KERNEL: release_kernel(m); break;
         }
+        if ((++n & 0x3ff) != 0)
+            continue;       /* every 1024 events: a signal, no progress, the progress line */
+        if (m->o->stop && *m->o->stop) {
+            m->status = 3;
+            m->r->incomplete = "interrupted";
+            break;
+        }
         if (m->now - m->warps.progress_at > SIM_NO_PROGRESS) {
             report_no_progress(m);
             break;
         }
-        if (tty && (++n & 0xffff) == 0)
+        if (tty && (n & 0xffff) == 0)
             progress(m, started, &last);
     }
     if (tty)
