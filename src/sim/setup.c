@@ -97,6 +97,7 @@ static bool bind_all(machine *m)
     }
     b[SB_NADDR] = (long)m->wl->footprint;
     if (!sim_tables_bind(t, b, true, m->errors) || !sim_tables_check(t, m->errors) ||
+        !sim_tables_check_system(t, m->s, m->errors) ||
         !workload_fits_tables(m->wl, t, m->o->ideal, m->errors)) {
         m->status = 2;
         return false;

@@ -3,6 +3,7 @@
 #include "sim/tables_check.h"
 
 #include <limits.h>
+#include <string.h>
 
 #include "sim/expr_text.h"
 #include "sim/interp.h"
@@ -91,5 +92,19 @@ bool sim_tables_check(const sim_tables *t, FILE *errors)
                 if (!check_action(t, ct, &ct->rows[r], &ct->rows[r].acts[k], errors))
                     return false;
     }
+    return true;
+}
+
+bool sim_tables_check_system(const sim_tables *t, const sim_system *s, FILE *errors)
+{
+    for (int k = 0; k < s->nconsts; k++)
+        for (int c = SB_COUNT; c < t->nconsts; c++)
+            if (!strcmp(t->const_names[c], s->const_name[k]) && t->const_values[c] != s->const_value[k]) {
+                fprintf(errors, "%s: const: the system needs %s = %ld, the tables were exported with %s = %ld: "
+                                "export them again with --const %s=%ld\n", s->path, s->const_name[k],
+                        s->const_value[k], t->const_names[c], t->const_values[c], s->const_name[k],
+                        s->const_value[k]);
+                return false;
+            }
     return true;
 }

@@ -20,8 +20,16 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "sim/config.h"
 #include "sim/tables.h"
 
 bool sim_tables_check(const sim_tables *t, FILE *errors);
+
+/* The constants the system states it needs (`const NAME VALUE`, e.g.
+ * stc8.sys's NSLICE 4: its L2 in 4 banks) against the tables' values: a
+ * constant the tables have with another value is refused ("SYS: const:
+ * ... export them again with --const NAME=VALUE"); one they lack is
+ * ignored, so that one system serves several protocols. */
+bool sim_tables_check_system(const sim_tables *t, const sim_system *s, FILE *errors);
 
 #endif

@@ -84,3 +84,13 @@ check "a spin no write ends: the message names it" \
     grep -qE '^scopesim: error: no progress at cycle [0-9]+: .*a spin that no write ends\); 2 of 2 warps unfinished' "$tmp/err"
 check "a spin no write ends: each warp, the acquire load it repeats and the value it keeps reading" \
     test "$(grep -cE '^  warp [01] \(CU [01]\) waits for another value: its next operation is load.acquire.gpu at address [0-9]+, the value it last read 0$' "$tmp/err")" -eq 2
+
+# A constant the system states it needs (`const NAME VALUE`): stc8.sys's
+# L2 is 4 banks, `const NSLICE 4`.  gpu_vi exported with its default
+# NSLICE = 1 is refused with the fix; tables without NSLICE ignore it.
+"$sim" --tables "$tmp/vi.json" --system models/sim/stc8.sys --workload "$tmp/s2.wl" --quiet 2>"$tmp/err"
+check "NSLICE 1 on stc8 (4 banks): refused, exit 2" test $? -eq 2
+check "NSLICE 1 on stc8: says the fix" grep -qxF "models/sim/stc8.sys: const: the system needs NSLICE = 4, the tables were exported with NSLICE = 1: export them again with --const NSLICE=4" "$tmp/err"
+"$sim" --tables "$tmp/vi.json" --system models/sim/tiny.sys --sys 'const NSLICE 1' --sys 'const OTHER 3' \
+    --workload "$tmp/s2.wl" --quiet 2>"$tmp/err"
+check "const NSLICE 1 with NSLICE=1 tables, and a constant the tables lack: accepted" test $? -eq 0
