@@ -214,11 +214,12 @@ install: bin/scopecheck bin/scopesim
 	install -m 644 models/sim/*.sys models/sim/*.wl $(DATADIR)/models/sim/
 	install -m 644 models/mutants/*.proto $(DATADIR)/models/mutants/
 	install -m 755 scripts/compare_models.sh $(DATADIR)/scripts/
-	install -m 644 man/scopecheck.1 $(MANDIR)/man1/
+	install -m 644 man/scopecheck.1 man/scopesim.1 $(MANDIR)/man1/
 	install -m 644 man/scopecheck-litmus.5 man/scopecheck-cat.5 man/scopecheck-proto.5 $(MANDIR)/man5/
 
 uninstall:
-	rm -f $(BINDIR)/scopecheck $(BINDIR)/scopesim $(MANDIR)/man1/scopecheck.1 $(MANDIR)/man5/scopecheck-litmus.5 \
+	rm -f $(BINDIR)/scopecheck $(BINDIR)/scopesim $(MANDIR)/man1/scopecheck.1 $(MANDIR)/man1/scopesim.1 \
+	      $(MANDIR)/man5/scopecheck-litmus.5 \
 	      $(MANDIR)/man5/scopecheck-cat.5 $(MANDIR)/man5/scopecheck-proto.5
 	rm -rf $(DATADIR)
 

@@ -69,3 +69,12 @@ for opt in tables system workload; do
     rc=$?
     check "--$opt DIRECTORY: exit 2, 'is a directory'" test "$rc" -eq 2 -a "$(cat "$tmp/err")" = "$tmp: error: is a directory, not a file"
 done
+
+# The man page (issue 28, item 7): every option of --help is in
+# man/scopesim.1, and `make install` installs it.
+missing=$("$sim" --help | grep -oE '^  --[a-z-]+' | sed 's/^  //' | while read -r o; do
+    esc=$(printf '%s' "$o" | sed 's/-/\\-/g')     # --max-cycles is written \-\-max\-cycles
+    grep -qF "$esc" man/scopesim.1 || printf '%s ' "$o"
+    done)
+check "man/scopesim.1 documents every option of --help${missing:+ (missing: $missing)}" test -z "$missing"
+check "make install installs man/scopesim.1" grep -qE '^	install -m 644 .*man/scopesim\.1 \$\(MANDIR\)/man1/' Makefile
