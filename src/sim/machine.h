@@ -41,6 +41,11 @@
 #include "sim/tables.h"
 #include "sim/workload.h"
 
+/* The largest system simulated: larger ones are refused before any
+ * allocation ("FILE: system: ..."), not left to run out of memory. */
+#define SIM_MAX_CUS 65536
+#define SIM_MAX_THREADS (1 << 23)
+
 /* Cycles without progress (sim_warps.progress_at) after which a run
  * stops as stuck rather than spin to --max-cycles or forever. */
 #define SIM_NO_PROGRESS 1000000

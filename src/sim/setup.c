@@ -68,6 +68,14 @@ static bool topology(machine *m)
     m->ncu = m->ngpm_total * s->cus_per_gpm;
     m->ngpu = s->table_gpu_is_gpm ? m->ngpm_total : s->gpus;
     m->threads_per_cu = s->warps_per_cu * s->slots_per_warp;
+    long threads = (long)m->ncu * m->threads_per_cu;
+    if (m->ncu > SIM_MAX_CUS || threads > SIM_MAX_THREADS) {
+        char msg[256];
+        snprintf(msg, sizeof msg, "%d CUs (gpus x gpms_per_gpu x cus_per_gpm) of %d threads (warps_per_cu x "
+                 "slots_per_warp) each, %ld threads: the simulator takes at most %d CUs and %d threads",
+                 m->ncu, m->threads_per_cu, threads, SIM_MAX_CUS, SIM_MAX_THREADS);
+        return setup_error(m, s->path, "system", msg);
+    }
     m->cu_gpu = calloc((size_t)m->ncu, sizeof *m->cu_gpu);
     m->cu_at = calloc((size_t)m->ncu, sizeof *m->cu_at);
     if (!m->cu_gpu || !m->cu_at)

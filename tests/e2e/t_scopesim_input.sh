@@ -78,3 +78,25 @@ missing=$("$sim" --help | grep -oE '^  --[a-z-]+' | sed 's/^  //' | while read -
     done)
 check "man/scopesim.1 documents every option of --help${missing:+ (missing: $missing)}" test -z "$missing"
 check "make install installs man/scopesim.1" grep -qE '^	install -m 644 .*man/scopesim\.1 \$\(MANDIR\)/man1/' Makefile
+
+# Huge or nonsensical system values: a clear error naming the setting,
+# before any allocation.  The bounds are docs/simulator.md's (cus_per_gpm
+# 1..4096, latencies 0..2^20) and the simulator's largest system (65,536
+# CUs, 2^23 threads): 64 GPUs x 64 GPMs x 4096 CUs = 16,777,216 CUs.
+sysref() { # WHAT REGEX --sys LINES...: exit 2, nothing on stdout, stderr matches
+    local what=$1 re=$2; shift 2
+    "$sim" --tables "$tmp/vi.json" --system $sys --workload $wl --unverified --quiet "$@" >"$tmp/out" 2>"$tmp/err"
+    local rc=$?
+    if [ "$rc" -eq 2 ] && [ ! -s "$tmp/out" ] && grep -qE "$re" "$tmp/err"; then
+        echo "PASS: $what"
+    else
+        echo "FAIL: $what (exit $rc, stderr: $(head -c 300 "$tmp/err"))"
+    fi
+}
+sysref "0 CUs per GPM: refused at its column" "^--sys:1:13: error: '0' is not an integer in 1\.\.4096" --sys 'cus_per_gpm 0'
+sysref "a negative latency: refused" "^--sys:1:12: error: '-5' is not an integer in 0\.\." --sys 'l1 latency -5'
+sysref "10^9 CUs per GPM: refused" "^--sys:1:13: error: '1000000000' is not an integer in 1\.\.4096" \
+    --sys 'cus_per_gpm 1000000000'
+sysref "16,777,216 CUs: refused as larger than the simulator takes, no allocation" \
+    '^models/sim/tiny\.sys: system: 16777216 CUs .* at most 65536 CUs and 8388608 threads' \
+    --sys 'gpus 64' --sys 'gpms_per_gpu 64' --sys 'cus_per_gpm 4096'
