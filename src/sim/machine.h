@@ -45,6 +45,8 @@
  * allocation ("FILE: system: ..."), not left to run out of memory. */
 #define SIM_MAX_CUS 65536
 #define SIM_MAX_THREADS (1 << 23)
+#define SIM_MAX_CACHE_LINES (1 << 22)   /* frames of one cache instance */
+#define SIM_MAX_CACHE_TOTAL (1 << 25)   /* frames of every cache together */
 
 /* Cycles without progress (sim_warps.progress_at) after which a run
  * stops as stuck rather than spin to --max-cycles or forever. */

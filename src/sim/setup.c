@@ -244,6 +244,29 @@ static sim_place place_of(const machine *m, enum sim_level lv, int i)
     return (sim_place){0, 0};
 }
 
+/* The caches' frames, per instance and in all, within what the simulator
+ * allocates: a cache of 128G is refused by name, not left to malloc. */
+static bool caches_fit(machine *m)
+{
+    long total = 0;
+    for (int c = 0; c < m->t->nctrls; c++) {
+        const ctl_kind *k = &m->kinds[c];
+        const sim_cache_conf *cc = &k->conf.cache;
+        long ninst = m->t->ctrls[c].ninst;
+        if (!(k->capacity || k->timing_cache) || !cc->present)
+            continue;
+        long lines = (cc->total ? cc->size / ninst : cc->size) / m->s->line_bytes;
+        if (lines > SIM_MAX_CACHE_LINES || (total += lines * ninst) > SIM_MAX_CACHE_TOTAL) {
+            char msg[256];
+            snprintf(msg, sizeof msg, "a cache of %ld lines per instance (%ld instances), more than the simulator "
+                     "takes (%d lines per instance, %d in all)", lines, ninst, SIM_MAX_CACHE_LINES,
+                     SIM_MAX_CACHE_TOTAL);
+            return setup_error(m, m->s->path, sim_role_names[k->role], msg);
+        }
+    }
+    return true;
+}
+
 static bool setup_instance(machine *m, int c, int i, ctl_inst *x)
 {
     const sim_ctrl *ct = &m->t->ctrls[c];
@@ -282,6 +305,8 @@ static bool setup_controllers(machine *m)
         if (t->ctrls[c].var_slots > m->max_var_slots)
             m->max_var_slots = t->ctrls[c].var_slots;
     }
+    if (!caches_fit(m))
+        return false;
     m->ci = calloc((size_t)m->nci, sizeof *m->ci);
     if (!m->ci)
         return setup_error(m, m->s->path, "system", "out of memory");

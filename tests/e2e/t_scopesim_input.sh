@@ -100,3 +100,8 @@ sysref "10^9 CUs per GPM: refused" "^--sys:1:13: error: '1000000000' is not an i
 sysref "16,777,216 CUs: refused as larger than the simulator takes, no allocation" \
     '^models/sim/tiny\.sys: system: 16777216 CUs .* at most 65536 CUs and 8388608 threads' \
     --sys 'gpus 64' --sys 'gpms_per_gpu 64' --sys 'cus_per_gpm 4096'
+# found by fuzz_sim (tests/fuzz/crashes/sim/system-cache-128G.sys): a cache
+# of 128G of 128-byte lines is 2^30 frames per instance, past 2^22.
+sysref "a cache of 128G per L1: refused as larger than the simulator takes, no allocation" \
+    '^models/sim/tiny\.sys: l1: a cache of 1073741824 lines per instance \(2 instances\), more than the simulator takes' \
+    --sys 'l1 latency 20 cache 128G 4 lru'
