@@ -165,12 +165,14 @@ static bool reads_only_constants(const sim_expr *e)
     }
 }
 
-bool sim_const_value(const sim_tables *t, const sim_expr *e, int64_t *value)
+bool sim_const_value(const sim_tables *t, const sim_expr *e, int64_t *value, bool *overflow)
 {
+    *overflow = false;
     if (!e || !reads_only_constants(e))
         return false;
     sim_ctx c = {.t = t, .ok = true, .cu = -1, .gpu = -1};
     *value = eval(&c, e);
+    *overflow = !c.ok;
     return c.ok;
 }
 

@@ -105,8 +105,10 @@ bool sim_held(sim_ctx *c);
 bool sim_pin_addr(sim_ctx *c, const sim_row *row, int64_t *addr);
 
 /* The value of e when it reads only numbers and constants (bound by
- * sim_tables_bind); false when it reads anything else, or overflows. */
-bool sim_const_value(const sim_tables *t, const sim_expr *e, int64_t *value);
+ * sim_tables_bind); false when it reads anything else, or when it
+ * overflows or divides by 0 (then *overflow: as in the checker, the row
+ * that computes it cannot fire). */
+bool sim_const_value(const sim_tables *t, const sim_expr *e, int64_t *value, bool *overflow);
 
 /* The home `h` of address a (for placing data and routing). */
 int64_t sim_home_of(const sim_tables *t, int h, uint64_t addr);

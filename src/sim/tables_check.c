@@ -51,6 +51,19 @@ static bool fits(const sim_tables *t, const sim_ctrl *c, const sim_row *row, con
     return false;
 }
 
+/* A constant expression that overflows int64 (or divides by 0) in this
+ * system: the checker disables the row, so it could never fire. */
+static bool overflows(const sim_tables *t, const sim_ctrl *c, const sim_row *row, const char *what,
+                      const sim_expr *e, FILE *errors)
+{
+    fprintf(errors, "%s: content.controllers.%s: the row at line %d sets %s to `", t->path, c->name, row->source_line,
+            what);
+    sim_expr_text(errors, t, c, NULL, e);
+    fputs("`, which overflows int64 (or divides by 0) in this system: the row could never fire, as in the "
+          "checker; these tables do not fit this system\n", errors);
+    return false;
+}
+
 static const sim_type *target_type(const sim_ctrl *c, const sim_action *a)
 {
     if (a->idx < 0)
@@ -62,21 +75,29 @@ static bool check_action(const sim_tables *t, const sim_ctrl *c, const sim_row *
                          FILE *errors)
 {
     int64_t v;
+    bool over;
     char what[160];
-    if ((a->kind == SA_ASSIGN || a->kind == SA_PUSH) && a->mode == SM_SET && sim_const_value(t, a->e, &v)) {
-        const sim_type *ty = target_type(c, a);
-        if (!ty || ty->kind == ST_BITS || (ty->r.is_value && t->value_wrap))
-            return true;
+    if ((a->kind == SA_ASSIGN || a->kind == SA_PUSH) && a->mode == SM_SET && a->idx >= 0) {
         snprintf(what, sizeof what, "%s", a->on_line ? c->fields[a->idx].name : c->vars[a->idx].name);
+        if (!sim_const_value(t, a->e, &v, &over))
+            return !over || overflows(t, c, row, what, a->e, errors);
+        const sim_type *ty = target_type(c, a);
+        if (ty->kind == ST_BITS || (ty->r.is_value && t->value_wrap))
+            return true;
         return fits(t, c, row, what, a->e, v, &ty->r, ty->lo, ty->hi, errors);
     }
     if (a->kind != SA_SEND || a->msg < 0)
         return true;
     const sim_msg *m = &t->msgs[a->msg];
     for (int k = 1; k < a->nargs && k < m->nfields; k++) {
-        if ((m->range[k].is_value && t->value_wrap) || !sim_const_value(t, a->args[k], &v))
-            continue;
         snprintf(what, sizeof what, "field %s of message %s", m->fields[k], m->name);
+        if (!sim_const_value(t, a->args[k], &v, &over)) {
+            if (over)
+                return overflows(t, c, row, what, a->args[k], errors);
+            continue;
+        }
+        if (m->range[k].is_value && t->value_wrap)
+            continue;
         if (!fits(t, c, row, what, a->args[k], v, &m->range[k], m->lo[k], m->hi[k], errors))
             return false;
     }

@@ -12,7 +12,9 @@
  * is written to `errors` as one line "FILE: content.controllers.C: the
  * row at line N sets ... : FIX", the fix naming the constant to export
  * again (`--const MAXFLUSH=16`) or the system setting (`maxops`), and
- * false is returned.  Values of a wrapping value range always fit.
+ * false is returned.  Values of a wrapping value range always fit.  A
+ * constant expression that overflows int64 or divides by 0 is refused
+ * too: the checker (base/arith.h) disables the row that computes it.
  */
 #ifndef SCOPECHECK_SIM_TABLES_CHECK_H
 #define SCOPECHECK_SIM_TABLES_CHECK_H

@@ -94,3 +94,16 @@ check "NSLICE 1 on stc8: says the fix" grep -qxF "models/sim/stc8.sys: const: th
 "$sim" --tables "$tmp/vi.json" --system models/sim/tiny.sys --sys 'const NSLICE 1' --sys 'const OTHER 3' \
     --workload "$tmp/s2.wl" --quiet 2>"$tmp/err"
 check "const NSLICE 1 with NSLICE=1 tables, and a constant the tables lack: accepted" test $? -eq 0
+
+# int64 overflow in a constant expression, as in the checker (base/arith.h):
+# the row that computes it cannot fire.  hmg_lite's flush round edited to
+# `flush := 4611686018427387904 * NGPU`: 2^62 x 4 GPUs overflows, so it is
+# refused before the run, as a constant out of range is.
+jq '(.content.controllers[0].rows[] | .actions[] | select(.op == "assign" and .target.name == "flush"
+      and .expr.op == "*") | .expr.l) = {"op": "num", "value": 123456789}' "$tmp/hmg16.json" |
+    sed 's/123456789/4611686018427387904/g' >"$tmp/over.json"
+"$sim" --tables "$tmp/over.json" --system models/sim/hmg4x1.sys --workload models/sim/sharing.wl --unverified \
+    --quiet --no-progress 2>"$tmp/err"
+check "a constant expression that overflows int64: refused before the run (exit 2)" test $? -eq 2
+check "a constant expression that overflows int64: says so" \
+    grep -qF "sets flush to \`4611686018427387904 * NGPU\`, which overflows int64 (or divides by 0) in this system: the row could never fire, as in the checker" "$tmp/err"
