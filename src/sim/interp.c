@@ -432,11 +432,16 @@ static void explain_action(sim_ctx *c, const sim_row *row, const sim_action *a, 
         const sim_type *ty = storage_type(c, a->on_line, a->idx);
         c->ok = true;
         int64_t v = eval(c, a->e);
+        const int64_t *old = storage(c, a->on_line, a->idx);
+        bool scalar = a->kind == SA_ASSIGN && !a->index && ty->kind == ST_SCALAR && old;
+        if (scalar && a->mode != SM_SET)    /* the value the slot would take */
+            v = a->mode == SM_ADD ? arith_wrap_add(*old, v) : arith_wrap_sub(*old, v);
         fprintf(to, "%s%s %s `", a->on_line ? "line." : "", a->on_line ? ct->fields[a->idx].name
                 : ct->vars[a->idx].name, a->kind == SA_PUSH ? "push" : a->mode == SM_SET ? ":=" : a->mode == SM_ADD
                 ? "+=" : "-=");
         sim_expr_text(to, c->t, ct, row->msg >= 0 ? &c->t->msgs[row->msg] : NULL, a->e);
-        fprintf(to, "` (%lld) cannot be done: the range is %ld..%ld", (long long)v, ty->lo, ty->hi);
+        fprintf(to, "` (%s %lld) cannot be done: the range is %ld..%ld", c->ok ? "gives" : "overflows at",
+                (long long)v, ty->lo, ty->hi);
         return;
     }
     if (a->kind == SA_STALL) {
