@@ -220,11 +220,12 @@ install: bin/scopecheck bin/scopesim
 	install -m 755 scripts/compare_models.sh scripts/plot.sh $(DATADIR)/scripts/
 	cp -R litmus $(DATADIR)/
 	chmod -R u=rwX,go=rX $(DATADIR)/litmus
-	install -m 644 man/scopecheck.1 $(MANDIR)/man1/
+	install -m 644 man/scopecheck.1 man/scopesim.1 $(MANDIR)/man1/
 	install -m 644 man/scopecheck-litmus.5 man/scopecheck-cat.5 man/scopecheck-proto.5 $(MANDIR)/man5/
 
 uninstall:
-	rm -f $(BINDIR)/scopecheck $(BINDIR)/scopesim $(MANDIR)/man1/scopecheck.1 $(MANDIR)/man5/scopecheck-litmus.5 \
+	rm -f $(BINDIR)/scopecheck $(BINDIR)/scopesim $(MANDIR)/man1/scopecheck.1 $(MANDIR)/man1/scopesim.1 \
+	      $(MANDIR)/man5/scopecheck-litmus.5 \
 	      $(MANDIR)/man5/scopecheck-cat.5 $(MANDIR)/man5/scopecheck-proto.5
 	rm -rf $(DATADIR)
 

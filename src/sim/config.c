@@ -177,6 +177,27 @@ static bool message_line(cparse *p, const sim_line *l)
     return true;
 }
 
+/* const NAME VALUE: the value this system needs of a constant of the
+ * tables (stc8.sys: NSLICE 4, its L2's banks); checked before a run. */
+static bool const_line(cparse *p, const sim_line *l)
+{
+    long v;
+    sim_system *s = p->s;
+    if (l->nwords != 3)
+        return bad(p, &l->words[0], "expected: const NAME VALUE");
+    if (!words_int(p->file, &l->words[2], -(1L << 40), 1L << 40, &v, p->errors))
+        return false;
+    int k = 0;
+    while (k < s->nconsts && strcmp(s->const_name[k], l->words[1].text))
+        k++;
+    if (k == SIM_MAX_NAMED)
+        return bad(p, &l->words[1], "too many constants");
+    s->const_name[k] = l->words[1].text;
+    s->const_value[k] = v;
+    s->nconsts += k == s->nconsts;
+    return true;
+}
+
 static bool energy_line(cparse *p, const sim_line *l)
 {
     if (l->nwords != 3)
@@ -245,6 +266,8 @@ static bool one_line(cparse *p, const sim_line *l)
         return channel_line(p, l);
     if (!strcmp(key, "energy"))
         return energy_line(p, l);
+    if (!strcmp(key, "const"))
+        return const_line(p, l);
     return bad(p, &l->words[0], "unknown setting (docs/simulator.md lists them)");
 }
 

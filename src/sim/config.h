@@ -70,6 +70,9 @@ typedef struct sim_system {
     const char *msg_name[SIM_MAX_NAMED];
     int msg_bytes[SIM_MAX_NAMED];
     double energy[EN_COUNT];    /* pJ per event (docs/simulator.md) */
+    int nconsts;                /* `const NAME VALUE`: a constant of the tables this system needs */
+    const char *const_name[SIM_MAX_NAMED];
+    long const_value[SIM_MAX_NAMED];
 } sim_system;
 
 /* `extra`: n lines of settings from the command line. */

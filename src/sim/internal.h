@@ -43,6 +43,7 @@ typedef struct ctl_inst {
     sim_cache cache;            /* the tables' capacity (lines out of the initial state), if configured */
     sim_cache memcache;         /* memory-backed: the memory-side cache, if configured */
     uint64_t dram_free;
+    uint64_t served;            /* events fired (utilisation: served / (rate * cycles)) */
 } ctl_inst;
 
 /* A kind of controller: its instances, lines, configuration and role. */
@@ -68,6 +69,7 @@ typedef struct chan_inst {
     bool listed;                /* in its destination's ready or blocked list */
     bool waiters;               /* a send found it full: wake its sender when it drains */
     uint64_t last_arrive, free_at;
+    uint64_t busy;              /* cycles its own port spent serialising (local link) */
 } chan_inst;
 
 typedef struct machine {
@@ -97,6 +99,8 @@ typedef struct machine {
     int nmsgs;
     /* links between GPMs and GPUs: when each is free again */
     uint64_t *gpm_link_free, *gpu_link_free;
+    uint64_t *gpm_link_busy, *gpu_link_busy;    /* cycles each spent serialising */
+    uint64_t kernels_done;      /* kernel boundaries passed */
     sim_warps warps;
     sim_queue queue;
     uint64_t now;

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "base/arith.h"
+#include "sim/expr_text.h"
 
 static const sim_type *storage_type(const sim_ctx *c, bool on_line, int idx)
 {
@@ -147,6 +148,34 @@ static int64_t eval(sim_ctx *c, const sim_expr *e)
     return 0;
 }
 
+/* Reads only numbers, constants and operators over them. */
+static bool reads_only_constants(const sim_expr *e)
+{
+    if (!e)
+        return true;
+    switch (e->kind) {
+    case SX_NUM:
+    case SX_CONST: return true;
+    case SX_BIN:
+    case SX_NOT:
+    case SX_NEG:
+    case SX_COND:
+        return reads_only_constants(e->l) && reads_only_constants(e->r) && reads_only_constants(e->r2);
+    default: return false;
+    }
+}
+
+bool sim_const_value(const sim_tables *t, const sim_expr *e, int64_t *value, bool *overflow)
+{
+    *overflow = false;
+    if (!e || !reads_only_constants(e))
+        return false;
+    sim_ctx c = {.t = t, .ok = true, .cu = -1, .gpu = -1};
+    *value = eval(&c, e);
+    *overflow = !c.ok;
+    return c.ok;
+}
+
 int64_t sim_home_of(const sim_tables *t, int h, uint64_t addr)
 {
     sim_ctx c = {.t = t, .addr = addr, .ok = true, .cu = -1, .gpu = -1};
@@ -168,7 +197,7 @@ static int self_instance(const sim_ctx *c, const sim_chan *ch)
     return -1;
 }
 
-static void act_send(sim_ctx *c, const sim_action *a, sim_effects *fx)
+static inline __attribute__((always_inline)) void act_send(sim_ctx *c, const sim_action *a, sim_effects *fx)
 {
     if (fx->nsends == SIM_MAX_SENDS) {
         c->ok = false;
@@ -218,7 +247,7 @@ static void act_send(sim_ctx *c, const sim_action *a, sim_effects *fx)
     fx->nsends++;
 }
 
-static void act_assign(sim_ctx *c, const sim_action *a)
+static inline __attribute__((always_inline)) void act_assign(sim_ctx *c, const sim_action *a)
 {
     int64_t *s = storage(c, a->on_line, a->idx);
     const sim_type *ty = storage_type(c, a->on_line, a->idx);
@@ -278,7 +307,7 @@ static void reset_line(sim_ctx *c)
                    sizeof *c->line * (size_t)ct->fields[f].type.slots);
 }
 
-static void act(sim_ctx *c, const sim_action *a, sim_effects *fx)
+static inline __attribute__((always_inline)) void act(sim_ctx *c, const sim_action *a, sim_effects *fx)
 {
     switch (a->kind) {
     case SA_SEND: act_send(c, a, fx); break;
@@ -333,7 +362,7 @@ static void act(sim_ctx *c, const sim_action *a, sim_effects *fx)
 
 /* ---- choosing and firing a row ------------------------------------------------------- */
 
-static void copy_on_write(sim_ctx *c, const sim_ctrl *ct, const sim_row *row)
+static inline __attribute__((always_inline)) void copy_on_write(sim_ctx *c, const sim_ctrl *ct, const sim_row *row)
 {
     if (row->changes_line && c->has_line && c->line_scratch && c->line != c->line_scratch) {
         memcpy(c->line_scratch, c->line, sizeof *c->line * (size_t)ct->line_slots);
@@ -390,4 +419,89 @@ bool sim_pin_addr(sim_ctx *c, const sim_row *row, int64_t *addr)
     int64_t x = eval(c, row->pin);
     *addr = x - row->pin_k;
     return c->ok;
+}
+
+/* ---- why nothing fires ------------------------------------------------------------------ */
+
+static void explain_action(sim_ctx *c, const sim_row *row, const sim_action *a, FILE *to)
+{
+    const sim_ctrl *ct = &c->t->ctrls[c->ctrl];
+    static const char *const kinds[] = {"send", "assign", "reg :=", "done", "wait", "stall", "invalidate",
+                                        "invalidate_all", "set state", "push", "pop", "clear"};
+    if (a->kind == SA_ASSIGN || a->kind == SA_PUSH) {
+        const sim_type *ty = storage_type(c, a->on_line, a->idx);
+        c->ok = true;
+        int64_t v = eval(c, a->e);
+        const int64_t *old = storage(c, a->on_line, a->idx);
+        bool scalar = a->kind == SA_ASSIGN && !a->index && ty->kind == ST_SCALAR && old;
+        if (scalar && a->mode != SM_SET)    /* the value the slot would take */
+            v = a->mode == SM_ADD ? arith_wrap_add(*old, v) : arith_wrap_sub(*old, v);
+        fprintf(to, "%s%s %s `", a->on_line ? "line." : "", a->on_line ? ct->fields[a->idx].name
+                : ct->vars[a->idx].name, a->kind == SA_PUSH ? "push" : a->mode == SM_SET ? ":=" : a->mode == SM_ADD
+                ? "+=" : "-=");
+        sim_expr_text(to, c->t, ct, row->msg >= 0 ? &c->t->msgs[row->msg] : NULL, a->e);
+        fprintf(to, "` (%s %lld) cannot be done: the range is %ld..%ld", c->ok ? "gives" : "overflows at",
+                (long long)v, ty->lo, ty->hi);
+        return;
+    }
+    if (a->kind == SA_STALL) {
+        fputs("the row says `stall`", to);
+        return;
+    }
+    fprintf(to, "its `%s` cannot be done", kinds[a->kind]);
+}
+
+/* One matching row: why it does not fire.  The row runs on the scratch
+ * copies, which the caller's ctx names. */
+/* (cold: kept out of the hot path's inlining decisions) */
+__attribute__((cold)) static void explain_row(sim_ctx *c, const sim_row *row, FILE *to)
+{
+    const sim_ctrl *ct = &c->t->ctrls[c->ctrl];
+    c->ok = true;
+    fprintf(to, "row at line %d: ", row->source_line);
+    if (row->guard && !(eval(c, row->guard) && c->ok)) {
+        fputs("guard `", to);
+        sim_expr_text(to, c->t, ct, row->msg >= 0 ? &c->t->msgs[row->msg] : NULL, row->guard);
+        fputs(c->ok ? "` is false" : "` cannot be evaluated", to);
+        return;
+    }
+    int64_t *line = c->line, *vars = c->vars;
+    copy_on_write(c, ct, row);
+    sim_effects fx;
+    memset(&fx, 0, sizeof fx);
+    int k = 0;
+    for (; k < row->nacts && c->ok; k++)
+        act(c, &row->acts[k], &fx);
+    if (!c->ok)
+        explain_action(c, row, &row->acts[k - 1], to);
+    else
+        fputs("could fire, but a channel it sends on or its cache set is full", to);
+    c->line = line;
+    c->vars = vars;
+}
+
+void sim_explain(sim_ctx *c, const sim_event_desc *ev, FILE *to)
+{
+    const sim_ctrl *ct = &c->t->ctrls[c->ctrl];
+    int state = c->has_line ? (int)c->line[0] : 0, n = 0;
+    int key = sim_event_key(c->t, (int)ev->kind, ev->order, ev->scope, ev->remote, ev->chan, ev->msg, ev->internal);
+    for (int i = ct->cand_first[key]; i < ct->cand_first[key + 1]; i++) {
+        const sim_row *row = &ct->rows[ct->cand_rows[i]];
+        if (!(row->states >> state & 1))
+            continue;
+        fputs(n++ ? "; " : "", to);
+        explain_row(c, row, to);
+    }
+    if (!n)
+        fputs("no row matches", to);
+    fputs("; variables", to);
+    for (int v = 0; v < ct->nvars; v++) {
+        const int64_t *s = &c->vars[ct->var_off[v]];
+        if (ct->vars[v].type.kind == ST_SCALAR)
+            fprintf(to, " %s=%lld", ct->vars[v].name, (long long)*s);
+        else if (ct->vars[v].type.kind == ST_FIFO)
+            fprintf(to, " len(%s)=%lld", ct->vars[v].name, (long long)s[0]);
+    }
+    if (!ct->nvars)
+        fputs(" none", to);
 }

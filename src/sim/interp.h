@@ -28,6 +28,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "sim/tables.h"
 
@@ -85,6 +86,14 @@ enum sim_fire { FIRE_OK, FIRE_BLOCKED, FIRE_UNHANDLED };
 
 enum sim_fire sim_fire(sim_ctx *c, const sim_event_desc *ev, const sim_row **row, sim_effects *fx);
 
+/* Why no row fires for the event in c, written to `to` as the checker's
+ * "Why stuck" does: for each row whose state and event match, in table
+ * order, "row at line N: guard `E` is false" or the action that cannot be done
+ * and its value, then the instance's scalar variables.  The ctx must name
+ * scratch buffers: nothing stored changes.  For messages, not the hot
+ * path. */
+void sim_explain(sim_ctx *c, const sim_event_desc *ev, FILE *to);
+
 /* The processor controller's `hold` holds on the event's context (the
  * line and variables in c): no processor event may fire.  As the
  * checker, an expression that cannot be evaluated does not hold. */
@@ -94,6 +103,12 @@ bool sim_held(sim_ctx *c);
  * the instance's variables in c; false when the pin cannot be evaluated
  * (an empty fifo's head). */
 bool sim_pin_addr(sim_ctx *c, const sim_row *row, int64_t *addr);
+
+/* The value of e when it reads only numbers and constants (bound by
+ * sim_tables_bind); false when it reads anything else, or when it
+ * overflows or divides by 0 (then *overflow: as in the checker, the row
+ * that computes it cannot fire). */
+bool sim_const_value(const sim_tables *t, const sim_expr *e, int64_t *value, bool *overflow);
 
 /* The home `h` of address a (for placing data and routing). */
 int64_t sim_home_of(const sim_tables *t, int h, uint64_t addr);

@@ -4,6 +4,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "sim/expr_text.h"
 #include "sim/internal.h"
 
 /* R_STAYED: a processor row fired but neither completed the operation nor
@@ -114,10 +115,11 @@ static uint64_t cross(machine *m, const ctl_inst *from, chan_inst *ch, int bytes
     sim_place a = from->at, b = m->ci[ch->dest_ci].at;
     int cls = link_class(a, b);
     const sim_link_conf *l = cls == LINK_LOCAL && m->chan_port[ch->chan] ? m->chan_port[ch->chan] : &m->s->link[cls];
-    uint64_t *free_at = cls == LINK_LOCAL ? &ch->free_at
-                      : cls == LINK_GPM ? &m->gpm_link_free[a.gpm * m->ngpm_total + b.gpm]
-                                        : &m->gpu_link_free[a.gpu * m->s->gpus + b.gpu];
+    int pair = cls == LINK_GPM ? a.gpm * m->ngpm_total + b.gpm : a.gpu * m->s->gpus + b.gpu;
+    uint64_t *free_at = cls == LINK_LOCAL ? &ch->free_at : cls == LINK_GPM ? &m->gpm_link_free[pair]
+                                                                            : &m->gpu_link_free[pair];
     uint64_t ser = (uint64_t)((double)bytes / l->bandwidth + 0.999999);
+    *(cls == LINK_LOCAL ? &ch->busy : cls == LINK_GPM ? &m->gpm_link_busy[pair] : &m->gpu_link_busy[pair]) += ser;
     uint64_t start = depart > *free_at ? depart : *free_at;
     *free_at = start + ser;
     uint64_t arrive = start + ser + (uint64_t)l->latency;
@@ -444,18 +446,49 @@ static bool evict_one(machine *m, int xi, int set)
     return false;
 }
 
+/* The event as the tables name it: "recv req.Load", "store.release.sys". */
+static void event_name(const machine *m, const firing *f, char *ev, size_t n)
+{
+    if (f->ev.kind == SE_RECV)
+        snprintf(ev, n, "recv %s.%s", m->t->chans[f->ev.chan].name, m->t->msgs[f->ev.msg].name);
+    else if (f->ev.kind == SE_INTERNAL)
+        snprintf(ev, n, "%s", m->t->ctrls[f->ctx.ctrl].internal[f->ev.internal]);
+    else
+        snprintf(ev, n, "%s.%s%s%s", vocab_event_kinds[f->ev.kind], vocab_orders[f->ev.order],
+                 vocab_scope_suffixes[f->ev.scope % SIM_NSCOPES], f->ev.remote ? ".remote" : "");
+}
+
 static void unhandled(machine *m, const firing *f, int64_t state)
 {
     const sim_ctrl *ct = &m->t->ctrls[f->ctx.ctrl];
     char ev[96];
-    if (f->ev.kind == SE_RECV)
-        snprintf(ev, sizeof ev, "recv %s.%s", m->t->chans[f->ev.chan].name, m->t->msgs[f->ev.msg].name);
-    else
-        snprintf(ev, sizeof ev, "%s.%s%s%s", vocab_event_kinds[f->ev.kind], vocab_orders[f->ev.order],
-                 vocab_scope_suffixes[f->ev.scope % SIM_NSCOPES], f->ev.remote ? ".remote" : "");
+    event_name(m, f, ev, sizeof ev);
     fatal(m, "controller %s in state %s has no row for %s: the verified tests never reached this pair, so the "
              "tables do not cover this run (check them with a test that reaches it)", ct->name,
           ct->states[state >= 0 && state < ct->nstates ? state : 0], ev);
+}
+
+/* Points f's context at its line (stored, or the initial contents) and
+ * the instance's variables, with the scratch buffers: the row reads them
+ * in place and sim_fire copies what a row changes (see sim/interp.h).
+ * Returns the line's record, or -1. */
+static inline __attribute__((always_inline)) int32_t load_line(machine *m, firing *f)
+{
+    ctl_inst *x = &m->ci[f->xi];
+    ctl_kind *k = &m->kinds[x->ctrl];
+    int32_t rec = f->ctx.has_line ? lines_find(&k->lines, x->inst, f->ctx.addr) : -1;
+    int64_t *initial = k->line_init;
+    if (f->ctx.has_line && m->t->ctrls[x->ctrl].memory_backed) {   /* the memory field's initial value depends on the address */
+        machine_default_line(m, x->ctrl, f->ctx.addr, m->default_line);
+        initial = m->default_line;
+    }
+    m->line_default = initial;
+    f->ctx.line = !f->ctx.has_line ? m->scratch_line : rec >= 0 ? lines_slots(&k->lines, rec) : initial;
+    f->ctx.line_init = initial;
+    f->ctx.vars = x->vars;
+    f->ctx.line_scratch = m->scratch_line;
+    f->ctx.vars_scratch = m->scratch_vars;
+    return rec;
 }
 
 static enum try_result fire_event(machine *m, firing *f, enum sim_stall *cause)
@@ -464,21 +497,7 @@ static enum try_result fire_event(machine *m, firing *f, enum sim_stall *cause)
     ctl_kind *k = &m->kinds[x->ctrl];
     const sim_ctrl *ct = &m->t->ctrls[x->ctrl];
     for (int attempt = 0; attempt < 2 * SIM_MAX_ASSOC; attempt++) {
-        int32_t rec = f->ctx.has_line ? lines_find(&k->lines, x->inst, f->ctx.addr) : -1;
-        int64_t *initial = k->line_init;
-        if (f->ctx.has_line && ct->memory_backed) {     /* the memory field's initial value depends on the address */
-            machine_default_line(m, x->ctrl, f->ctx.addr, m->default_line);
-            initial = m->default_line;
-        }
-        m->line_default = initial;
-        /* the row reads the stored line (or the initial one) and the
-         * instance's variables in place; sim_fire copies what a row
-         * changes into the scratch buffers (see sim/interp.h) */
-        f->ctx.line = !f->ctx.has_line ? m->scratch_line : rec >= 0 ? lines_slots(&k->lines, rec) : initial;
-        f->ctx.line_init = initial;
-        f->ctx.vars = x->vars;
-        f->ctx.line_scratch = m->scratch_line;
-        f->ctx.vars_scratch = m->scratch_vars;
+        int32_t rec = load_line(m, f);
         int64_t old_state = f->ctx.has_line ? f->ctx.line[0] : 0;
         if (f->processor && ct->hold && sim_held(&f->ctx)) {
             *cause = STALL_HOLD;
@@ -533,17 +552,26 @@ static void thread_context(const machine *m, sim_ctx *c, int thread)
     c->rmw_b = th->op.b;
 }
 
+/* Thread t's operation offered to instance xi. */
+static inline __attribute__((always_inline)) void thread_firing(const machine *m, int xi, int t, firing *f)
+{
+    const ctl_inst *x = &m->ci[xi];
+    const sim_op *op = &m->warps.th[t].op;
+    static const enum sim_ev kinds[] = {SE_LOAD, SE_STORE, SE_RMW, SE_FENCE};
+    *f = (firing){.xi = xi, .thread = t, .processor = true, .msg_type = -1};
+    f->ev = (sim_event_desc){.kind = kinds[op->kind], .order = op->order, .scope = op->scope, .remote = op->remote};
+    f->ctx = (sim_ctx){.t = m->t, .ctrl = x->ctrl, .inst = x->inst, .cu = x->inst, .gpu = m->cu_gpu[x->inst],
+                       .cu_gpu = m->cu_gpu, .addr = op->addr, .has_line = op->kind != OPK_FENCE,
+                       .tid = t - x->inst * m->threads_per_cu};
+    thread_context(m, &f->ctx, t);
+}
+
 static enum try_result try_thread(machine *m, int xi, int t, enum sim_stall *why)
 {
     ctl_inst *x = &m->ci[xi];
     const sim_op *op = &m->warps.th[t].op;
-    firing f = {.xi = xi, .thread = t, .processor = true, .msg_type = -1};
-    static const enum sim_ev kinds[] = {SE_LOAD, SE_STORE, SE_RMW, SE_FENCE};
-    f.ev = (sim_event_desc){.kind = kinds[op->kind], .order = op->order, .scope = op->scope, .remote = op->remote};
-    f.ctx = (sim_ctx){.t = m->t, .ctrl = x->ctrl, .inst = x->inst, .cu = x->inst, .gpu = m->cu_gpu[x->inst],
-                      .cu_gpu = m->cu_gpu, .addr = op->addr, .has_line = op->kind != OPK_FENCE,
-                      .tid = t - x->inst * m->threads_per_cu};
-    thread_context(m, &f.ctx, t);
+    firing f;
+    thread_firing(m, xi, t, &f);
     enum sim_stall cause = STALL_NONE;
     enum try_result r = fire_event(m, &f, &cause);
     *why = cause;
@@ -560,7 +588,7 @@ static enum try_result try_thread(machine *m, int xi, int t, enum sim_stall *why
 
 /* The delivery of message msg of channel instance ci: its context, as
  * docs/protocol-tables.md defines it ("Routing above the CU"). */
-static void delivery(const machine *m, int ci, int msg, firing *f)
+static inline __attribute__((always_inline)) void delivery(const machine *m, int ci, int msg, firing *f)
 {
     const chan_inst *x = &m->chi[ci];
     const sim_chan *ch = &m->t->chans[x->chan];
@@ -707,6 +735,7 @@ static void serve(machine *m, int xi)
                           : item >= 0 ? try_thread(m, xi, item, &why) : try_channel(m, -1 - item, &why);
         if (r == R_FIRED || r == R_STAYED) {
             fired++;
+            x->served++;
             unblock(x);
             if (r == R_STAYED)
                 x->blocked[x->nblocked++] = item;
@@ -760,6 +789,7 @@ static void run_warp(machine *m, int w)
 
 static void release_kernel(machine *m)
 {
+    m->kernels_done++;
     warps_release_kernel(&m->warps, m->now);
     for (int w = 0; w < m->warps.nwarps; w++)
         if (!m->warps.w[w].finished)
@@ -799,10 +829,83 @@ static void progress(machine *m, double started, double *last)
     if (now - *last < 1.0)
         return;
     *last = now;
-    fprintf(stderr, "\rscopesim: cycle %llu, %llu operations, %d of %d warps done, %.0f s",
+    long total = workload_kernels(m->wl);
+    fprintf(stderr, "\rscopesim: kernel %llu of %ld, cycle %llu, %llu operations, %d of %d warps done, %.0f s",
+            (unsigned long long)(m->kernels_done < (uint64_t)total ? m->kernels_done + 1 : (uint64_t)total), total,
             (unsigned long long)m->now, (unsigned long long)(m->warps.ops[0] + m->warps.ops[1] + m->warps.ops[2]),
             m->warps.finished, m->warps.nwarps, now - started);
     fflush(stderr);
+}
+
+/* One event that cannot fire, and why: who offers it, where, in which
+ * state, and each matching row's reason (sim_explain). */
+static void explain_item(machine *m, int xi, int32_t item, FILE *to)
+{
+    const ctl_inst *x = &m->ci[xi];
+    const sim_ctrl *ct = &m->t->ctrls[x->ctrl];
+    firing f;
+    if (item == INTERNAL_ITEM)
+        return;
+    if (item >= 0) {
+        thread_firing(m, xi, item, &f);
+        fprintf(to, "  warp %d (CU %d, slot %d): ", m->warps.th[item].warp, x->inst, f.ctx.tid);
+    } else {
+        const chan_inst *ch = &m->chi[-1 - item];
+        if (ch->head < 0)
+            return;
+        delivery(m, -1 - item, ch->head, &f);
+        fputs("  a message", to);
+        if (f.thread >= 0)
+            fprintf(to, " for warp %d", m->warps.th[f.thread].warp);
+        fputs(": ", to);
+    }
+    char ev[96];
+    event_name(m, &f, ev, sizeof ev);
+    load_line(m, &f);
+    fprintf(to, "%s", ev);
+    if (f.ctx.has_line)
+        fprintf(to, " at address %llu", (unsigned long long)f.ctx.addr);
+    fprintf(to, " waits at %s[%d]", ct->name, x->inst);
+    if (f.ctx.has_line)
+        fprintf(to, " in state %s", ct->states[f.ctx.line[0] >= 0 && f.ctx.line[0] < ct->nstates ? f.ctx.line[0] : 0]);
+    fputs(": ", to);
+    if (f.processor && ct->hold && sim_held(&f.ctx)) {
+        fputs("the controller's hold `", to);
+        sim_expr_text(to, m->t, ct, NULL, ct->hold);
+        fputs("` holds it", to);
+    } else {
+        sim_explain(&f.ctx, &f.ev, to);
+    }
+    fputc('\n', to);
+}
+
+/* As verify's "Why stuck": the first events that wait, and why. */
+static void explain_deadlock(machine *m, int waiting)
+{
+    enum { SHOWN = 8 };
+    int shown = 0;
+    /* per controller: 1 + the instance whose first event was shown, 0 none */
+    int *first = calloc((size_t)m->t->nctrls, sizeof *first);
+    fputs("Why stuck:\n", m->errors);
+    for (int i = 0; i < m->nci && first && shown < SHOWN; i++) {     /* one event of each controller first */
+        const ctl_inst *x = &m->ci[i];
+        if (x->nblocked + x->nparked > 0 && !first[x->ctrl]) {
+            first[x->ctrl] = i + 1;
+            explain_item(m, i, x->nblocked ? x->blocked[0] : x->parked[0], m->errors);
+            shown++;
+        }
+    }
+    for (int i = 0; i < m->nci && shown < SHOWN; i++) {
+        const ctl_inst *x = &m->ci[i];
+        for (int k = first && first[x->ctrl] == i + 1; k < x->nblocked + x->nparked && shown < SHOWN; k++, shown++)
+            explain_item(m, i, k < x->nblocked ? x->blocked[k] : x->parked[k - x->nblocked], m->errors);
+    }
+    free(first);
+    if (waiting > shown)
+        fprintf(m->errors, "  ... and %d more waiting events\n", waiting - shown);
+    if (!waiting)
+        fputs("  no event waits at a controller: the unfinished warps wait for answers that no message carries\n",
+              m->errors);
 }
 
 static void report_deadlock(machine *m)
@@ -813,8 +916,49 @@ static void report_deadlock(machine *m)
     fprintf(m->errors, "scopesim: error: deadlock at cycle %llu: %d of %d warps unfinished, %d events blocked at "
             "the controllers, nothing left to happen\n", (unsigned long long)m->now,
             m->warps.nwarps - m->warps.finished, m->warps.nwarps, waiting);
+    explain_deadlock(m, waiting);
     m->status = 1;
     m->r->incomplete = "deadlock";
+}
+
+/* An operation as the tables name its event: "load.acquire.gpu". */
+static void op_name(const sim_op *op, char *buf, size_t n)
+{
+    static const enum sim_ev kinds[] = {SE_LOAD, SE_STORE, SE_RMW, SE_FENCE};
+    if (op->kind > OPK_FENCE)
+        snprintf(buf, n, "%s", op->kind == OPK_COMPUTE ? "compute" : "a barrier");
+    else
+        snprintf(buf, n, "%s.%s%s%s", vocab_event_kinds[kinds[op->kind]], vocab_orders[op->order],
+                 vocab_scope_suffixes[op->scope % SIM_NSCOPES], op->remote ? ".remote" : "");
+}
+
+/* No warp has made progress for SIM_NO_PROGRESS cycles: the warps only
+ * spin (each value they wait for is the one they read before) or sleep,
+ * and no write will end it. */
+static void report_no_progress(machine *m)
+{
+    enum { SHOWN = 8 };
+    fprintf(m->errors, "scopesim: error: no progress at cycle %llu: for %d cycles no operation completed but reads "
+            "that returned the value the warp had read before (a spin that no write ends); %d of %d warps "
+            "unfinished\nWhy stuck:\n", (unsigned long long)m->now, SIM_NO_PROGRESS,
+            m->warps.nwarps - m->warps.finished, m->warps.nwarps);
+    int shown = 0, spinning = 0;
+    for (int i = 0; i < m->warps.nwarps; i++) {
+        const sim_warp *w = &m->warps.w[i];
+        if (w->finished || w->at_kernel)
+            continue;
+        spinning++;
+        if (shown++ == SHOWN)
+            continue;
+        char op[64];
+        op_name(&w->pending, op, sizeof op);
+        fprintf(m->errors, "  warp %d (CU %d) waits for another value: its next operation is %s at address %llu, "
+                "the value it last read %lld\n", i, w->cu, op, (unsigned long long)w->pending.addr, (long long)w->last);
+    }
+    if (spinning > SHOWN)
+        fprintf(m->errors, "  ... and %d more warps\n", spinning - SHOWN);
+    m->status = 1;
+    m->r->incomplete = "no-progress";
 }
 
 static void loop(machine *m)
@@ -844,7 +988,18 @@ static void loop(machine *m)
         case EV_CTL: serve(m, (int)ev.id); break;
         case EV_KERNEL: release_kernel(m); break;
         }
-        if (tty && (++n & 0xffff) == 0)
+        if ((++n & 0x3ff) != 0)
+            continue;       /* every 1024 events: a signal, no progress, the progress line */
+        if (m->o->stop && *m->o->stop) {
+            m->status = 3;
+            m->r->incomplete = "interrupted";
+            break;
+        }
+        if (m->now - m->warps.progress_at > SIM_NO_PROGRESS) {
+            report_no_progress(m);
+            break;
+        }
+        if (tty && (n & 0xffff) == 0)
             progress(m, started, &last);
     }
     if (tty)
@@ -853,6 +1008,68 @@ static void loop(machine *m)
         report_deadlock(m);
     m->r->seconds = wall_seconds() - started;
     m->r->cpu_seconds = clock_seconds(CLOCK_PROCESS_CPUTIME_ID) - cpu;
+}
+
+/* Controllers: events fired per instance over rate * cycles. */
+static void controller_utilisation(machine *m, double cycles)
+{
+    for (int c = 0; c < m->r->nctrls; c++) {
+        const ctl_kind *k = &m->kinds[c];
+        double sum = 0, peak = 0, cap = cycles * k->conf.rate;
+        int n = m->t->ctrls[c].ninst;
+        for (int i = 0; i < n; i++) {
+            double u = (double)m->ci[k->first + i].served / cap;
+            sum += u;
+            peak = u > peak ? u : peak;
+        }
+        m->r->ctrl[c].util = sum / n;
+        m->r->ctrl[c].peak_util = peak;
+    }
+}
+
+/* One link's busy cycles into its class's mean (over links that carried
+ * a message) and peak. */
+static void add_link(sim_results *r, int cls, uint64_t busy, double cycles, int *used)
+{
+    if (!busy)
+        return;
+    double u = (double)busy / cycles;
+    r->link_util[cls] += u;
+    r->link_peak_util[cls] = u > r->link_peak_util[cls] ? u : r->link_peak_util[cls];
+    used[cls]++;
+}
+
+static void link_utilisation(machine *m, double cycles)
+{
+    int used[LINK_COUNT] = {0};
+    for (int i = 0; i < m->nchi; i++)
+        add_link(m->r, LINK_LOCAL, m->chi[i].busy, cycles, used);
+    for (int i = 0; i < m->ngpm_total * m->ngpm_total; i++)
+        add_link(m->r, LINK_GPM, m->gpm_link_busy[i], cycles, used);
+    for (int i = 0; i < m->s->gpus * m->s->gpus; i++)
+        add_link(m->r, LINK_GPU, m->gpu_link_busy[i], cycles, used);
+    for (int k = 0; k < LINK_COUNT; k++)
+        m->r->link_util[k] = used[k] ? m->r->link_util[k] / used[k] : 0;
+}
+
+/* Average, median, 99th percentile and largest load latency. */
+static void load_latency(machine *m)
+{
+    const uint64_t *h = m->warps.load_latency;
+    sim_results *r = m->r;
+    for (int b = 0; b < SIM_LATENCY_BUCKETS; b++)
+        r->load_count += h[b];
+    uint64_t seen = 0, p50 = (r->load_count + 1) / 2, p99 = r->load_count - r->load_count / 100;
+    for (int b = 0; b < SIM_LATENCY_BUCKETS && r->load_count; b++) {
+        if (seen < p50 && seen + h[b] >= p50)
+            r->load_p50 = (uint64_t)b;
+        if (seen < p99 && seen + h[b] >= p99)
+            r->load_p99 = (uint64_t)b;
+        seen += h[b];
+        if (h[b])
+            r->load_max = (uint64_t)b;
+    }
+    r->load_avg = r->load_count ? (double)m->warps.load_latency_sum / (double)r->load_count : 0;
 }
 
 static void finish_results(machine *m)
@@ -868,6 +1085,14 @@ static void finish_results(machine *m)
     r->compute_cycles = m->warps.compute_cycles;
     memcpy(r->stall, m->warps.stall, sizeof r->stall);
     r->peak_events = m->queue.peak;
+    /* kernels completed: a boundary ends each but the last, which ends with the warps */
+    r->kernels = m->kernels_done + (m->warps.finished == m->warps.nwarps);
+    r->kernels_total = (uint64_t)workload_kernels(m->wl);
+    if (m->now) {
+        controller_utilisation(m, (double)m->now);
+        link_utilisation(m, (double)m->now);
+    }
+    load_latency(m);
     r->complete = m->status == 0;
     if (m->fatal && !r->incomplete)
         r->incomplete = "tables";

@@ -20,15 +20,18 @@
  * assumption beyond the check in the results), runs to the end of the
  * workload, and fills `r`.  Returns 0 when the run completed; 1 when the
  * tables met an event they have no row for, an eviction that does not
- * free its frame, or a deadlock (the message says which); 2 when the
+ * free its frame, a deadlock (with "Why stuck": who waits where, and
+ * for which guard), or no progress for SIM_NO_PROGRESS cycles (every
+ * unfinished warp spins on a value no write changes); 2 when the
  * system, the tables and the workload do not fit together ("FILE: FIELD:
- * ..."); 3 when --max-cycles cut the run (the results are partial and say
- * so).  Memory for a run is allocated while it is set up and while
+ * ..."); 3 when --max-cycles or a signal (o->stop) cut the run (the
+ * results are partial and say so: "max-cycles", "interrupted").  Memory for a run is allocated while it is set up and while
  * queues first reach their size; it does not grow with simulated time.
  */
 #ifndef SCOPECHECK_SIM_MACHINE_H
 #define SCOPECHECK_SIM_MACHINE_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -38,12 +41,24 @@
 #include "sim/tables.h"
 #include "sim/workload.h"
 
+/* The largest system simulated: larger ones are refused before any
+ * allocation ("FILE: system: ..."), not left to run out of memory. */
+#define SIM_MAX_CUS 65536
+#define SIM_MAX_THREADS (1 << 23)
+#define SIM_MAX_CACHE_LINES (1 << 22)   /* frames of one cache instance */
+#define SIM_MAX_CACHE_TOTAL (1 << 25)   /* frames of every cache together */
+
+/* Cycles without progress (sim_warps.progress_at) after which a run
+ * stops as stuck rather than spin to --max-cycles or forever. */
+#define SIM_NO_PROGRESS 1000000
+
 typedef struct sim_run_opts {
     uint64_t seed;
     bool ideal;             /* every access weak, fences dropped: caching with no coherence cost */
     bool unverified;        /* accept a system larger than what was verified */
     uint64_t max_cycles;    /* 0: no limit */
     bool progress;          /* a progress line on standard error */
+    const volatile sig_atomic_t *stop;  /* set by SIGINT/SIGTERM (sim/main.c): stop, results partial; or NULL */
 } sim_run_opts;
 
 int machine_run(sim_tables *t, const sim_system *s, sim_workload *wl, const sim_run_opts *o, sim_results *r,

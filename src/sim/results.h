@@ -32,6 +32,7 @@ typedef struct sim_ctrl_stats {
     uint64_t evictions, dram;           /* evict rows fired; memory accesses */
     uint64_t mem_hits, mem_misses;      /* the memory-side cache of a memory-backed controller */
     uint64_t blocked;                   /* attempts that found no enabled row */
+    double util, peak_util;             /* events fired / (rate * cycles): mean over instances, busiest */
 } sim_ctrl_stats;
 
 typedef struct sim_chan_stats { const char *name; uint64_t messages, bytes; } sim_chan_stats;
@@ -47,6 +48,14 @@ typedef struct sim_results {
     sim_ctrl_stats ctrl[SIM_MAX_CTRLS];
     sim_chan_stats chan[SIM_MAX_CHANS];
     uint64_t link_messages[LINK_COUNT], link_bytes[LINK_COUNT];
+    /* cycles serialising / cycles: mean over the links that carried a
+     * message, and the busiest link */
+    double link_util[LINK_COUNT], link_peak_util[LINK_COUNT];
+    /* loads from issue to done, in cycles (p50, p99: the smallest latency
+     * that many percent of the loads do not exceed) */
+    uint64_t load_count, load_p50, load_p99, load_max;
+    double load_avg;
+    uint64_t kernels, kernels_total;    /* kernel boundaries passed; the workload's kernels */
     uint64_t stall[STALL_COUNT];
     double energy_pj[EN_COUNT];
     double seconds;                     /* wall-clock time of the simulation */

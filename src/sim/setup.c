@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "sim/internal.h"
+#include "sim/tables_check.h"
 
 static bool setup_error(machine *m, const char *file, const char *field, const char *msg)
 {
@@ -67,6 +68,14 @@ static bool topology(machine *m)
     m->ncu = m->ngpm_total * s->cus_per_gpm;
     m->ngpu = s->table_gpu_is_gpm ? m->ngpm_total : s->gpus;
     m->threads_per_cu = s->warps_per_cu * s->slots_per_warp;
+    long threads = (long)m->ncu * m->threads_per_cu;
+    if (m->ncu > SIM_MAX_CUS || threads > SIM_MAX_THREADS) {
+        char msg[256];
+        snprintf(msg, sizeof msg, "%d CUs (gpus x gpms_per_gpu x cus_per_gpm) of %d threads (warps_per_cu x "
+                 "slots_per_warp) each, %ld threads: the simulator takes at most %d CUs and %d threads",
+                 m->ncu, m->threads_per_cu, threads, SIM_MAX_CUS, SIM_MAX_THREADS);
+        return setup_error(m, s->path, "system", msg);
+    }
     m->cu_gpu = calloc((size_t)m->ncu, sizeof *m->cu_gpu);
     m->cu_at = calloc((size_t)m->ncu, sizeof *m->cu_at);
     if (!m->cu_gpu || !m->cu_at)
@@ -95,7 +104,9 @@ static bool bind_all(machine *m)
         return false;
     }
     b[SB_NADDR] = (long)m->wl->footprint;
-    if (!sim_tables_bind(t, b, true, m->errors) || !workload_fits_tables(m->wl, t, m->o->ideal, m->errors)) {
+    if (!sim_tables_bind(t, b, true, m->errors) || !sim_tables_check(t, m->errors) ||
+        !sim_tables_check_system(t, m->s, m->errors) ||
+        !workload_fits_tables(m->wl, t, m->o->ideal, m->errors)) {
         m->status = 2;
         return false;
     }
@@ -233,6 +244,29 @@ static sim_place place_of(const machine *m, enum sim_level lv, int i)
     return (sim_place){0, 0};
 }
 
+/* The caches' frames, per instance and in all, within what the simulator
+ * allocates: a cache of 128G is refused by name, not left to malloc. */
+static bool caches_fit(machine *m)
+{
+    long total = 0;
+    for (int c = 0; c < m->t->nctrls; c++) {
+        const ctl_kind *k = &m->kinds[c];
+        const sim_cache_conf *cc = &k->conf.cache;
+        long ninst = m->t->ctrls[c].ninst;
+        if (!(k->capacity || k->timing_cache) || !cc->present)
+            continue;
+        long lines = (cc->total ? cc->size / ninst : cc->size) / m->s->line_bytes;
+        if (lines > SIM_MAX_CACHE_LINES || (total += lines * ninst) > SIM_MAX_CACHE_TOTAL) {
+            char msg[256];
+            snprintf(msg, sizeof msg, "a cache of %ld lines per instance (%ld instances), more than the simulator "
+                     "takes (%d lines per instance, %d in all)", lines, ninst, SIM_MAX_CACHE_LINES,
+                     SIM_MAX_CACHE_TOTAL);
+            return setup_error(m, m->s->path, sim_role_names[k->role], msg);
+        }
+    }
+    return true;
+}
+
 static bool setup_instance(machine *m, int c, int i, ctl_inst *x)
 {
     const sim_ctrl *ct = &m->t->ctrls[c];
@@ -271,6 +305,8 @@ static bool setup_controllers(machine *m)
         if (t->ctrls[c].var_slots > m->max_var_slots)
             m->max_var_slots = t->ctrls[c].var_slots;
     }
+    if (!caches_fit(m))
+        return false;
     m->ci = calloc((size_t)m->nci, sizeof *m->ci);
     if (!m->ci)
         return setup_error(m, m->s->path, "system", "out of memory");
@@ -355,8 +391,10 @@ static bool setup_messages(machine *m)
     size_t ngpm = (size_t)m->ngpm_total, ngpu = (size_t)m->s->gpus;
     m->gpm_link_free = calloc(ngpm * ngpm, sizeof *m->gpm_link_free);
     m->gpu_link_free = calloc(ngpu * ngpu, sizeof *m->gpu_link_free);
+    m->gpm_link_busy = calloc(ngpm * ngpm, sizeof *m->gpm_link_busy);
+    m->gpu_link_busy = calloc(ngpu * ngpu, sizeof *m->gpu_link_busy);
     if (!m->msg_next || !m->msg_ci || !m->msg_type || !m->msg_tid || !m->msg_fields || !m->gpm_link_free ||
-        !m->gpu_link_free)
+        !m->gpu_link_free || !m->gpm_link_busy || !m->gpu_link_busy)
         return setup_error(m, m->s->path, "system", "out of memory");
     for (int i = 0; i < m->nmsgs; i++)
         m->msg_next[i] = i + 1 < m->nmsgs ? i + 1 : -1;
@@ -459,6 +497,8 @@ void machine_teardown(machine *m)
     free(m->msg_fields);
     free(m->gpm_link_free);
     free(m->gpu_link_free);
+    free(m->gpm_link_busy);
+    free(m->gpu_link_busy);
     free(m->cu_gpu);
     free(m->cu_at);
     free(m->scratch_line);

@@ -4,6 +4,7 @@
 #include "sim/tables.h"
 
 #include <gc.h>
+#include <limits.h>
 #include <jansson.h>
 #include <stdarg.h>
 #include <string.h>
@@ -80,6 +81,20 @@ static long int_member(reader *r, json_t *o, const char *key)
 {
     json_t *v = member(r, o, key, JSON_INTEGER);
     return v ? (long)json_integer_value(v) : 0;
+}
+
+/* An integer member that must lie in lo..hi: an index or a count is
+ * never truncated to int (2^32 would read as 0). */
+static int int_in(reader *r, json_t *o, const char *key, long lo, long hi)
+{
+    long v = int_member(r, o, key);
+    if (!r->failed && (v < lo || v > hi)) {
+        size_t n = enter(r, key, 0);
+        fail(r, "%ld is out of range %ld..%ld", v, lo, hi);
+        leave(r, n);
+        return (int)lo;
+    }
+    return (int)v;
 }
 
 static bool bool_member(reader *r, json_t *o, const char *key)
@@ -259,7 +274,7 @@ static void read_expr_body(reader *r, json_t *v, const char *op, sim_expr *e)
         e->idx = ctrl_member(r, v, e->kind == SX_FIELD);
     } else if (!strcmp(op, "msg")) {
         e->kind = SX_MSG;
-        e->idx = (int)int_member(r, v, "index");
+        e->idx = int_in(r, v, "index", 0, SIM_MAX_FIELDS - 1);
         if (!r->msg)
             fail(r, "'msg' outside a recv row");
         else if (e->idx < 0 || e->idx >= r->msg->nfields)
@@ -686,6 +701,48 @@ static void read_messages(reader *r, json_t *content)
     }
 }
 
+/* The first home that expression e uses, directly or through other
+ * homes, and that `seen` already holds; -1 when none.  `seen` marks the
+ * homes on the path being followed, so a home that uses itself is found
+ * without following it forever. */
+static int home_cycle(const sim_tables *t, const sim_expr *e, bool *seen)
+{
+    if (!e)
+        return -1;
+    if (e->kind == SX_HOME && e->idx >= 0) {
+        if (seen[e->idx])
+            return e->idx;
+        seen[e->idx] = true;
+        int c = home_cycle(t, t->homes[e->idx].e, seen);
+        seen[e->idx] = false;
+        if (c >= 0)
+            return c;
+    }
+    int c = home_cycle(t, e->l, seen);
+    if (c < 0)
+        c = home_cycle(t, e->r, seen);
+    return c >= 0 ? c : home_cycle(t, e->r2, seen);
+}
+
+/* A home whose expression uses itself, directly or through others, has
+ * no value: refused rather than evaluated without end. */
+static void check_home_cycles(reader *r)
+{
+    sim_tables *t = r->t;
+    bool *seen = gc_array((size_t)t->nhomes, sizeof *seen);
+    for (int k = 0; k < t->nhomes && !r->failed; k++) {
+        seen[k] = true;
+        int c = home_cycle(t, t->homes[k].e, seen);
+        seen[k] = false;
+        if (c == k) {       /* a circle not through k is reported at its own homes */
+            size_t n = enter(r, "content.homes", 0), m = enter(r, t->homes[k].name, 0);
+            fail(r, "home %s uses itself, directly or through other homes: it has no value", t->homes[k].name);
+            leave(r, m);
+            leave(r, n);
+        }
+    }
+}
+
 static void read_homes(reader *r, json_t *content)
 {
     sim_tables *t = r->t;
@@ -700,6 +757,8 @@ static void read_homes(reader *r, json_t *content)
         leave(r, m);
         leave(r, n);
     }
+    if (!r->failed)
+        check_home_cycles(r);
 }
 
 static int ctrl_by_name(reader *r, const char *name)
@@ -730,7 +789,7 @@ static void read_channels(reader *r, json_t *content)
         c->unordered = !strcmp(ord, "unordered");
         if (!r->failed && !c->unordered && strcmp(ord, "fifo"))
             fail(r, "ordering must be fifo or unordered");
-        c->vnet = (int)int_member(r, o, "vnet");
+        c->vnet = int_in(r, o, "vnet", 0, INT_MAX);
         size_t q = enter(r, "capacity", 0);
         c->cap = read_bound(r, json_object_get(o, "capacity"));
         leave(r, q);
@@ -824,7 +883,11 @@ static sim_operand read_operand(json_t *v)
 {
     sim_operand o = {0, 0, 0};
     if (json_is_object(v) && json_is_integer(json_object_get(v, "reg")))
-        o = (sim_operand){1, (int)json_integer_value(json_object_get(v, "reg")), 0};
+    {
+        json_int_t reg = json_integer_value(json_object_get(v, "reg"));
+        /* out of int: a register no thread has, refused by read_instr */
+        o = (sim_operand){1, reg >= 0 && reg <= INT_MAX ? (int)reg : INT_MAX, 0};
+    }
     else if (json_is_object(v) && json_is_integer(json_object_get(v, "imm")))
         o = (sim_operand){2, 0, (long)json_integer_value(json_object_get(v, "imm"))};
     return o;
@@ -836,8 +899,8 @@ static void read_instr(reader *r, json_t *v, sim_linstr *in, const sim_lthread *
     in->order = resolve(r, vocab_orders, LIT_NPROTOCOL_ORDERS, str_member(r, v, "order"), "order");
     in->scope = resolve(r, vocab_scopes, LIT_NSCOPES, str_member(r, v, "scope"), "scope");
     in->remote = json_is_true(json_object_get(v, "remote"));
-    in->dst = (int)int_member(r, v, "dst");
-    in->loc = (int)int_member(r, v, "loc");
+    in->dst = int_in(r, v, "dst", -1, INT_MAX);
+    in->loc = int_in(r, v, "loc", -1, INT_MAX);
     in->a = read_operand(json_object_get(v, "a"));
     in->b = read_operand(json_object_get(v, "b"));
     if (in->op == OP_RMW || in->op == OP_RED)
@@ -847,7 +910,7 @@ static void read_instr(reader *r, json_t *v, sim_linstr *in, const sim_lthread *
     if (in->op == OP_BRANCH)
         in->cmp = resolve(r, vocab_cmps, LIT_NCMPS, str_member(r, v, "cmp"), "comparison");
     if (in->op == OP_BRANCH || in->op == OP_GOTO)
-        in->target = (int)int_member(r, v, "target");
+        in->target = int_in(r, v, "target", -1, INT_MAX);
     if (in->op == OP_BARRIER)
         in->waits = bool_member(r, v, "waits");
     bool mem = in->op <= OP_RED;
@@ -860,8 +923,8 @@ static void read_instr(reader *r, json_t *v, sim_linstr *in, const sim_lthread *
 static void read_thread(reader *r, json_t *v, sim_lthread *th, int nlocs)
 {
     th->name = str_member(r, v, "name");
-    th->cta = (int)int_member(r, v, "cta");
-    th->gpu = (int)int_member(r, v, "gpu");
+    th->cta = int_in(r, v, "cta", 0, INT_MAX);
+    th->gpu = int_in(r, v, "gpu", 0, INT_MAX);
     json_t *regs = member(r, v, "registers", JSON_ARRAY), *instrs = member(r, v, "instrs", JSON_ARRAY);
     th->nregs = regs ? (int)json_array_size(regs) : 0;
     th->ninstrs = instrs ? (int)json_array_size(instrs) : 0;
@@ -909,9 +972,11 @@ static void read_verification(reader *r, json_t *doc)
     json_t *covered = member(r, ver, "covered", JSON_OBJECT);
     json_t *checks = member(r, ver, "checks", JSON_ARRAY);
     if (covered) {
-        t->covered_ncu = (int)int_member(r, covered, "ncu");
-        t->covered_ngpu = (int)int_member(r, covered, "ngpu");
-        t->covered_threads_per_cu = (int)int_member(r, covered, "max_threads_per_cu");
+        size_t c = enter(r, "covered", 0);
+        t->covered_ncu = int_in(r, covered, "ncu", 0, INT_MAX);
+        t->covered_ngpu = int_in(r, covered, "ngpu", 0, INT_MAX);
+        t->covered_threads_per_cu = int_in(r, covered, "max_threads_per_cu", 0, INT_MAX);
+        leave(r, c);
     }
     t->nprograms = checks ? (int)json_array_size(checks) : 0;
     t->programs = gc_array((size_t)t->nprograms, sizeof *t->programs);

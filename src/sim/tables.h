@@ -28,6 +28,7 @@
 
 #define SIM_MAX_FIELDS 8        /* message fields, addr included */
 #define SIM_MAX_STATES 64
+#define SIM_MAX_SLICES 64       /* slices of a sliced controller or channel, as the checker allows */
 #define SIM_MAX_AGG 65536       /* elements of a bits/array/fifo (sRSP's tables are `bits NADDR`) */
 #define SIM_NSCOPES LIT_NSCOPES  /* none, cta, gpu, sys, wi (base/vocab.h) */
 

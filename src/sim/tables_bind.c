@@ -2,13 +2,22 @@
  * (sim_tables_bind, see sim/tables.h), and the data-independence test
  * that decides whether values may be wider than the verified range. */
 #include <gc.h>
+#include <limits.h>
 #include <string.h>
 
 #include "sim/tables.h"
 
 long sim_bound_value(const sim_tables *t, sim_bound b)
 {
-    return b.cst >= 0 ? b.times * t->const_values[b.cst] + b.num : b.num;
+    if (b.cst < 0)
+        return b.num;
+    long v;
+    /* saturates rather than wraps, so that a huge bound is refused as huge */
+    if (__builtin_mul_overflow(b.times, t->const_values[b.cst], &v))
+        return (b.times < 0) != (t->const_values[b.cst] < 0) ? LONG_MIN : LONG_MAX;
+    if (__builtin_add_overflow(v, b.num, &v))
+        return b.num < 0 ? LONG_MIN : LONG_MAX;
+    return v;
 }
 
 int sim_level_count(const sim_tables *t, enum sim_level lv, sim_bound slices)
@@ -17,7 +26,10 @@ int sim_level_count(const sim_tables *t, enum sim_level lv, sim_bound slices)
     case SL_CU: return (int)t->const_values[SB_NCU];
     case SL_GPU: return (int)t->const_values[SB_NGPU];
     case SL_SHARED: return 1;
-    case SL_SLICE: return (int)sim_bound_value(t, slices);
+    case SL_SLICE: {
+        long n = sim_bound_value(t, slices);
+        return n >= 1 && n <= SIM_MAX_SLICES ? (int)n : -1;
+    }
     }
     return 1;
 }
@@ -42,16 +54,23 @@ static bool bind_type(const sim_tables *t, sim_type *ty)
     } else {
         range_values(t, ty->r, &ty->lo, &ty->hi);
     }
-    ty->n = ty->kind == ST_SCALAR ? 1 : (int)sim_bound_value(t, ty->len);
+    long n = ty->kind == ST_SCALAR ? 1 : sim_bound_value(t, ty->len);
+    if (ty->lo > ty->hi || n < 1 || n > SIM_MAX_AGG)
+        return false;
+    ty->n = (int)n;
     ty->slots = ty->n + (ty->kind == ST_FIFO);
-    return ty->lo <= ty->hi && ty->n >= 1 && ty->n <= SIM_MAX_AGG;
+    return true;
 }
 
 static bool bind_ctrl(sim_tables *t, sim_ctrl *c, FILE *errors)
 {
     c->ninst = sim_level_count(t, c->level, c->slices);
     if (c->ninst < 1) {
-        fprintf(errors, "%s: content.controllers.%s: %d instances\n", t->path, c->name, c->ninst);
+        if (c->level == SL_SLICE)
+            fprintf(errors, "%s: content.controllers.%s: %ld slices; a controller has 1 to %d slices, as in the "
+                            "checker\n", t->path, c->name, sim_bound_value(t, c->slices), SIM_MAX_SLICES);
+        else
+            fprintf(errors, "%s: content.controllers.%s: %d instances\n", t->path, c->name, c->ninst);
         return false;
     }
     c->field_off = GC_MALLOC_ATOMIC(sizeof *c->field_off * (size_t)(c->nfields + 1));
@@ -79,13 +98,19 @@ static bool bind_ctrl(sim_tables *t, sim_ctrl *c, FILE *errors)
     return true;
 }
 
-static void bind_channels(sim_tables *t)
+static bool bind_channels(sim_tables *t, FILE *errors)
 {
     for (int k = 0; k < t->nchans; k++) {
         sim_chan *c = &t->chans[k];
         c->ndest = sim_level_count(t, c->level, c->slices);
+        if (c->ndest < 1) {
+            fprintf(errors, "%s: content.channels.%s: %ld slices; a channel has 1 to %d slices, as in the "
+                            "checker\n", t->path, c->name, sim_bound_value(t, c->slices), SIM_MAX_SLICES);
+            return false;
+        }
         c->ninst = c->per_source ? t->ctrls[c->from].ninst * c->ndest : c->ndest;
     }
+    return true;
 }
 
 static void bind_messages(sim_tables *t)
@@ -267,7 +292,8 @@ bool sim_tables_bind(sim_tables *t, const long builtins[SB_COUNT], bool wide_val
     for (int c = 0; c < t->nctrls; c++)
         if (!bind_ctrl(t, &t->ctrls[c], errors))
             return false;
-    bind_channels(t);
+    if (!bind_channels(t, errors))
+        return false;
     bind_messages(t);
     for (int c = 0; c < t->nctrls; c++)
         if (!t->ctrls[c].cand_first)

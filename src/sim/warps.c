@@ -25,7 +25,8 @@ bool warps_init(sim_warps *ws, const sim_workload *wl, int ncu, int warps_per_cu
     ws->th = calloc((size_t)ws->nwarps * (size_t)slots, sizeof *ws->th);
     ws->barrier_count = calloc((size_t)ncu * MAX_BARRIER_IDS, sizeof *ws->barrier_count);
     ws->wake = calloc((size_t)ws->nwarps, sizeof *ws->wake);
-    if (!ws->w || !ws->th || !ws->barrier_count || !ws->wake) {
+    ws->load_latency = calloc(SIM_LATENCY_BUCKETS, sizeof *ws->load_latency);
+    if (!ws->w || !ws->th || !ws->barrier_count || !ws->wake || !ws->load_latency) {
         warps_free(ws);
         return false;
     }
@@ -49,7 +50,8 @@ void warps_free(sim_warps *ws)
     free(ws->th);
     free(ws->barrier_count);
     free(ws->wake);
-    ws->w = NULL, ws->th = NULL, ws->barrier_count = NULL, ws->wake = NULL;
+    free(ws->load_latency);
+    ws->w = NULL, ws->th = NULL, ws->barrier_count = NULL, ws->wake = NULL, ws->load_latency = NULL;
 }
 
 /* ---- stall intervals ---------------------------------------------------------------- */
@@ -120,10 +122,18 @@ static uint64_t retire(sim_warps *ws, sim_warp *w, uint64_t now)
             continue;
         }
         t->state = TS_FREE;
+        if (t->op.kind == OPK_LOAD) {
+            uint64_t lat = t->done_at - t->issued_at;
+            ws->load_latency[lat < SIM_LATENCY_BUCKETS ? lat : SIM_LATENCY_BUCKETS - 1]++;
+            ws->load_latency_sum += lat;
+        }
         if (t->op.kind <= OPK_RMW)
             w->in_flight[t->op.addr % WARP_FLIGHT_BUCKETS]--;
         w->done_mask &= ~(1ull << s);
         w->busy_mask &= ~(1ull << s);
+        /* a spin: a value the warp waited for, the same as its last one */
+        if (!(t->op.needs_result && w->need_thread == w->first + s && t->result == w->last))
+            ws->progress_at = now;
         if (w->need_thread == w->first + s) {
             w->last = t->result;
             w->need_thread = -1;
@@ -185,6 +195,7 @@ static warp_step issue(sim_warps *ws, sim_warp *w, uint64_t now)
     sim_thread *th = &ws->th[t];
     th->op = w->pending;
     th->state = TS_QUEUED;
+    th->issued_at = now;
     w->has_pending = false;
     w->queued = t;
     ws->ops[th->op.kind]++;
@@ -209,10 +220,12 @@ static warp_step try_pending(sim_warps *ws, sim_warp *w, uint64_t now, uint64_t 
             set_cause(ws, w, STALL_NONE, now);
             w->finished = true;
             ws->finished++;
+            ws->progress_at = now;
             return (warp_step){.d = WD_FINISHED};
         }
         w->at_kernel = true;
         ws->at_kernel++;
+        ws->progress_at = now;
         set_cause(ws, w, STALL_KERNEL, now);
         return (warp_step){.d = WD_KERNEL};
     }
@@ -300,6 +313,7 @@ void warps_completed(sim_warps *ws, int t, uint64_t done_at, int64_t result)
 
 void warps_release_kernel(sim_warps *ws, uint64_t now)
 {
+    ws->progress_at = now;
     for (int i = 0; i < ws->nwarps; i++)
         if (ws->w[i].at_kernel) {
             ws->w[i].at_kernel = false;

@@ -39,10 +39,13 @@ extern const char *const sim_stall_names[STALL_COUNT];
 
 enum { TS_FREE, TS_QUEUED, TS_WAITING, TS_DONE };
 
+#define SIM_LATENCY_BUCKETS 65536
+
 typedef struct sim_thread {
     sim_op op;
     uint8_t state;
     uint64_t done_at;
+    uint64_t issued_at;         /* when the warp issued it (load latency: done_at - issued_at) */
     int64_t result;
     int warp;
 } sim_thread;
@@ -92,6 +95,13 @@ typedef struct sim_warps {
     uint64_t ops[4];            /* issued loads, stores, rmws, fences */
     uint64_t compute_ops, compute_cycles;
     int finished, at_kernel;
+    /* the last cycle a warp made progress: an operation completed that
+     * was not a spin (a value waited for, equal to the warp's last one),
+     * a warp finished or reached a kernel boundary */
+    uint64_t progress_at;
+    /* loads completed, by latency (issue to done) in cycles; the last
+     * bucket counts every latency from SIM_LATENCY_BUCKETS - 1 on */
+    uint64_t *load_latency, load_latency_sum;
 } sim_warps;
 
 bool warps_init(sim_warps *ws, const sim_workload *wl, int ncu, int warps_per_cu, int slots, int issue_interval,

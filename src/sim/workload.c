@@ -73,6 +73,14 @@ static int param_index(enum sim_wl_kind k, const char *name)
     return -1;
 }
 
+long workload_kernels(const sim_workload *w)
+{
+    if (w->kind == WL_LITMUS)
+        return w->param[param_index(w->kind, "iterations")];
+    int i = param_index(w->kind, "kernels");
+    return i >= 0 ? w->param[i] : 1;
+}
+
 /* Every parameter name of every kind has a slot in w->by_name, filled
  * from the kind's table when the workload is read, so that the generators
  * (P(w, name), several per operation) read a value instead of searching

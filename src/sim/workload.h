@@ -79,6 +79,8 @@ bool workload_bind(sim_workload *w, const sim_tables *t, int ncu, int ngpu, cons
                    FILE *errors);
 void workload_start(const sim_workload *w, sim_wstate *s, int warp, uint64_t seed);
 void workload_next(const sim_workload *w, sim_wstate *s, int64_t last, sim_op *op);
+/* The kernels the workload runs (a litmus workload: its iterations). */
+long workload_kernels(const sim_workload *w);
 /* The initial value of a line (a litmus location's init, else 0). */
 int64_t workload_init_value(const sim_workload *w, uint64_t addr);
 /* Whether the processor events the workload issues all have rows: false

@@ -18,6 +18,7 @@
 #include "sim/machine.h"
 #include "sim/queue.h"
 #include "sim/tables.h"
+#include "sim/tables_check.h"
 #include "sim/workload.h"
 #include "unit_suites.h"
 
@@ -343,6 +344,54 @@ static void test_interp_rows(void)
     CU_ASSERT_EQUAL(vars[0], 3);
     sim_event_desc odd = {SE_RECV, 0, 0, 1, 0, 0, false};              /* a Load on resp: no row at all */
     CU_ASSERT_EQUAL(sim_fire(&c, &odd, &row, &fx), FIRE_UNHANDLED);
+}
+
+/* Why a row does not fire, as the deadlock report prints it: the toy's
+ * fence row (line 5, `acks == 0`) with acks 2, and its store row in state
+ * I (line 4, `acks += 1`) with acks at MAXOPS = 4. */
+static void test_interp_explain(void)
+{
+    sim_tables *t = bound_toy();
+    int64_t init[2] = {0, 0}, line[2] = {0, 0}, vars[1] = {2}, sl[2], sv[1];
+    sim_ctx c = l1_ctx(t, line, init, vars);
+    c.line_scratch = sl, c.vars_scratch = sv;
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    sim_event_desc fence = {SE_FENCE, 4, 2, 0, 0, 0, false};
+    sim_explain(&c, &fence, out);
+    fputc('|', out);
+    vars[0] = 4;
+    sim_event_desc store = {SE_STORE, 0, 0, 0, 0, 0, false};
+    sim_explain(&c, &store, out);
+    fclose(out);
+    CU_ASSERT_STRING_EQUAL(text, "row at line 5: guard `acks == 0` is false; variables acks=2|"
+                                 "row at line 4: acks += `1` (gives 5) cannot be done: the range is 0..4; variables acks=4");
+    CU_ASSERT_EQUAL(vars[0], 4);            /* nothing stored changed */
+    CU_ASSERT_EQUAL(line[0], 0);
+    free(text);
+}
+
+/* A constant the system outgrows is refused with the fix: the toy's
+ * store row (line 3) made to set `acks := 9` while acks is 0..MAXOPS and
+ * MAXOPS is 4 here; the fix is the system's maxops. */
+static void test_tables_check_constants(void)
+{
+    sim_tables *t = bound_toy();
+    CU_ASSERT_TRUE(sim_tables_check(t, stderr));
+    sim_action *a = &t->ctrls[0].rows[2].acts[2];              /* acks += 1 */
+    sim_expr nine = {.kind = SX_NUM, .num = 9};
+    a->mode = SM_SET;
+    a->e = &nine;
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    CU_ASSERT_FALSE(sim_tables_check(t, out));
+    fclose(out);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "content.controllers.L1: the row at line 3 sets acks to `9`, 9 in this "
+                                        "system, outside its range 0..4 (0..MAXOPS): the row could never fire"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "set `maxops 9` or more in the system"));
+    free(text);
 }
 
 /* With scratch buffers, rows read the stored line and variables in place
@@ -730,6 +779,8 @@ void register_sim_tests(void)
     CU_add_test(s, "tables: a bad reference names its field", test_tables_bad_reference);
     CU_add_test(s, "interp: rows, guards, ranges, evict, unhandled", test_interp_rows);
     CU_add_test(s, "interp: copy on write into the scratch buffers", test_interp_copy_on_write);
+    CU_add_test(s, "interp: why a row does not fire", test_interp_explain);
+    CU_add_test(s, "tables: constants checked against the system", test_tables_check_constants);
     CU_add_test(s, "timing: a miss through L1, link, L2, DRAM", test_timing_one_load);
     CU_add_test(s, "timing: an L1 hit", test_timing_hit);
     CU_add_test(s, "timing: L2 rate and DRAM bandwidth", test_timing_contention);
