@@ -18,6 +18,7 @@
 #include "report/status.h"
 
 #define MAX_JOBS 256
+#define STOP_POLL_MS 200
 
 typedef struct record_header {
     int32_t index, status;
@@ -189,6 +190,16 @@ static int start_workers(worker *ws, int jobs, int n, parallel_work_fn work, voi
     return started;
 }
 
+/* A signal sent to this process alone (kill PID, a service manager's
+ * SIGTERM) does not reach the workers: they are told to stop too, as a
+ * signal to the process group would. */
+static void stop_workers(const worker *ws, int started)
+{
+    for (int k = 0; k < started; k++)
+        if (ws[k].fd >= 0)
+            kill(ws[k].pid, SIGTERM);
+}
+
 int parallel_run(int n, int jobs, parallel_work_fn work, void *ctx, const volatile sig_atomic_t *stop,
                  FILE *out, FILE *err, int *skipped)
 {
@@ -216,11 +227,17 @@ int parallel_run(int n, int jobs, parallel_work_fn work, void *ctx, const volati
         return run_here(n, work, ctx, stop, out, err, skipped);
     }
     int status = SC_STATUS_OK, next = 0, open_fds = started;
+    bool forwarded = false;
     while (open_fds > 0) {
+        if (stop && *stop && !forwarded) {
+            stop_workers(ws, started);
+            forwarded = true;
+        }
         struct pollfd pfd[MAX_JOBS];
         for (int k = 0; k < started; k++)
             pfd[k] = (struct pollfd){ws[k].fd, POLLIN, 0};
-        if (poll(pfd, (nfds_t)started, -1) < 0) {
+        /* a bounded wait: a signal that comes just before poll is seen at the next turn */
+        if (poll(pfd, (nfds_t)started, STOP_POLL_MS) < 0) {
             if (errno == EINTR)
                 continue;
             break;

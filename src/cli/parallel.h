@@ -15,7 +15,11 @@
  *
  * Children inherit the caller's signal handlers, so a SIGINT to the
  * process group stops every child after its current item (each polls
- * `stop`, its own copy of the caller's flag).  Children leave with
+ * `stop`, its own copy of the caller's flag).  When the parent sees `stop`
+ * set it sends SIGTERM to every worker still running, so a signal sent to
+ * the parent alone (kill PID) stops them all as well; a worker that a
+ * second signal ends leaves its current item unchecked (counted in
+ * *skipped), never half reported.  Children leave with
  * _exit(), so no buffered output is written twice.
  */
 #ifndef SCOPECHECK_CLI_PARALLEL_H
