@@ -117,6 +117,31 @@ else
     echo "skipped: the full-filesystem checks (no private mount namespace with tmpfs here)"
 fi
 
+# ---- two tests drawn in one run share one graphviz context ------------------
+# (a context made and freed per test read freed memory inside graphviz for
+# the second test: AddressSanitizer finds it when `make asan` runs this
+# script with the ASan binary).  CoRR under sc: 2 consistent executions
+# (the read sees init or the write... drawn with -show all); 3.SB+sc: more.
+"$bin" litmus --model sc -show all -o "$tmp/two" litmus/c11/CoRR.litmus litmus/c11/3.SB+sc.litmus \
+    >"$tmp/to" 2>"$tmp/te"
+rc=$?
+check "-show all, two tests: exit 0 (got $rc)" test "$rc" -eq 0
+check "-show all, two tests: both reported" test "$(grep -c '^Observation' "$tmp/to")" -eq 2
+check "-show all, two tests: both drawn" sh -c "ls '$tmp/two' | grep -q '^CoRR-1.svg' && ls '$tmp/two' | grep -q '^3.SB+sc-1.svg'"
+
+# ---- per-thread size (docs/limits.md): no limit of its own ------------------
+# One PTX thread of 300 loads of x into 100 registers (hand derivation: the
+# only write is the initial one, so every load reads 0: r0 = 0 always).
+{
+    printf 'PTX Big-thread\n{\nx=0;\n}\n P0@cta 0,gpu 0 ;\n'
+    for i in $(seq 0 299); do printf ' ld.relaxed.gpu r%d, x ;\n' $((i % 100)); done
+    printf ';\nforall (P0:r0 == 0 /\\ P0:r99 == 0)\n'
+} >"$tmp/big.litmus"
+"$bin" litmus --model ptx6 "$tmp/big.litmus" >"$tmp/bo" 2>"$tmp/be"
+rc=$?
+check "a thread of 300 instructions, 100 registers: exit 0 (got $rc; $(head -c 200 "$tmp/be"))" test "$rc" -eq 0
+check "a thread of 300 instructions, 100 registers: Ok" grep -qx Ok "$tmp/bo"
+
 # ---- litmus --json on a missing file: a JSON error object -------------------
 "$bin" litmus --json "$tmp/missing.litmus" >"$tmp/jo" 2>"$tmp/je"
 rc=$?
