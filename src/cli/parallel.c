@@ -15,6 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cli/output.h"
 #include "report/status.h"
 
 #define MAX_JOBS 256
@@ -139,7 +140,7 @@ static void emit_ready(item_result *results, int n, int *next, FILE *out, FILE *
     while (*next < n && results[*next].have) {
         item_result *r = &results[*next];
         if (r->out)
-            fwrite(r->out, 1, r->out_len, out);
+            output_whole(out, r->out, r->out_len);
         if (r->err)
             fwrite(r->err, 1, r->err_len, err);
         fflush(out);
@@ -156,8 +157,16 @@ static int run_here(int n, parallel_work_fn work, void *ctx, const volatile sig_
 {
     int status = SC_STATUS_OK, i = 0;
     for (; i < n && !(stop && *stop); i++) {
-        status = sc_status_merge(status, run_one(work, ctx, i, out, err));
-        if (fflush(out) != 0 || ferror(out))
+        char *buf = NULL;
+        size_t len = 0;
+        FILE *mem = open_memstream(&buf, &len);     /* the item's output, written whole */
+        status = sc_status_merge(status, run_one(work, ctx, i, mem ? mem : out, err));
+        bool ok = true;
+        if (mem) {
+            ok = fclose(mem) == 0 && output_whole(out, buf, len);
+            free(buf);
+        }
+        if (!ok || fflush(out) != 0 || ferror(out))
             return status;      /* nothing more can arrive; the caller reports the lost output */
     }
     *skipped = n - i;

@@ -7,7 +7,9 @@
  * child i mod jobs), each with its own memory streams for the item's
  * output and messages.  The parent writes every item's output to `out` and
  * its messages to `err` in item order, as soon as the items before it are
- * done, so the output is the same as a run in one process.  The status is
+ * done, so the output is the same as a run in one process.  Each item's
+ * output is written whole (cli/output.h, output_whole), in one process as
+ * in several: a signal never leaves a line cut.  The status is
  * the merge (report/status.h) of the items' statuses; an item whose child
  * died before reporting it counts as unusable (2, with a message), and an
  * item not started because `stop` was set is counted in *skipped.  With

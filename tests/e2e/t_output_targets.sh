@@ -173,3 +173,32 @@ check "-j 2 SIGTERM: it had workers ($workers)" test -n "$workers"
 check "-j 2 SIGTERM: no worker left running ($left)" test -z "$left"
 check "-j 2 SIGTERM: exit 3 (got $rc)" test "$rc" -eq 3
 check "-j 2 SIGTERM: says what was not checked" grep -q 'interrupted; [0-9]* of 4 files not checked' "$tmp/pe"
+# ---- a JSON line cut by a signal: never -------------------------------------
+# 400 copies of a small test write about 400 KiB of JSON lines into a pipe
+# that nobody reads for 2 s, so the writer is blocked inside a write when
+# two SIGTERMs come (the second one's default action ends a process).
+# Every line that arrives must be a whole JSON object.
+mkdir "$tmp/many"
+for k in $(seq 1 400); do cp litmus/c11/CoRR.litmus "$tmp/many/t$k.litmus"; done
+mkfifo "$tmp/jpipe"
+exec 3<>"$tmp/jpipe"        # held open here, so that opening it never waits
+"$bin" litmus --json --model sc "$tmp/many" >"$tmp/jpipe" 2>"$tmp/jerr" &
+writer=$!
+sleep 1
+kill -TERM "$writer" 2>/dev/null
+sleep 0.2
+kill -TERM "$writer" 2>/dev/null
+sleep 1
+timeout 10 cat "$tmp/jpipe" >"$tmp/lines" &
+reader=$!
+wait "$writer" 2>/dev/null
+exec 3>&-
+wait "$reader"
+check "two SIGTERMs while writing JSON lines: some lines arrived ($(wc -l <"$tmp/lines"))" test -s "$tmp/lines"
+check "two SIGTERMs while writing JSON lines: every line is whole JSON" python3 -c '
+import json, sys
+data = open(sys.argv[1]).read()
+assert data.endswith("\n"), "the last line is cut"
+for line in data.splitlines():
+    json.loads(line)
+' "$tmp/lines"
