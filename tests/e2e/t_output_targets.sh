@@ -202,3 +202,19 @@ assert data.endswith("\n"), "the last line is cut"
 for line in data.splitlines():
     json.loads(line)
 ' "$tmp/lines"
+
+# ---- scopesim with standard output full --------------------------------------
+# Its summary goes to a private "full" node: exit 2 with the reason, never 0.
+sim=$(dirname "$bin")/scopesim
+if [ -x "$sim" ] && mknod "$dev/simfull" c 1 7 2>/dev/null; then
+    "$bin" export --protocol gpu_vi "$mp" -o "$tmp/vi.json" >/dev/null 2>&1
+    printf 'workload s2\nkind stream\nlines 2\n' >"$tmp/s2.wl"
+    "$sim" --tables "$tmp/vi.json" --system models/sim/tiny.sys --workload "$tmp/s2.wl" --no-progress \
+        >"$dev/simfull" 2>"$tmp/sime"
+    rc=$?
+    check "scopesim, standard output full: exit 2 (got $rc)" test "$rc" -eq 2
+    check "scopesim, standard output full: says why" \
+        grep -q 'scopesim: error: cannot write the results on standard output: No space left on device' "$tmp/sime"
+else
+    echo "skipped: scopesim with standard output full (no scopesim beside $bin, or mknod not permitted)"
+fi
