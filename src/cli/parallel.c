@@ -156,19 +156,25 @@ static int run_here(int n, parallel_work_fn work, void *ctx, const volatile sig_
                     FILE *err, int *skipped)
 {
     int status = SC_STATUS_OK, i = 0;
-    for (; i < n && !(stop && *stop); i++) {
-        char *buf = NULL;
-        size_t len = 0;
-        FILE *mem = open_memstream(&buf, &len);     /* the item's output, written whole */
+    /* each item's output is made here and written whole; one stream for
+     * all of them (rewound: its size is the position at each flush) */
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&buf, &len);
+    bool ok = true;
+    for (; i < n && !(stop && *stop) && ok; i++) {
         status = sc_status_merge(status, run_one(work, ctx, i, mem ? mem : out, err));
-        bool ok = true;
         if (mem) {
-            ok = fclose(mem) == 0 && output_whole(out, buf, len);
-            free(buf);
+            ok = fflush(mem) == 0 && output_whole(out, buf, len);
+            rewind(mem);
         }
-        if (!ok || fflush(out) != 0 || ferror(out))
-            return status;      /* nothing more can arrive; the caller reports the lost output */
+        ok = ok && fflush(out) == 0 && !ferror(out);
     }
+    if (mem)
+        fclose(mem);
+    free(buf);
+    if (!ok)
+        return status;      /* nothing more can arrive; the caller reports the lost output */
     *skipped = n - i;
     return status;
 }
