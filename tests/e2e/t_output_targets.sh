@@ -58,6 +58,20 @@ else
     echo "skipped: the device-node checks (mknod not permitted here)"
 fi
 
+# ---- gen -o DIR: a device node under a generated test's name stays ---------
+if mknod "$dev/probe2" c 1 3 2>/dev/null; then
+    mkdir "$tmp/gen"
+    "$bin" gen --seed 9 --first 1 -o "$tmp/gen" >/dev/null 2>&1
+    g=$(ls "$tmp/gen" | head -n 1)
+    rm -f "$tmp/gen/$g"
+    mknod "$tmp/gen/$g" c 1 7
+    "$bin" gen --seed 9 --first 1 -o "$tmp/gen" >"$tmp/o" 2>"$tmp/e"
+    rc=$?
+    check "gen -o DIR over a full-device node: exit 2 (got $rc)" test "$rc" -eq 2
+    check "gen -o DIR over a full-device node: the reason" grep -q 'No space left on device' "$tmp/e"
+    check "gen -o DIR over a full-device node: still the device" is_node "$tmp/gen/$g" 1,7
+fi
+
 # ---- a FIFO: written in place, read whole by its reader ---------------------
 for i in 0 1 4; do
     f=${forms[$i]} e=${exts[$i]} name="${forms[$i]%% -o}"
