@@ -113,13 +113,13 @@ asan: build/asan/scopecheck build/asan/scopesim build/asan/unit_tests fuzz-repla
 	$(SAN_ENV) bash tests/e2e/run.sh build/asan/scopecheck
 
 # ---- fuzzing (docs/fuzzing.md) ------------------------------------------------
-# Seven harnesses in tests/fuzz/.  `make fuzz FUZZ_SECONDS=N` runs each under
+# Eight harnesses in tests/fuzz/.  `make fuzz FUZZ_SECONDS=N` runs each under
 # libFuzzer (clang) for N seconds (not in CI); `make fuzz-replay`, part of
 # `make test`, replays the committed corpora and past crash inputs through
 # the same harnesses built with gcc, ASan and UBSan, on a 1 MiB stack so
 # that a recursion that input can deepen fails here, not only in the field.
 
-FUZZ_NAMES   := ptx opencl cat protocol enumerate search sim
+FUZZ_NAMES   := ptx opencl c cat protocol enumerate search sim
 FUZZ_SECONDS ?= 60
 FUZZ_CC      ?= clang-14
 FUZZ_DEFS    := -DFUZZ_MODELS_DIR='"$(CURDIR)/models"' -Itests/fuzz

@@ -10,6 +10,7 @@ cd "$(dirname "$0")/.." || exit 2
 case ${1:?usage: fuzz_seeds.sh NAME} in
     ptx) printf '%s\n' litmus/ptx tests/bad/ptx ;;
     opencl) printf '%s\n' litmus/hrf tests/bad/opencl ;;
+    c) printf '%s\n' litmus/c11 tests/bad/c ;;
     cat) ls models/*.cat ;;
     protocol) ls models/*.proto models/mutants/*.proto ;;
     enumerate) printf '%s\n' litmus/ptx litmus/hrf litmus/protocol ;;

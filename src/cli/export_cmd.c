@@ -18,6 +18,7 @@
 #include "cli/check_args.h"
 #include "cli/herd_args.h"
 #include "cli/model_path.h"
+#include "draw/output_file.h"
 #include "protocol/program_json.h"
 #include "cli/verify_cmd.h"
 #include "protocol/export.h"
@@ -216,32 +217,18 @@ static json_t *document(json_t *content, const export_opts *o, collected *c)
     return doc;
 }
 
-/* Writes beside the target under a temporary name, then renames: a
- * failure leaves nothing behind. */
-static bool write_document(const json_t *doc, const char *path, FILE *err)
+static bool dump_document(void *doc, FILE *f, FILE *err)
 {
-    char *tmp = GC_MALLOC_ATOMIC(strlen(path) + 16);
-    sprintf(tmp, "%s.tmpXXXXXX", path);
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        fprintf(err, "scopecheck export: error: cannot write '%s': %s\n", path, strerror(errno));
-        return false;
-    }
-    mode_t mask = umask(0);     /* mkstemp makes 0600; a written file gets the usual 0666 & ~umask */
-    umask(mask);
-    fchmod(fd, 0666 & ~mask);
-    FILE *f = fdopen(fd, "w");
-    bool ok = f && json_dumpf(doc, f, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_ENSURE_ASCII) == 0;
-    ok &= f && fputc('\n', f) != EOF;
-    if (f)
-        ok &= fclose(f) == 0;
-    else
-        close(fd);
-    if (ok && rename(tmp, path) == 0)
-        return true;
-    fprintf(err, "scopecheck export: error: cannot write '%s': %s\n", path, strerror(errno));
-    unlink(tmp);
-    return false;
+    (void)err;      /* a failed write is found by output_write_stream */
+    return json_dumpf(doc, f, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_ENSURE_ASCII) == 0 &&
+           fputc('\n', f) != EOF;
+}
+
+/* Whole or not at all, and never in place of a device or a FIFO
+ * (draw/output_file.h). */
+static bool write_document(json_t *doc, const char *path, FILE *err)
+{
+    return output_write_stream("export", path, dump_document, doc, err) == 0;
 }
 
 static void print_summary(FILE *out, const collected *c)

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "draw/output_file.h"
 #include "gen/gen.h"
 #include "litmus/print.h"
 #include "litmus/read.h"
@@ -49,35 +50,26 @@ static bool ensure_dir(const char *dir, FILE *err)
     return false;
 }
 
-/* Writes t to DIR/NAME.litmus through a temporary renamed into place.
- * Returns 0, 1 (no exact form: *why says why, nothing written) or 2 (an
- * output error, reported). */
+/* Writes t to DIR/NAME.litmus whole or not at all, never in place of a
+ * device or a FIFO (draw/output_file.h).  Returns 0, 1 (no exact form:
+ * *why says why, nothing written) or 2 (an output error, reported). */
 static int write_test(const char *dir, const litmus_test *t, enum dialect d, const char **why, FILE *err)
 {
     size_t size = strlen(dir) + strlen(t->name) + 32;
-    char *path = GC_MALLOC_ATOMIC(size), *tmp = GC_MALLOC_ATOMIC(size);
+    char *path = GC_MALLOC_ATOMIC(size);
     snprintf(path, size, "%s/%s.litmus", dir, t->name);
-    snprintf(tmp, size, "%s/.%s.tmp-%ld", dir, t->name, (long)getpid());
-    FILE *f = fopen(tmp, "w");
-    if (!f) {
-        fprintf(err, "%s: error: cannot write: %s\n", tmp, strerror(errno));
-        return 2;
-    }
-    bool exact = print_test(f, t, d, why);
-    bool written = !ferror(f);
-    written &= fclose(f) == 0;
-    if (!exact || !written) {
-        unlink(tmp);
-        if (!written)
-            fprintf(err, "%s: error: cannot write: %s\n", path, strerror(errno));
-        return written ? 1 : 2;
-    }
-    if (rename(tmp, path) != 0) {
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    if (!mem) {
         fprintf(err, "%s: error: cannot write: %s\n", path, strerror(errno));
-        unlink(tmp);
         return 2;
     }
-    return 0;
+    bool exact = print_test(mem, t, d, why);
+    fclose(mem);
+    int status = exact ? output_write_data("gen", path, text, len, err) : 1;
+    free(text);
+    return status;
 }
 
 static bool parse_count(const char *s, long lo, long hi, long *out)

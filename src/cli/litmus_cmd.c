@@ -57,6 +57,7 @@ typedef struct litmus_opts {
     bool through;        /* -through invalid: rejected executions drawn too */
     const char *out_dir;
     int nshow;
+    exec_renderer *renderer;     /* the run's one graphviz context, with -show */
     const volatile sig_atomic_t *stop;
     const char *herd_notes;      /* herd7 options taken as no-ops (cli/herd_args.h) */
 } litmus_opts;
@@ -489,7 +490,7 @@ static int check_file(const char *path, run_ctx *rc, FILE *out, FILE *err)
                        .timeout_s = o->timeout_s, .max_memory = o->max_memory, .barriers = o->barriers};
     exec_drawing *drawing = NULL;
     if (o->show != SHOW_NONE) {
-        drawing = exec_draw_begin(o->out_dir, t, m, o->show, o->through, o->nshow, err);
+        drawing = exec_draw_begin(o->renderer, o->out_dir, t, m, o->show, o->through, o->nshow, err);
         if (!drawing)
             return SC_STATUS_UNUSABLE;
         eo.on_execution = exec_draw_execution;
@@ -499,8 +500,7 @@ static int check_file(const char *path, run_ctx *rc, FILE *out, FILE *err)
     }
     check_result r;
     bool checked = enumerate_check(t, m, ws, &eo, &r, err);
-    if (drawing && !exec_draw_end(drawing))
-        return SC_STATUS_UNUSABLE;
+    bool drawn = !drawing || exec_draw_end(drawing);    /* the verdict is reported all the same */
     if (!checked)
         return SC_STATUS_UNUSABLE;
     report_info info = {.model = rm->name, .cat = m, .unroll = o->unroll, .races = o->races,
@@ -520,6 +520,8 @@ static int check_file(const char *path, run_ctx *rc, FILE *out, FILE *err)
         report_json(out, t, &r, &info);
     else
         report_herd(out, t, &r, &info);
+    if (!drawn)
+        return SC_STATUS_UNUSABLE;
     return report_established(t, &r, m) && !live_unknown ? SC_STATUS_OK : SC_STATUS_INCOMPLETE;
 }
 
@@ -553,6 +555,22 @@ static int check_item(void *vctx, int i, FILE *out, FILE *err)
     return status;
 }
 
+/* One argument into the list; in a JSON run an argument that cannot be
+ * read (a missing file) also gets its JSON error object, as an unusable
+ * file does. */
+static bool add_argument(file_list *files, const char *arg, const litmus_opts *o, FILE *out, FILE *err)
+{
+    if (!o->json)
+        return file_list_add_arg(files, arg, err);
+    errors_capture cap;
+    FILE *errs = errors_begin(&cap, err);
+    bool ok = file_list_add_arg(files, arg, errs);
+    const char *text = errors_end(&cap);
+    if (!ok)
+        json_error_object(out, arg, text);
+    return ok;
+}
+
 int litmus_cmd_main(int argc, char **argv, FILE *out, FILE *err)
 {
     litmus_opts o;
@@ -576,10 +594,12 @@ int litmus_cmd_main(int argc, char **argv, FILE *out, FILE *err)
     file_list files = {0};
     status = SC_STATUS_OK;
     for (int i = optind; i < argc; i++)
-        if (!file_list_add_arg(&files, argv[i], err))
+        if (!add_argument(&files, argv[i], &o, out, err))
             status = SC_STATUS_UNUSABLE;
     o.stop = interrupt_watch();
     rc.files = &files;
+    if (o.show != SHOW_NONE)
+        o.renderer = exec_renderer_new();
     int skipped = 0;
     status = sc_status_merge(status, parallel_run(files.count, o.jobs, check_item, &rc, o.stop, out, err, &skipped));
     if (*o.stop || skipped) {
@@ -587,6 +607,7 @@ int litmus_cmd_main(int argc, char **argv, FILE *out, FILE *err)
                 files.count == 1 ? "" : "s");
         status = sc_status_merge(status, SC_STATUS_INCOMPLETE);
     }
+    exec_renderer_free(o.renderer);
     interrupt_release();
     return status;
 }

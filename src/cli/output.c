@@ -2,11 +2,27 @@
 #include "cli/output.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <string.h>
 
 bool output_broken(FILE *out)
 {
     return fflush(out) != 0 || ferror(out);
+}
+
+bool output_whole(FILE *out, const char *data, size_t len)
+{
+    if (fflush(out) != 0)
+        return false;
+    sigset_t block, old;
+    sigemptyset(&block);
+    sigaddset(&block, SIGINT);
+    sigaddset(&block, SIGTERM);
+    sigaddset(&block, SIGHUP);
+    sigprocmask(SIG_BLOCK, &block, &old);
+    bool ok = fwrite(data, 1, len, out) == len && fflush(out) == 0;
+    sigprocmask(SIG_SETMASK, &old, NULL);
+    return ok && !ferror(out);
 }
 
 int output_close(FILE *out, FILE *err, const char *cmd, int status)

@@ -16,6 +16,14 @@
 #include <stdio.h>
 
 bool output_broken(FILE *out);
+
+/* Writes `len` bytes of `data` (one test's result: whole JSON lines, a
+ * herd block) to `out` whole or not at all as far as a signal goes:
+ * `out` is flushed first, then the bytes are written and flushed with
+ * SIGINT, SIGTERM and SIGHUP blocked, so that a signal (even a second one,
+ * whose default action ends the process) comes after the last byte or
+ * before the first, never in a line.  False when a write failed. */
+bool output_whole(FILE *out, const char *data, size_t len);
 int output_close(FILE *out, FILE *err, const char *cmd, int status);
 
 #endif

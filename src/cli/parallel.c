@@ -15,9 +15,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cli/output.h"
 #include "report/status.h"
 
 #define MAX_JOBS 256
+#define STOP_POLL_MS 200
 
 typedef struct record_header {
     int32_t index, status;
@@ -138,7 +140,7 @@ static void emit_ready(item_result *results, int n, int *next, FILE *out, FILE *
     while (*next < n && results[*next].have) {
         item_result *r = &results[*next];
         if (r->out)
-            fwrite(r->out, 1, r->out_len, out);
+            output_whole(out, r->out, r->out_len);
         if (r->err)
             fwrite(r->err, 1, r->err_len, err);
         fflush(out);
@@ -154,11 +156,25 @@ static int run_here(int n, parallel_work_fn work, void *ctx, const volatile sig_
                     FILE *err, int *skipped)
 {
     int status = SC_STATUS_OK, i = 0;
-    for (; i < n && !(stop && *stop); i++) {
-        status = sc_status_merge(status, run_one(work, ctx, i, out, err));
-        if (fflush(out) != 0 || ferror(out))
-            return status;      /* nothing more can arrive; the caller reports the lost output */
+    /* each item's output is made here and written whole; one stream for
+     * all of them (rewound: its size is the position at each flush) */
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&buf, &len);
+    bool ok = true;
+    for (; i < n && !(stop && *stop) && ok; i++) {
+        status = sc_status_merge(status, run_one(work, ctx, i, mem ? mem : out, err));
+        if (mem) {
+            ok = fflush(mem) == 0 && output_whole(out, buf, len);
+            rewind(mem);
+        }
+        ok = ok && fflush(out) == 0 && !ferror(out);
     }
+    if (mem)
+        fclose(mem);
+    free(buf);
+    if (!ok)
+        return status;      /* nothing more can arrive; the caller reports the lost output */
     *skipped = n - i;
     return status;
 }
@@ -189,6 +205,16 @@ static int start_workers(worker *ws, int jobs, int n, parallel_work_fn work, voi
     return started;
 }
 
+/* A signal sent to this process alone (kill PID, a service manager's
+ * SIGTERM) does not reach the workers: they are told to stop too, as a
+ * signal to the process group would. */
+static void stop_workers(const worker *ws, int started)
+{
+    for (int k = 0; k < started; k++)
+        if (ws[k].fd >= 0)
+            kill(ws[k].pid, SIGTERM);
+}
+
 int parallel_run(int n, int jobs, parallel_work_fn work, void *ctx, const volatile sig_atomic_t *stop,
                  FILE *out, FILE *err, int *skipped)
 {
@@ -216,11 +242,17 @@ int parallel_run(int n, int jobs, parallel_work_fn work, void *ctx, const volati
         return run_here(n, work, ctx, stop, out, err, skipped);
     }
     int status = SC_STATUS_OK, next = 0, open_fds = started;
+    bool forwarded = false;
     while (open_fds > 0) {
+        if (stop && *stop && !forwarded) {
+            stop_workers(ws, started);
+            forwarded = true;
+        }
         struct pollfd pfd[MAX_JOBS];
         for (int k = 0; k < started; k++)
             pfd[k] = (struct pollfd){ws[k].fd, POLLIN, 0};
-        if (poll(pfd, (nfds_t)started, -1) < 0) {
+        /* a bounded wait: a signal that comes just before poll is seen at the next turn */
+        if (poll(pfd, (nfds_t)started, STOP_POLL_MS) < 0) {
             if (errno == EINTR)
                 continue;
             break;

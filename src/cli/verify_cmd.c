@@ -262,16 +262,31 @@ int verify_files(verify_run *r, char **args, int nargs, FILE *out, FILE *err)
         return SC_STATUS_UNUSABLE;
     file_list files = {0};
     int worst = SC_STATUS_OK;
-    for (int i = 0; i < nargs; i++)
-        if (!file_list_add_arg(&files, args[i], err))
+    for (int i = 0; i < nargs; i++) {
+        errors_capture cap;     /* a JSON run: a missing file gets its JSON error object too */
+        FILE *errs = r->json ? errors_begin(&cap, err) : err;
+        bool added = file_list_add_arg(&files, args[i], errs);
+        const char *messages = r->json ? errors_end(&cap) : "";
+        if (!added && r->json)
+            json_error_object(out, args[i], messages);
+        if (!added)
             worst = SC_STATUS_UNUSABLE;
+    }
     verify_settings *s = r->settings;
     s->bfs.stop = interrupt_watch();
     int done = 0;
     for (; done < files.count && !*s->bfs.stop; done++) {
-        int st = (r->json ? verify_file_json : verify_file)(files.paths[done], r, out, err);
+        char *buf = NULL;
+        size_t len = 0;
+        FILE *mem = open_memstream(&buf, &len);     /* the file's report, written whole */
+        int st = (r->json ? verify_file_json : verify_file)(files.paths[done], r, mem ? mem : out, err);
         worst = sc_status_merge(worst, st);
-        if (output_broken(out))
+        bool ok = true;
+        if (mem) {
+            ok = fclose(mem) == 0 && output_whole(out, buf, len);
+            free(buf);
+        }
+        if (!ok || output_broken(out))
             break;
     }
     if (*s->bfs.stop) {

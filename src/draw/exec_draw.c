@@ -13,8 +13,35 @@
 #include <unistd.h>
 
 #include "cat/explain.h"
+#include "draw/output_file.h"
 #include "enumerate/event_name.h"
 #include "report/report.h"
+
+struct exec_renderer {
+    GVC_t *gvc;             /* made at the first picture, freed once */
+};
+
+exec_renderer *exec_renderer_new(void)
+{
+    exec_renderer *r = GC_MALLOC(sizeof *r);
+    r->gvc = NULL;
+    return r;
+}
+
+void exec_renderer_free(exec_renderer *r)
+{
+    if (r && r->gvc)
+        gvFreeContext(r->gvc);
+    if (r)
+        r->gvc = NULL;
+}
+
+static GVC_t *renderer_context(exec_renderer *r)
+{
+    if (!r->gvc)
+        r->gvc = gvContext();
+    return r->gvc;
+}
 
 struct exec_drawing {
     const char *dir;
@@ -24,9 +51,10 @@ struct exec_drawing {
     bool through;           /* also the executions the model rejects */
     cat_explainer *explainer;
     int nshow, drawn;
-    FILE *dot;              /* the temporary beside DIR/TEST.dot */
-    char *dot_tmp, *dot_path;
-    GVC_t *gvc;
+    FILE *dot;              /* DIR/TEST.dot's text, in memory until the end */
+    char *dot_text, *dot_path;
+    size_t dot_len;
+    exec_renderer *renderer;
     bool failed;
     FILE *err;
 };
@@ -75,8 +103,8 @@ bool exec_through_parse(const char *word, bool *out)
     return true;
 }
 
-exec_drawing *exec_draw_begin(const char *dir, const litmus_test *t, const cat_model *m, enum exec_show show,
-                              bool through, int nshow, FILE *err)
+exec_drawing *exec_draw_begin(exec_renderer *renderer, const char *dir, const litmus_test *t, const cat_model *m,
+                              enum exec_show show, bool through, int nshow, FILE *err)
 {
     cat_explainer *explainer = cat_explainer_new(m, err);
     if (!explainer) {
@@ -99,18 +127,12 @@ exec_drawing *exec_draw_begin(const char *dir, const litmus_test *t, const cat_m
     d->nshow = nshow;
     d->err = err;
     d->dot_path = path_in(dir, file_stem(t->name), ".dot");
-    d->dot_tmp = path_in(dir, file_stem(t->name), ".dot.tmp-XXXXXX");
-    int fd = mkstemp(d->dot_tmp);
-    if (fd < 0 || !(d->dot = fdopen(fd, "w"))) {
-        fprintf(err, "scopecheck litmus: error: cannot write '%s': %s\n", d->dot_path, strerror(errno));
-        if (fd >= 0) {
-            close(fd);
-            unlink(d->dot_tmp);
-        }
+    d->renderer = renderer;
+    d->dot = open_memstream(&d->dot_text, &d->dot_len);
+    if (!d->dot) {
+        fprintf(err, "scopecheck litmus: error: cannot draw '%s': %s\n", d->dot_path, strerror(errno));
         return NULL;
     }
-    fchmod(fd, 0644);
-    d->gvc = gvContext();
     return d;
 }
 
@@ -392,35 +414,32 @@ static void write_graph(exec_drawing *d, FILE *f, const exec *x, const enum_even
     fputs("}\n", f);
 }
 
+/* Lays out and renders one graph into memory (graphviz writes no file, so
+ * a full disk cannot make it exit), then writes the picture whole or not
+ * at all (draw/output_file.h). */
 static void render_svg(exec_drawing *d, const char *dot_text)
 {
-    if (!d->gvc)
-        return;
     char number[24];
     snprintf(number, sizeof number, "-%d.svg", d->drawn + 1);
     char *path = path_in(d->dir, file_stem(d->t->name), number);
-    char *tmp = path_in(d->dir, file_stem(d->t->name), ".svg.tmp-XXXXXX");
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        fprintf(d->err, "scopecheck litmus: error: cannot write '%s': %s\n", path, strerror(errno));
-        d->failed = true;
-        return;
-    }
-    fchmod(fd, 0644);
-    close(fd);
-    Agraph_t *g = agmemread(dot_text);
-    bool ok = g && gvLayout(d->gvc, g, "dot") == 0;
+    GVC_t *gvc = renderer_context(d->renderer);
+    Agraph_t *g = gvc ? agmemread(dot_text) : NULL;
+    char *data = NULL;
+    unsigned int len = 0;
+    bool ok = g && gvLayout(gvc, g, "dot") == 0;
     if (ok) {
-        ok = gvRenderFilename(d->gvc, g, "svg", tmp) == 0;
-        gvFreeLayout(d->gvc, g);
+        ok = gvRenderData(gvc, g, "svg", &data, &len) == 0 && data;
+        gvFreeLayout(gvc, g);
     }
     if (g)
         agclose(g);
-    if (!ok || rename(tmp, path) != 0) {
+    if (!ok)
         fprintf(d->err, "scopecheck litmus: error: cannot draw '%s'\n", path);
-        unlink(tmp);
-        d->failed = true;
-    }
+    else if (output_write_data("litmus", path, data, len, d->err) != 0)
+        ok = false;
+    if (data)
+        gvFreeRenderData(data);
+    d->failed = !ok;
 }
 
 static void draw(exec_drawing *d, const exec *x, const enum_event_info *events, int n, const lit_value *state,
@@ -441,9 +460,11 @@ static void draw(exec_drawing *d, const exec *x, const enum_event_info *events, 
     fclose(mem);
     if (fputs(text, d->dot) == EOF)
         d->failed = true;
-    render_svg(d, text);
+    if (!d->failed)
+        render_svg(d, text);
     free(text);
-    d->drawn++;
+    if (!d->failed)
+        d->drawn++;
 }
 
 void exec_draw_execution(void *drawing, const exec *x, const enum_event_info *events, int n,
@@ -466,16 +487,13 @@ bool exec_draw_end(exec_drawing *d)
 {
     if (!d)
         return false;
-    if (d->gvc)
-        gvFreeContext(d->gvc);
     bool ok = !d->failed && fflush(d->dot) == 0 && !ferror(d->dot);
-    if (fclose(d->dot) != 0)
+    fclose(d->dot);
+    if (ok && output_write_data("litmus", d->dot_path, d->dot_text, d->dot_len, d->err) != 0)
         ok = false;
-    if (ok && rename(d->dot_tmp, d->dot_path) != 0)
-        ok = false;
-    if (!ok) {
-        fprintf(d->err, "scopecheck litmus: error: cannot write '%s'\n", d->dot_path);
-        unlink(d->dot_tmp);
-    }
+    free(d->dot_text);
+    if (!ok)
+        fprintf(d->err, "scopecheck litmus: error: %s: drawing stopped after %d picture%s; '%s' not written\n",
+                d->t->name ? d->t->name : "test", d->drawn, d->drawn == 1 ? "" : "s", d->dot_path);
     return ok;
 }

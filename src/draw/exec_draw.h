@@ -22,9 +22,19 @@
  * in bold and r's other pairs (less the implied ones) dashed; for
  * `irreflexive r` the events r relates to themselves; for `empty r` every
  * pair (a set: its events outlined).
- * exec_draw_end() closes the files; it returns false, with a message on
- * `err`, when a file could not be written, and removes what it left
- * half-written.  Files are written through temporaries and renamed.
+ * exec_draw_end() writes DIR/TEST.dot; it returns false, with a message on
+ * `err` naming how many pictures were written, when a file could not be
+ * written.  Every file is written whole or not at all, and never in place
+ * of a device or a FIFO (draw/output_file.h): a picture is rendered into
+ * memory first (graphviz writes no file, so a full disk cannot make it
+ * exit the process), the DOT text is kept in memory until the end.  After
+ * a failure nothing more of the test is drawn.
+ *
+ * An exec_renderer holds the one graphviz context of a run, made at the
+ * first picture: every test drawn in the run (and process) uses it, since
+ * graphviz keeps state that outlives a context and reads freed memory if
+ * one context per test is made and freed.  exec_renderer_free() frees it,
+ * once, at the end of the run.
  */
 #ifndef SCOPECHECK_DRAW_EXEC_DRAW_H
 #define SCOPECHECK_DRAW_EXEC_DRAW_H
@@ -39,6 +49,10 @@
 enum exec_show { SHOW_NONE, SHOW_PROP, SHOW_NEG, SHOW_ALL };
 
 typedef struct exec_drawing exec_drawing;
+typedef struct exec_renderer exec_renderer;
+
+exec_renderer *exec_renderer_new(void);
+void exec_renderer_free(exec_renderer *r);
 
 /* "prop", "neg", "all", "none" (herd's -show words; "cond" and "wit" are
  * herd's names for prop); false for any other word. */
@@ -47,8 +61,8 @@ bool exec_show_parse(const char *word, enum exec_show *out);
  * executions too), "none" (false); false for any other word. */
 bool exec_through_parse(const char *word, bool *out);
 
-exec_drawing *exec_draw_begin(const char *dir, const litmus_test *t, const cat_model *m, enum exec_show show,
-                              bool through, int nshow, FILE *err);
+exec_drawing *exec_draw_begin(exec_renderer *renderer, const char *dir, const litmus_test *t, const cat_model *m,
+                              enum exec_show show, bool through, int nshow, FILE *err);
 /* enum_options.on_execution and, when exec_draw_through(), on_rejected. */
 void exec_draw_execution(void *drawing, const exec *x, const enum_event_info *events, int n,
                          const lit_value *state, bool holds, unsigned flags);

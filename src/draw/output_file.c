@@ -3,7 +3,9 @@
 #include "draw/output_file.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <gc.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -95,7 +97,9 @@ static FILE *open_temporary(const char *path, char **tmp)
         pending_tmp = NULL;
         return NULL;
     }
-    fchmod(fd, 0644);
+    mode_t mask = umask(0);     /* mkstemp makes 0600; a written file gets the usual 0666 & ~umask */
+    umask(mask);
+    fchmod(fd, 0666 & ~mask);
     FILE *f = fdopen(fd, "w");
     if (!f) {
         int e = errno;
@@ -140,31 +144,117 @@ static bool finish(FILE *f, const char *tmp, const char *path, bool ok)
     return ok;
 }
 
+/* What writing to `path` means: replacing it through a temporary (it is
+ * absent or a regular file), writing into it where it is (a device, a
+ * FIFO, a socket: replacing it would destroy it), or nothing (a
+ * directory).  A symbolic link is followed: *target is the name to
+ * replace, so that the link stays a link. */
+enum destination { DEST_REPLACE, DEST_IN_PLACE, DEST_REFUSED };
+
+static enum destination destination_of(const char *path, const char **target)
+{
+    *target = path;
+    struct stat st;
+    if (stat(path, &st) != 0)
+        return DEST_REPLACE;             /* absent (or unreachable: creating it says why) */
+    if (S_ISDIR(st.st_mode)) {
+        errno = EISDIR;
+        return DEST_REFUSED;
+    }
+    if (!S_ISREG(st.st_mode))
+        return DEST_IN_PLACE;
+    struct stat lst;
+    if (lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode)) {
+        char *real = realpath(path, NULL);
+        if (real) {
+            *target = GC_STRDUP(real);
+            free(real);
+        }
+    }
+    return DEST_REPLACE;
+}
+
+/* Opens an existing non-regular file for writing where it is (no
+ * creation, no truncation, no rename); NULL with errno set. */
+static FILE *open_in_place(const char *path)
+{
+    int fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0)
+        return NULL;
+    FILE *f = fdopen(fd, "w");
+    if (!f) {
+        int e = errno;
+        close(fd);
+        errno = e;
+    }
+    return f;
+}
+
+/* Flushes and closes a stream written in place; errno describes a failure. */
+static bool finish_in_place(FILE *f, bool ok)
+{
+    int e = ok ? 0 : errno;
+    if (fflush(f) != 0 || ferror(f)) {
+        ok = false;
+        e = e ? e : errno;
+    }
+    if (fclose(f) != 0 && ok) {
+        ok = false;
+        e = errno;
+    }
+    if (ok)
+        committed = 1;
+    errno = e;
+    return ok;
+}
+
+/* Opens the stream `path`'s document is written to: *tmp is the temporary
+ * to rename over *target, or NULL when the file is written in place. */
+static FILE *open_output(const char *path, const char **target, char **tmp)
+{
+    *tmp = NULL;
+    switch (destination_of(path, target)) {
+    case DEST_REFUSED:
+        return NULL;
+    case DEST_IN_PLACE:
+        return open_in_place(path);
+    default:
+        return open_temporary(*target, tmp);
+    }
+}
+
+static bool close_output(FILE *f, const char *tmp, const char *target, bool ok)
+{
+    return tmp ? finish(f, tmp, target, ok) : finish_in_place(f, ok);
+}
+
 int output_write_data(const char *cmd, const char *path, const void *data, size_t len, FILE *err)
 {
+    const char *target;
     char *tmp;
-    FILE *f = open_temporary(path, &tmp);
+    FILE *f = open_output(path, &target, &tmp);
     if (!f)
         return write_error(cmd, path, errno, err);
     errno = 0;
     bool ok = fwrite(data, 1, len, f) == len;
-    if (!finish(f, tmp, path, ok))
+    if (!close_output(f, tmp, target, ok))
         return write_error(cmd, path, errno, err);
     return 0;
 }
 
 int output_write_stream(const char *cmd, const char *path, output_fn fn, void *ctx, FILE *err)
 {
+    const char *target;
     char *tmp;
-    FILE *f = open_temporary(path, &tmp);
+    FILE *f = open_output(path, &target, &tmp);
     if (!f)
         return write_error(cmd, path, errno, err);
     errno = 0;
     if (!fn(ctx, f, err) && !ferror(f)) {      /* fn said why */
-        finish(f, tmp, path, false);
+        close_output(f, tmp, target, false);
         return 2;
     }
-    if (!finish(f, tmp, path, true))
+    if (!close_output(f, tmp, target, true))
         return write_error(cmd, path, errno, err);
     return 0;
 }

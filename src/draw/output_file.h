@@ -9,6 +9,12 @@
  * 'NAME': REASON" goes to `err` (REASON from errno: "No space left on
  * device", "File too large", ...), and the result is 2, the status of an
  * output error; 0 otherwise.  The destination is never left half written.
+ * Only an absent name or a regular file is replaced (through a symbolic
+ * link: the file it names, the link stays).  Anything else that exists is
+ * never replaced: a device or a FIFO is written where it is (opened for
+ * writing without creating or truncating; a FIFO waits for its reader),
+ * and its write errors are reported as above; a directory is refused
+ * ("Is a directory").  A new file gets mode 0666 less the umask.
  *
  * output_guard_signals makes SIGINT, SIGTERM and SIGHUP (those the
  * process does not already ignore) end the command

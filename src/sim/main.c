@@ -218,6 +218,28 @@ static bool inputs_are_files(const sim_opts *o)
     return true;
 }
 
+/* The text summary on standard output, checked: a full disk or a closed
+ * pipe is an error (exit 2) that says why, never a silent success.  The
+ * summary is made in memory and written in one call, so nothing is
+ * written before it is complete. */
+static bool write_summary(const sim_results *r)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    if (!mem)
+        return opt_error("%s", "out of memory") == 0;
+    results_text(mem, r);
+    fclose(mem);
+    errno = 0;
+    bool ok = fwrite(text, 1, len, stdout) == len && fflush(stdout) == 0 && !ferror(stdout);
+    int e = errno;
+    free(text);
+    if (!ok)
+        return opt_error("cannot write the results on standard output: %s", e ? strerror(e) : "write error") == 0;
+    return true;
+}
+
 int main(int argc, char **argv)
 {
     GC_INIT();
@@ -243,8 +265,8 @@ int main(int argc, char **argv)
     if (interrupted)
         fprintf(stderr, "scopesim: interrupted by %s at cycle %llu: the results below are partial\n",
                 interrupted == SIGINT ? "SIGINT" : "SIGTERM", (unsigned long long)r->cycles);
-    if (!o.quiet)
-        results_text(stdout, r);
+    if (!o.quiet && !write_summary(r))
+        return 2;
     if (!write_outputs(&o, r))
         return 2;
     return status;

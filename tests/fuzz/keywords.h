@@ -1,7 +1,7 @@
 /*
  * tests/fuzz/keywords.h: the names of each input language that the "lines"
  * mutation (mutate.h) keeps when it renames a copied line, taken from the
- * grammars (docs/litmus-ptx.md, docs/litmus-opencl.md, docs/cat.md,
+ * grammars (docs/litmus-ptx.md, docs/litmus-opencl.md, docs/litmus-c.md, docs/cat.md,
  * docs/protocol-tables.md) and their dictionaries (tests/fuzz/dict/).
  */
 #ifndef SCOPECHECK_FUZZ_KEYWORDS_H
@@ -28,6 +28,18 @@ static const char *const opencl_keywords[] = {
     "memory_order_relaxed", "memory_order_acquire", "memory_order_release", "memory_order_acq_rel",
     "memory_order_seq_cst", "memory_scope_work_item", "memory_scope_work_group",
     "memory_scope_device", "memory_scope_all_svm_devices", "memory_scope_sub_group", NULL,
+};
+
+static const char *const c_keywords[] = {
+    "C", "exists", "forall", "locations", "filter", "int", "atomic_int", "atomic_uint", "unsigned",
+    "long", "if", "else", "while", "do", "for", "goto", "return", "break", "continue", "atomic_load",
+    "atomic_store", "atomic_exchange", "atomic_init", "atomic_load_explicit", "atomic_store_explicit",
+    "atomic_exchange_explicit", "atomic_fetch_add_explicit", "atomic_fetch_sub_explicit",
+    "atomic_fetch_and_explicit", "atomic_fetch_or_explicit", "atomic_fetch_xor_explicit",
+    "atomic_compare_exchange_strong_explicit", "atomic_compare_exchange_weak_explicit",
+    "atomic_thread_fence", "atomic_signal_fence", "memory_order_relaxed", "memory_order_consume",
+    "memory_order_acquire", "memory_order_release", "memory_order_acq_rel", "memory_order_seq_cst",
+    NULL,
 };
 
 static const char *const cat_keywords[] = {
