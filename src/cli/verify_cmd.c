@@ -196,9 +196,12 @@ static int parse_options(int argc, char **argv, verify_opts *o, FILE *out, FILE 
 
 /* The status of one file: 0 pass, 1 violation, 2 unusable, 3 incomplete.
  * Errors go to `err`; the file's report (or, for an unusable file in a
- * JSON run, nothing: the caller writes the error object) to `out`. */
-static int verify_file(const char *path, const verify_run *r, FILE *out, FILE *err)
+ * JSON run, nothing: the caller writes the error object) to `out`; what
+ * the observer is to be told, in *rec (rec->test NULL when nothing was
+ * checked), for the caller to pass on once the report is out. */
+static int verify_file(const char *path, const verify_run *r, FILE *out, FILE *err, verify_record *rec)
 {
+    rec->test = NULL;
     litmus_test *t = litmus_read_file(path, err);
     if (!t)
         return SC_STATUS_UNUSABLE;
@@ -207,22 +210,18 @@ static int verify_file(const char *path, const verify_run *r, FILE *out, FILE *e
     if (!v->searched)
         return status;
     (r->json ? verify_print_json : verify_print_text)(out, v);
-    if (r->observe) {
-        verify_record rec;
-        verify_record_of(v, status, &rec);
-        r->observe(r->observe_ctx, &rec);
-    }
+    verify_record_of(v, status, rec);
     verify_result_release(v);
     return status;
 }
 
 /* One file of a JSON run: an unusable file gets a JSON error object on
  * `out` besides its message on `err`. */
-static int verify_file_json(const char *path, const verify_run *r, FILE *out, FILE *err)
+static int verify_file_json(const char *path, const verify_run *r, FILE *out, FILE *err, verify_record *rec)
 {
     errors_capture cap;
     FILE *errs = errors_begin(&cap, err);
-    int status = verify_file(path, r, out, errs);
+    int status = verify_file(path, r, out, errs, rec);
     const char *messages = errors_end(&cap);
     if (status == SC_STATUS_UNUSABLE)
         json_error_object(out, path, messages);
@@ -279,13 +278,16 @@ int verify_files(verify_run *r, char **args, int nargs, FILE *out, FILE *err)
         char *buf = NULL;
         size_t len = 0;
         FILE *mem = open_memstream(&buf, &len);     /* the file's report, written whole */
-        int st = (r->json ? verify_file_json : verify_file)(files.paths[done], r, mem ? mem : out, err);
+        verify_record rec;
+        int st = (r->json ? verify_file_json : verify_file)(files.paths[done], r, mem ? mem : out, err, &rec);
         worst = sc_status_merge(worst, st);
         bool ok = true;
         if (mem) {
             ok = fclose(mem) == 0 && output_whole(out, buf, len);
             free(buf);
         }
+        if (rec.test && r->observe)
+            r->observe(r->observe_ctx, &rec);
         if (!ok || output_broken(out))
             break;
     }

@@ -19,8 +19,9 @@
 
 int verify_cmd_main(int argc, char **argv, FILE *out, FILE *err);
 
-/* Called once per test that was checked (a test refused as unusable input
- * is reported only on `err`). */
+/* Called once per test that was checked, after the test's report has been
+ * written to verify_files' `out` (a test refused as unusable input is
+ * reported only on `err`). */
 typedef void (*verify_observer)(void *ctx, const verify_record *r);
 
 /* One run of verify over files, for verify and for `scopecheck export`.

@@ -61,7 +61,17 @@ check "--max-memory cut: liveness Unknown, incomplete max-memory" \
 start=$(date +%s)
 timeout -s KILL 60 "$bin" litmus --liveness --unroll 0 --model ptx6 "$slow" >"$tmp/out" 2>"$tmp/err" &
 pid=$!
-sleep 2
+# The signal must reach the liveness pass, not the safety half before it:
+# wait until scopecheck has had 1.5 s of CPU (the safety half needs well
+# under one), not a fixed wall time, which a loaded machine (CI runs the
+# suites side by side on 2 cores) may spend before the pass has begun.
+cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat" 2>/dev/null || echo 0; }
+child=""
+for _ in $(seq 1 300); do
+    [ -n "$child" ] || child=$(pgrep -P "$pid" | head -n 1)
+    [ -n "$child" ] && [ "$(cpu_ticks "$child")" -ge $(( $(getconf CLK_TCK) * 3 / 2 )) ] && break
+    sleep 0.1
+done
 kill -TERM "$pid" 2>/dev/null
 wait "$pid"
 rc=$? took=$(elapsed_since "$start")
