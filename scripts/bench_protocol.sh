@@ -60,8 +60,8 @@ while read -r name test ncu nops litmus; do
                 # MAXV=1: the Rumur model's values 0..1, wrapping (without it the
                 # range is the one each test needs, 0..2 for IRIW-plus-4)
                 read -r w m < <(measure "$bin" verify --protocol gpu_vi --const MAXV=1 --json "$litmus")
-                states=$(jq -r .stats.states "$work/stdout.txt")
-                trans=$(jq -r .stats.transitions "$work/stdout.txt")
+                states=$(grep '^{' "$work/stdout.txt" | jq -r .stats.states)
+                trans=$(grep '^{' "$work/stdout.txt" | jq -r .stats.transitions)
             fi
             echo "$w" >>"$work/walls"; echo "$m" >>"$work/rss"
         done
