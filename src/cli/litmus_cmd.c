@@ -15,7 +15,7 @@
 #include "draw/exec_draw.h"
 #include "cli/file_list.h"
 #include "cli/herd_args.h"
-#include "cli/interrupt.h"
+#include "base/interrupt.h"
 #include "verify/limit_args.h"
 #include "cli/json_error.h"
 #include "cli/model_path.h"

@@ -12,7 +12,7 @@
 #include "cat/cat.h"
 #include "cli/check_args.h"
 #include "cli/herd_args.h"
-#include "cli/interrupt.h"
+#include "base/interrupt.h"
 #include "cli/json_error.h"
 #include "cli/model_path.h"
 #include "cli/output.h"

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "base/data_path.h"
+#include "base/interrupt.h"
 #include "base/version.h"
 #include "sim/config.h"
 #include "sim/machine.h"
@@ -177,32 +178,6 @@ static bool write_outputs(const sim_opts *o, const sim_results *r)
     return true;
 }
 
-/* The one piece of process-wide mutable state a signal needs: set by the
- * first SIGINT or SIGTERM, polled by the run (sim_run_opts.stop), which
- * stops and reports what it simulated so far. */
-static volatile sig_atomic_t interrupted;
-
-static void on_signal(int sig)
-{
-    interrupted = sig;
-    signal(sig, SIG_DFL);       /* async-signal-safe; a second signal ends the process */
-}
-
-/* Watches SIGINT and SIGTERM, unless the shell had them ignored. */
-static void watch_signals(void)
-{
-    static const int sigs[] = {SIGINT, SIGTERM};
-    for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++) {
-        struct sigaction old, sa;
-        if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
-            continue;
-        memset(&sa, 0, sizeof sa);
-        sa.sa_handler = on_signal;
-        sigemptyset(&sa.sa_mask);
-        sigaction(sigs[i], &sa, NULL);
-    }
-}
-
 /* A directory named where a file is expected is refused by name: the
  * readers would otherwise report it as an empty or malformed file. */
 static bool inputs_are_files(const sim_opts *o)
@@ -257,14 +232,13 @@ int main(int argc, char **argv)
     if (!s || !w)
         return 2;
     sim_results *r = GC_MALLOC(sizeof *r);
-    watch_signals();
-    o.run.stop = &interrupted;
+    o.run.stop = interrupt_watch();
     status = machine_run(t, s, w, &o.run, r, stderr);
     if (status == 2)
         return 2;
-    if (interrupted)
+    if (interrupt_signal())
         fprintf(stderr, "scopesim: interrupted by %s at cycle %llu: the results below are partial\n",
-                interrupted == SIGINT ? "SIGINT" : "SIGTERM", (unsigned long long)r->cycles);
+                interrupt_signal() == SIGINT ? "SIGINT" : "SIGTERM", (unsigned long long)r->cycles);
     if (!o.quiet && !write_summary(r))
         return 2;
     if (!write_outputs(&o, r))

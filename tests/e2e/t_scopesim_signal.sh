@@ -31,3 +31,14 @@ for sig in TERM INT; do
         "$tmp/$sig.json"
     check "SIG$sig: stderr names the signal" grep -q "^scopesim: interrupted by SIG$sig at cycle [0-9]*" "$tmp/$sig.err"
 done
+
+# timeout(1) expiring sends SIGTERM twice within microseconds (to scopesim
+# and to its process group): one request, not two, so the partial results
+# still come out.  Three runs, so that a race shows.
+for n in 1 2 3; do
+    timeout --preserve-status 0.5 "$sim" --tables "$tmp/vi.json" --system models/sim/titanv.sys \
+        --workload models/sim/reuse.wl --work 'kernels 100000' --no-progress >"$tmp/to.out" 2>"$tmp/to.err"
+    rc=$?
+    check "timeout(1) expiring, run $n: exit 3 with the summary marked interrupted (got $rc)" \
+        bash -c "test $rc -eq 3 && grep -q '(incomplete: interrupted)\$' '$tmp/to.out'"
+done
