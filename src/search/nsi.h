@@ -90,6 +90,17 @@ typedef struct nsi_model {
 
     /* Optional (NULL: none): the fairness units, for liveness back ends. */
     const nsi_fairness *fairness;
+
+    /* Optional (NULL: no symmetry reduction): rewrites `state` in place
+     * into the canonical representative of its orbit under the front
+     * end's symmetry group (interchangeable units permuted), so that two
+     * states that differ only by such a permutation become equal bytes.
+     * A back end that uses it calls it on the initial state and on every
+     * successor before storing it, and stores only canonical states; it
+     * must then map traces back to concrete states itself (replay: from
+     * each concrete state, the successor whose canonical form is the next
+     * stored state).  Must be reentrant (no writes to ctx). */
+    void (*canonicalize)(void *ctx, uint8_t *state);
 } nsi_model;
 
 #endif
