@@ -158,8 +158,17 @@ void proto_init_model(proto_instance *in)
     init_fairness(in);
     size_t bytes = (size_t)(in->state_bits + 7) / 8;
     /* a state of no bits (empty threads, one-valued tables) is one zero byte */
-    in->model = (nsi_model){in, bytes ? bytes : 1, r, proto_nsi_initial, proto_nsi_successors,
-                            proto_nsi_is_final, proto_nsi_violated, describe_line, &in->fairness};
+    in->model = (nsi_model){
+        .ctx = in,
+        .state_bytes = bytes ? bytes : 1,
+        .nrules = r,
+        .initial = proto_nsi_initial,
+        .successors = proto_nsi_successors,
+        .is_final = proto_nsi_is_final,
+        .violated = proto_nsi_violated,
+        .describe = describe_line,
+        .fairness = &in->fairness,
+    };
 }
 
 const nsi_model *proto_nsi(proto_instance *in) { return &in->model; }

@@ -345,9 +345,19 @@ sched_model *sched_wrap(const nsi_model *inner, const sched_gpu *gpu, const sche
     }
     s->fairness = (nsi_fairness){s->nthreads, isc->nunits + (o->preempt ? 1 : 0), rule_unit, unit_name,
                                  thread_done, thread_progress};
-    s->model = (nsi_model){s, inner->state_bytes + (o->preempt ? (size_t)s->ncta : 0),
-                           inner->nrules + (o->preempt ? s->ncta : 0), initial, successors, is_final,
-                           violated, describe, &s->fairness};
+    /* No canonicalize: the scheduler's CTA slots are not permuted with the
+     * inner model's units, so the wrapped model offers no symmetry. */
+    s->model = (nsi_model){
+        .ctx = s,
+        .state_bytes = inner->state_bytes + (o->preempt ? (size_t)s->ncta : 0),
+        .nrules = inner->nrules + (o->preempt ? s->ncta : 0),
+        .initial = initial,
+        .successors = successors,
+        .is_final = is_final,
+        .violated = violated,
+        .describe = describe,
+        .fairness = &s->fairness,
+    };
     return s;
 }
 
