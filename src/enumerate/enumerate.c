@@ -172,15 +172,39 @@ static int program_constants(const litmus_test *t, lit_value *out, int n)
     return n;
 }
 
+/* One value distinct from every constant of the test (its initial values,
+ * the constants its writes take, the condition's): herd7's symbolic value
+ * (`S13`), which stands for a value that flows only around a cycle and
+ * equals none of the constants the test can tell apart.  Guessing it is
+ * sound like any guess (the execution is kept only if the cycle's
+ * equations hold with it), and it finds what the constants alone cannot:
+ * `exists 0:r1 != 0` over a cycle of copies (herd's C13). */
+static lit_value fresh_value(const litmus_test *t, const lit_value *known, int nknown)
+{
+    lit_value top = 0;
+    for (int i = 0; i < nknown; i++)
+        top = known[i] > top ? known[i] : top;
+    for (int l = 0; l < t->nlocs; l++)
+        if (t->locs[l].init != LIT_NO_VALUE && t->locs[l].init > top)
+            top = t->locs[l].init;
+    return top < INT64_MAX ? top + 1 : INT64_MIN + 1;
+}
+
 /* The values every atomic read may guess besides computed ones, by what
  * the model says of thin air (cat_model_thin_air): the condition's
- * constants when it allows it, the program's when it does not say. */
+ * constants when it allows it, the program's when it does not say; and,
+ * either way, one value distinct from all of them (fresh_value). */
 static void thin_air_seeds(const litmus_test *t, enum cat_thin_air thin_air, tp_limits *lim)
 {
     bool condition = thin_air == CAT_THIN_AIR_ALLOWED;
     int count = condition ? condition_constants(t->cond, NULL, 0, 0) : program_constants(t, NULL, 0);
-    lit_value *seeds = GC_MALLOC_ATOMIC(sizeof *seeds * (size_t)(count ? count : 1));
-    lim->nseeds = condition ? condition_constants(t->cond, seeds, 0, count) : program_constants(t, seeds, 0);
+    int all = program_constants(t, NULL, 0) + condition_constants(t->cond, NULL, 0, 0);
+    lit_value *seeds = GC_MALLOC_ATOMIC(sizeof *seeds * (size_t)(count + 1));
+    lit_value *known = GC_MALLOC_ATOMIC(sizeof *known * (size_t)(all + 1));
+    int n = condition ? condition_constants(t->cond, seeds, 0, count) : program_constants(t, seeds, 0);
+    int nknown = condition_constants(t->cond, known, program_constants(t, known, 0), all);
+    seeds[n++] = fresh_value(t, known, nknown);
+    lim->nseeds = n;
     lim->seeds = seeds;
 }
 
