@@ -83,7 +83,7 @@ cp "$plugin" "$tmp/alone/lib/scopecheck/"
 check "the plugin in ../lib/scopecheck/ is found (exit 0, the same graph)" \
     bash -c "[ $? -eq 0 ] && cmp -s '$tmp/lib.dot' '$tmp/g.dot'"
 # A shared object without the table: a program's plugin from elsewhere
-lib=$(ldd "$bin" 2>/dev/null | awk '/libjansson/ { print $3 }')
+lib=$(ldd "$plugin" 2>/dev/null | awk '/libcdt/ { print $3 }')
 if [ -n "$lib" ] && [ -r "$lib" ]; then
     cp "$lib" "$tmp/alone/lib/scopecheck/scopecheck-draw.so"
     "$alone" graph --protocol models/gpu_vi.proto "$mp" -o "$tmp/none.svg" >"$tmp/out" 2>"$tmp/err"
