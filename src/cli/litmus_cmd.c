@@ -464,7 +464,8 @@ static bool load_model(run_ctx *rc, run_model *rm, const char *name, FILE *err)
         return false;
     }
     const litmus_opts *o = rc->o;
-    cat_load_options lo = {rc->search.paths, rc->search.count, o->variants.paths, o->variants.count};
+    cat_load_options lo = {rc->search.paths, rc->search.count, o->variants.paths, o->variants.count,
+                           model_path_cache_dir()};
     rm->m = cat_load_opts(path, &lo, err);
     if (!rm->m)
         return false;
