@@ -6,6 +6,7 @@
 #                                                c11_partialSC.cat, from LIBDIR)
 #     herd7 -set-libdir LIBDIR FILE             (its own default for C: the same model)
 #     /bin/true FILE                            (the loop's own cost: fork, exec, the shell)
+# ROUNDS times over (default 5: /usr/bin/time counts CPU in 10 ms ticks)
 # under /usr/bin/time, REPEAT times each (default 5), and prints each
 # command's median CPU and wall seconds for the whole loop, per process,
 # and per process less the loop's own cost, and the ratio herd7/scopecheck.
@@ -16,20 +17,22 @@ set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 dir=${1:-$root/litmus/c11}
 repeat=${REPEAT:-5}
+rounds=${ROUNDS:-5}
 bin=${SCOPECHECK:-$root/bin/scopecheck}
 herd=${HERD7:-$root/../shared/bench/herd7}
 lib=$herd/lib/herd
 files=("$dir"/*.litmus)
-n=${#files[@]}
+n=$((${#files[@]} * rounds))
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-export SCOPECHECK_BENCH_FILES="${files[*]}"
+export SCOPECHECK_BENCH_FILES="${files[*]}" SCOPECHECK_BENCH_ROUNDS=$rounds
 # loop NAME CMD...: the command once per file, REPEAT times; "cpu wall" medians
 loop() {
     local name=$1; shift
     local k
     for ((k = 0; k < repeat; k++)); do
-        /usr/bin/time -f "%U %S %e" -o "$tmp/t" bash -c 'for f in $SCOPECHECK_BENCH_FILES; do "$@" "$f" >/dev/null 2>&1; done' _ "$@"
+        /usr/bin/time -f "%U %S %e" -o "$tmp/t" bash -c 'for ((r = 0; r < SCOPECHECK_BENCH_ROUNDS; r++)); do
+                for f in $SCOPECHECK_BENCH_FILES; do "$@" "$f" >/dev/null 2>&1; done; done' _ "$@"
         awk '{ printf "%.4f %.4f\n", $1 + $2, $3 }' "$tmp/t"
     done | sort -n | awk -v name="$name" -v n="$n" -v r="$repeat" '
         { cpu[NR] = $1; wall[NR] = $2 }
@@ -44,7 +47,7 @@ awk -v n="$n" '
     $1 == "true" { tc = $2; tw = $3 }
     { name[NR] = $1; cpu[NR] = $2; wall[NR] = $3 }
     END {
-        printf "%d files, one process each; medians of the whole loop, then per process (ms)\n", n
+        printf "%d runs (files x rounds), one process each; medians of the whole loop, then per process (ms)\n", n
         printf "%-20s %8s %8s %10s %10s %14s\n", "command", "cpu s", "wall s", "cpu/proc", "wall/proc", "cpu/proc-loop"
         for (i = 1; i <= NR; i++) {
             printf "%-20s %8.3f %8.3f %10.3f %10.3f %14.3f\n", name[i], cpu[i], wall[i], 1000 * cpu[i] / n,
