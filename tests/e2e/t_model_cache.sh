@@ -82,9 +82,9 @@ check "an include found earlier in the search path: the new file is read (Ok, th
 
 # ---- where the cache lives, and when there is none --------------------------------------
 mkdir -p "$tmp/home"
-HOME=$tmp/home "$bin" litmus --model sc $sb >/dev/null 2>&1
+HOME=$tmp/home env -u SCOPECHECK_CACHE "$bin" litmus --model sc $sb >/dev/null 2>&1
 check "default: \$HOME/.cache/scopecheck holds an entry" bash -c "ls '$tmp/home/.cache/scopecheck/'model-*.bin"
-XDG_CACHE_HOME=$tmp/xdg "$bin" litmus --model sc $sb >/dev/null 2>&1
+XDG_CACHE_HOME=$tmp/xdg env -u SCOPECHECK_CACHE "$bin" litmus --model sc $sb >/dev/null 2>&1
 check "XDG_CACHE_HOME/scopecheck when it is set" bash -c "ls '$tmp/xdg/scopecheck/'model-*.bin"
 HOME=$tmp/home2 SCOPECHECK_CACHE=off "$bin" litmus --model sc $sb >/dev/null 2>&1
 check "SCOPECHECK_CACHE=off: nothing written" test ! -e "$tmp/home2"
