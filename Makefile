@@ -17,7 +17,9 @@ HOT_DIRS   := cat enumerate litmus
 WARN    := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 INC     := -Isrc
 LDLIBS  := -lgc -ljansson -lnettle
-# graphviz: only src/draw/ uses it, and only bin/scopecheck links draw/
+# graphviz: only src/draw/ uses it, and only the drawing plugin
+# bin/scopecheck-draw.so links it (draw/plugin.h); bin/scopecheck opens
+# the plugin on demand (cli/draw_load.h)
 GVLIBS  := $(shell pkg-config --libs libgvc 2>/dev/null || echo -lgvc -lcgraph -lcdt)
 SIMLIBS := -lgc -ljansson -lnettle -lm
 TESTLIBS := -lcunit
@@ -26,8 +28,10 @@ LIB_DIRS := base litmus litmus/opencl litmus/c cat enumerate protocol search sch
 LIB_SRC  := $(foreach d,$(LIB_DIRS),$(wildcard src/$(d)/*.c))
 # the simulator's modules: in scopesim and the unit tests, never in scopecheck
 SIM_LIB_SRC := $(filter-out src/sim/main.c,$(wildcard src/sim/*.c))
-# the drawing code (graphviz): in scopecheck only, never in the unit tests' library
-CLI_SRC  := $(wildcard src/cli/*.c) $(wildcard src/draw/*.c)
+CLI_SRC  := $(wildcard src/cli/*.c)
+# the drawing code (graphviz): the plugin scopecheck-draw.so only, built
+# position-independent; never in the program or the unit tests' library
+DRAW_SRC := $(wildcard src/draw/*.c)
 # scopesim: its own main over sim/ and base/ only (docs/ARCHITECTURE.md)
 SIM_SRC  := src/sim/main.c $(wildcard src/base/*.c) $(filter-out src/sim/main.c,$(wildcard src/sim/*.c))
 UNIT_SRC := $(wildcard tests/unit/*.c tests/unit/*/*.c)
@@ -38,23 +42,25 @@ ASAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-s
 objs = $(patsubst tests/unit/%.c,build/$(1)/unit/%.o,$(patsubst src/%.c,build/$(1)/%.o,$(2)))
 
 OBJ           := $(call objs,obj,$(LIB_SRC) $(CLI_SRC))
+DRAW_OBJ      := $(call objs,obj,$(DRAW_SRC))
 SIM_OBJ       := $(call objs,obj,$(SIM_SRC))
 ASAN_SIM_OBJ  := $(call objs,asan,$(SIM_SRC))
 LIB_OBJ       := $(call objs,obj,$(LIB_SRC) $(SIM_LIB_SRC))
 UNIT_OBJ      := $(call objs,obj,$(UNIT_SRC))
 ASAN_OBJ      := $(call objs,asan,$(LIB_SRC) $(CLI_SRC))
+ASAN_DRAW_OBJ := $(call objs,asan,$(DRAW_SRC))
 ASAN_LIB_OBJ  := $(call objs,asan,$(LIB_SRC) $(SIM_LIB_SRC))
 ASAN_UNIT_OBJ := $(call objs,asan,$(UNIT_SRC))
 
 .PHONY: all test unit e2e conformance asan fuzz-replay fuzz check-layers difftest bench bench-protocol bench-search bench-sim experiments clean install uninstall
 
-all: bin/scopecheck bin/scopesim
+all: bin/scopecheck bin/scopecheck-draw.so bin/scopesim
 
 # ---- one rule per kind of file ----------------------------------------------
 
 build/obj/%.o: src/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(WARN) $(CFLAGS) $(if $(filter $(HOT_DIRS:%=build/obj/%/%),$@),$(HOT_CFLAGS)) $(INC) -MMD -MP -c -o $@ $<
+	$(CC) $(WARN) $(CFLAGS) $(if $(filter $(HOT_DIRS:%=build/obj/%/%),$@),$(HOT_CFLAGS)) $(PIC) $(INC) -MMD -MP -c -o $@ $<
 
 build/obj/unit/%.o: tests/unit/%.c
 	@mkdir -p $(dir $@)
@@ -62,7 +68,10 @@ build/obj/unit/%.o: tests/unit/%.c
 
 build/asan/%.o: src/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(WARN) $(ASAN_FLAGS) $(INC) -MMD -MP -c -o $@ $<
+	$(CC) $(WARN) $(ASAN_FLAGS) $(PIC) $(INC) -MMD -MP -c -o $@ $<
+
+# the plugin's objects go into a shared object
+$(DRAW_OBJ) $(ASAN_DRAW_OBJ): PIC := -fPIC
 
 build/asan/unit/%.o: tests/unit/%.c
 	@mkdir -p $(dir $@)
@@ -70,9 +79,32 @@ build/asan/unit/%.o: tests/unit/%.c
 
 # ---- programs ---------------------------------------------------------------
 
-bin/scopecheck: $(OBJ)
+# The program exports (--dynamic-list) exactly what the plugin's objects
+# leave undefined, so that the plugin calls the program's own copy of the
+# library code it draws from (draw/plugin.h); libc's and graphviz's names
+# in the list are ignored, the program defining none of them.
+DYNLIST = { echo '{'; nm -u $^ | awk '$$1 == "U" { print "  " $$2 ";" }' | sort -u; echo '};'; } >$@
+build/obj/draw.dynlist: $(DRAW_OBJ)
+	$(DYNLIST)
+build/asan/draw.dynlist: $(ASAN_DRAW_OBJ)
+	$(DYNLIST)
+
+# A process per test (herd7's users script so) pays for every shared
+# library it loads: the program takes libgc, libjansson and libnettle from
+# their Debian static archives (same packages, -dev), a tenth less CPU a
+# one-test process (docs/PERFORMANCE.md); STATIC_LIBS= links them shared.
+STATIC_LIBS ?= -lgc -ljansson -lnettle
+PROG_LDLIBS = -Wl,-Bstatic $(filter $(STATIC_LIBS),$(LDLIBS)) -Wl,-Bdynamic $(filter-out $(STATIC_LIBS),$(LDLIBS))
+
+bin/scopecheck: $(OBJ) build/obj/draw.dynlist | bin/scopecheck-draw.so
 	@mkdir -p bin
-	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(GVLIBS)
+	$(CC) $(CFLAGS) -Wl,--dynamic-list=build/obj/draw.dynlist -o $@ $(OBJ) $(PROG_LDLIBS)
+
+# no -lgc: the plugin allocates with the program's collector (the program
+# exports the collector's functions the plugin calls: the dynamic list)
+bin/scopecheck-draw.so: $(DRAW_OBJ)
+	@mkdir -p bin
+	$(CC) $(CFLAGS) -shared -o $@ $^ $(GVLIBS)
 
 bin/scopesim: $(SIM_OBJ)
 	@mkdir -p bin
@@ -82,8 +114,11 @@ bin/unit_tests: $(LIB_OBJ) $(UNIT_OBJ)
 	@mkdir -p bin
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) -lm $(TESTLIBS)
 
-build/asan/scopecheck: $(ASAN_OBJ)
-	$(CC) $(ASAN_FLAGS) -o $@ $^ $(LDLIBS) $(GVLIBS)
+build/asan/scopecheck: $(ASAN_OBJ) build/asan/draw.dynlist | build/asan/scopecheck-draw.so
+	$(CC) $(ASAN_FLAGS) -Wl,--dynamic-list=build/asan/draw.dynlist -o $@ $(ASAN_OBJ) $(LDLIBS)
+
+build/asan/scopecheck-draw.so: $(ASAN_DRAW_OBJ)
+	$(CC) $(ASAN_FLAGS) -shared -o $@ $^ $(GVLIBS)
 
 build/asan/scopesim: $(ASAN_SIM_OBJ)
 	$(CC) $(ASAN_FLAGS) -o $@ $^ $(SIMLIBS)
@@ -96,7 +131,7 @@ build/asan/unit_tests: $(ASAN_LIB_OBJ) $(ASAN_UNIT_OBJ)
 unit: bin/unit_tests
 	bin/unit_tests
 
-e2e: bin/scopecheck bin/scopesim
+e2e: bin/scopecheck bin/scopecheck-draw.so bin/scopesim
 	bash tests/e2e/run.sh bin/scopecheck
 
 conformance: bin/scopecheck
@@ -159,7 +194,7 @@ fuzz: $(foreach n,$(FUZZ_NAMES),build/fuzz/fuzz_$(n))
 # The dependency rules of docs/ARCHITECTURE.md (folders, internal headers,
 # unit tests, no circles) over the objects of every file of src/, scopesim's
 # included, and of tests/unit/; then the script's own tests, one breach each.
-check-layers: $(OBJ) $(SIM_OBJ) $(UNIT_OBJ)
+check-layers: $(OBJ) $(DRAW_OBJ) $(SIM_OBJ) $(UNIT_OBJ)
 	bash scripts/check_layers.sh build/obj
 	CC="$(CC)" bash tests/layers/run.sh build/obj
 
@@ -203,17 +238,20 @@ bin/bench_search: tests/bench/bench_search.c build/obj/search/state_store.o buil
 # models, protocols and mutants, the litmus suites (litmus/), all found by
 # name from PREFIX/bin/scopecheck at run time (base/data_path.h),
 # scripts/compare_models.sh and scripts/plot.sh, and the man pages;
-# scopesim and its system and workload files (models/sim/), found by name.
+# scopesim and its system and workload files (models/sim/), found by name;
+# the drawing plugin in PREFIX/lib/scopecheck (base/data_path.h).
 
 PREFIX  ?= /usr/local
 BINDIR  := $(DESTDIR)$(PREFIX)/bin
 DATADIR := $(DESTDIR)$(PREFIX)/share/scopecheck
 MANDIR  := $(DESTDIR)$(PREFIX)/share/man
+PLUGDIR := $(DESTDIR)$(PREFIX)/lib/scopecheck
 
-install: bin/scopecheck bin/scopesim
-	install -d $(BINDIR) $(DATADIR)/models/mutants $(DATADIR)/models/sim $(DATADIR)/scripts $(MANDIR)/man1 $(MANDIR)/man5
+install: bin/scopecheck bin/scopecheck-draw.so bin/scopesim
+	install -d $(BINDIR) $(PLUGDIR) $(DATADIR)/models/mutants $(DATADIR)/models/sim $(DATADIR)/scripts $(MANDIR)/man1 $(MANDIR)/man5
 	install -m 755 bin/scopecheck $(BINDIR)/scopecheck
 	install -m 755 bin/scopesim $(BINDIR)/scopesim
+	install -m 644 bin/scopecheck-draw.so $(PLUGDIR)/scopecheck-draw.so
 	install -m 644 models/*.cat models/*.proto $(DATADIR)/models/
 	install -m 644 models/sim/*.sys models/sim/*.wl $(DATADIR)/models/sim/
 	install -m 644 models/mutants/*.proto $(DATADIR)/models/mutants/
@@ -227,10 +265,10 @@ uninstall:
 	rm -f $(BINDIR)/scopecheck $(BINDIR)/scopesim $(MANDIR)/man1/scopecheck.1 $(MANDIR)/man1/scopesim.1 \
 	      $(MANDIR)/man5/scopecheck-litmus.5 \
 	      $(MANDIR)/man5/scopecheck-cat.5 $(MANDIR)/man5/scopecheck-proto.5
-	rm -rf $(DATADIR)
+	rm -rf $(DATADIR) $(PLUGDIR)
 
 clean:
 	rm -rf build bin
 
--include $(OBJ:.o=.d) $(SIM_OBJ:.o=.d) $(UNIT_OBJ:.o=.d) $(ASAN_OBJ:.o=.d) $(ASAN_SIM_OBJ:.o=.d) $(ASAN_UNIT_OBJ:.o=.d) $(FUZZ_OBJ:.o=.d)
+-include $(OBJ:.o=.d) $(DRAW_OBJ:.o=.d) $(ASAN_DRAW_OBJ:.o=.d) $(SIM_OBJ:.o=.d) $(UNIT_OBJ:.o=.d) $(ASAN_OBJ:.o=.d) $(ASAN_SIM_OBJ:.o=.d) $(ASAN_UNIT_OBJ:.o=.d) $(FUZZ_OBJ:.o=.d)
 -include $(wildcard build/fuzz/harness/*.d build/asan/fuzz/*.d)

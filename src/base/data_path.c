@@ -15,15 +15,16 @@ static char *joined(const char *a, const char *b, const char *c)
     return s;
 }
 
-/* PREFIX for the running executable PREFIX/bin/PROGRAM, or NULL. */
-static const char *prefix_of_executable(void)
+/* The running executable's path with its last `up` components removed
+ * (1: its directory, 2: PREFIX for PREFIX/bin/PROGRAM), or NULL. */
+static const char *executable_up(int up)
 {
     char exe[PATH_MAX];
     ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
     if (len <= 0)
         return NULL;
     exe[len] = '\0';
-    for (int up = 0; up < 2; up++) {
+    for (int i = 0; i < up; i++) {
         char *slash = strrchr(exe, '/');
         if (!slash)
             return NULL;
@@ -31,6 +32,9 @@ static const char *prefix_of_executable(void)
     }
     return GC_STRDUP(exe);
 }
+
+/* PREFIX for the running executable PREFIX/bin/PROGRAM, or NULL. */
+static const char *prefix_of_executable(void) { return executable_up(2); }
 
 const char *data_path_bundled(const char *rel)
 {
@@ -67,4 +71,20 @@ const char *data_path_named(const char *name, const char *dir, const char *ext)
         return rel;
     const char *found = data_path_bundled(rel);
     return found ? found : name;
+}
+
+const char *data_path_plugin(const char *name, const char **looked)
+{
+    const char *dir = executable_up(1);
+    if (looked)
+        *looked = "nowhere: the program's own path (/proc/self/exe) is unknown";
+    if (!dir || !*name || strchr(name, '/'))
+        return NULL;
+    const char *beside = joined(dir, "/", name);
+    const char *installed = joined(dir, "/../lib/scopecheck/", name);
+    if (looked)
+        *looked = joined(beside, ", ", installed);
+    if (access(beside, R_OK) == 0)
+        return beside;
+    return access(installed, R_OK) == 0 ? installed : NULL;
 }

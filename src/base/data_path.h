@@ -6,8 +6,11 @@
  * Contract.  The bundled tree is the source tree's layout (models/,
  * models/mutants/, models/sim/, litmus/) under PREFIX, for the running
  * program PREFIX/bin/PROGRAM (the build tree), or under
- * PREFIX/share/scopecheck (`make install`).  Results are GC strings, or
- * NULL when no readable file or directory exists; nothing is opened.
+ * PREFIX/share/scopecheck (`make install`).  Plugins (shared objects the
+ * program opens on demand: draw/plugin.h) sit beside the program in the
+ * build tree and in PREFIX/lib/scopecheck once installed.  Results are GC
+ * strings, or NULL when no readable file or directory exists; nothing is
+ * opened.
  */
 #ifndef SCOPECHECK_BASE_DATA_PATH_H
 #define SCOPECHECK_BASE_DATA_PATH_H
@@ -26,5 +29,12 @@ const char *data_path_arg(const char *arg);
  * DIR/NAME`ext` under ./ and then in the bundled tree (DIR "models/sim",
  * ext ".sys": `hmg4x1`); anything else is data_path_arg(NAME). */
 const char *data_path_named(const char *name, const char *dir, const char *ext);
+
+/* The plugin NAME (a file name, no '/') of the running program
+ * DIR/PROGRAM: DIR/NAME (the build tree: bin/, build/asan/), else
+ * DIR/../lib/scopecheck/NAME (`make install`), the first that is readable;
+ * NULL when neither is.  `looked`, unless NULL, receives the two paths
+ * tried ("A, B"), or a reason when the program's own path is unknown. */
+const char *data_path_plugin(const char *name, const char **looked);
 
 #endif

@@ -174,6 +174,20 @@ struct cat_load_options;
 cat_ast *cat_parse(const char *name, const char *text, size_t len, const char *dir,
                    const struct cat_load_options *opts, bool prelude, FILE *errors);
 
+/* Same, telling `log` (cat/cache.h) of every file looked up and read
+ * after the model's own text: the prelude's lookup (found or not) and each
+ * include, in order; NULL: none. */
+struct cat_source_log;
+cat_ast *cat_parse_logged(const char *name, const char *text, size_t len, const char *dir,
+                          const struct cat_load_options *opts, bool prelude, struct cat_source_log *log,
+                          FILE *errors);
+
+/* Where `include "name"` in a file of directory `dir` is read from: dir/name
+ * when a file of that name can be opened, else the first search directory
+ * of opts (NULL: none) that holds one; NULL when found nowhere.  The parse
+ * and the cache's check of its entries (cat/cache.c) both ask here. */
+const char *cat_find_include(const char *dir, const struct cat_load_options *opts, const char *name);
+
 /* The surface form to the core form (cat/lower.c): functions expanded,
  * tags, tuples and explicit sets evaluated, bindings renamed apart and
  * emitted only when something uses them (herd's laziness: an unused

@@ -51,6 +51,7 @@ typedef struct cat_load_options {
     int ndirs;
     const char *const *variants;
     int nvariants;
+    const char *cache_dir;   /* compiled models kept there between runs (cat/cache.h); NULL: none */
 } cat_load_options;
 
 cat_model *cat_load_opts(const char *path, const cat_load_options *opts, FILE *errors);

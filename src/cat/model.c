@@ -6,6 +6,7 @@
 
 #include "base/diag.h"
 #include "base/textfile.h"
+#include "cat/cache.h"
 
 static const char *const *copy_strings(const char *const *v, int n)
 {
@@ -37,11 +38,11 @@ static void keep_source(cat_model *m, const char *name, const char *text, size_t
     }
 }
 
-/* Parse, lower, compile. */
+/* Parse (telling `log` what it reads, unless NULL), lower, compile. */
 static cat_model *load_text(const char *name, const char *text, size_t len, const char *dir,
-                            const cat_load_options *opts, bool prelude, FILE *errors)
+                            const cat_load_options *opts, bool prelude, cat_source_log *log, FILE *errors)
 {
-    cat_ast *ast = cat_parse(name, text, len, dir, opts, prelude, errors);
+    cat_ast *ast = cat_parse_logged(name, text, len, dir, opts, prelude, log, errors);
     cat_ast *lowered = ast ? cat_lower(ast, errors) : NULL;
     cat_model *m = lowered ? cat_compile(lowered, name, errors) : NULL;
     if (m) {
@@ -52,7 +53,7 @@ static cat_model *load_text(const char *name, const char *text, size_t len, cons
 
 cat_model *cat_load_text(const char *name, const char *text, size_t len, FILE *errors)
 {
-    return load_text(name, text, len, "", NULL, false, errors);
+    return load_text(name, text, len, "", NULL, false, NULL, errors);
 }
 
 cat_model *cat_load_string(const char *name, const char *text, FILE *errors)
@@ -69,7 +70,17 @@ cat_model *cat_load_opts(const char *path, const cat_load_options *opts, FILE *e
         diag_error(errors, path, 1, 1, "%s", why);
         return NULL;
     }
-    return load_text(path, text, len, cat_dir_of(path), opts, true, errors);
+    /* from the cache when it holds this very model (cat/cache.h) */
+    cat_model *m = cat_cache_load(path, text, len, opts, true);
+    if (m) {
+        keep_source(m, path, text, len, cat_dir_of(path), opts, true);
+        return m;
+    }
+    cat_source_log *log = opts && opts->cache_dir ? cat_source_log_new() : NULL;
+    m = load_text(path, text, len, cat_dir_of(path), opts, true, log, errors);
+    if (m && log)
+        cat_cache_store(path, text, len, opts, true, log, m);
+    return m;
 }
 
 cat_model *cat_load(const char *path, FILE *errors)

@@ -17,6 +17,7 @@
 #include "base/textfile.h"
 #include "cat/cat.h"
 #include "cat/lex.h"
+#include "cat/source_log.h"
 
 typedef struct include_frame {
     const char *path;
@@ -43,6 +44,7 @@ typedef struct parser {
     cat_ast *ast;            /* title and options */
     stmt_list *out;          /* where statements go */
     bool skipping;           /* in an `if "variant"` branch not taken: keep nothing */
+    cat_source_log *log;     /* every lookup of a file and what it read (cat/cache.h), or NULL */
 } parser;
 
 static void parse_file(parser *outer, const char *name, const char *text, size_t len,
@@ -960,21 +962,20 @@ static bool file_exists(const char *path)
     return f != NULL;
 }
 
-/* The path of `name` beside the including file, else in the search path
- * (the first place where a file of that name can be opened); NULL when
- * found nowhere. */
-static const char *find_include(const parser *p, const char *name)
+const char *cat_find_include(const char *dir, const cat_load_options *opts, const char *name)
 {
-    const char *path = join_path(p->dir, name);
+    const char *path = join_path(dir, name);
     if (file_exists(path))
         return path;
-    for (int i = 0; name[0] != '/' && p->opts && i < p->opts->ndirs; i++) {
-        const char *in_dir = join_path(p->opts->dirs[i], name);
+    for (int i = 0; name[0] != '/' && opts && i < opts->ndirs; i++) {
+        const char *in_dir = join_path(opts->dirs[i], name);
         if (file_exists(in_dir))
             return in_dir;
     }
     return NULL;
 }
+
+static const char *find_include(const parser *p, const char *name) { return cat_find_include(p->dir, p->opts, name); }
 
 /* Reads the included file `path` (named at t) through base/textfile.h,
  * within CAT_MAX_FILE_BYTES and the model's CAT_MAX_MODEL_BYTES in all;
@@ -1028,6 +1029,8 @@ static bool parse_include(parser *p)
     char *text = read_include(p, &t, path, &len);
     if (!text)
         return false;
+    if (p->log)
+        cat_source_log_add(p->log, p->dir, t.text, path, text, len);
     include_frame frame = {path, p->includes, depth + 1};
     parse_file(p, path, text, len, dir_of(path), &frame);
     return !p->failed;
@@ -1266,6 +1269,7 @@ static void parse_file(parser *outer, const char *name, const char *text, size_t
     p.opts = outer->opts;
     p.bytes = outer->bytes;
     p.depth = outer->depth;
+    p.log = outer->log;
     cat_lex_init(&p.lx, name, text, len, outer->lx.errors);
     cat_lex_next(&p.lx, &p.tok);
     if (p.tok.kind == CT_ERROR)
@@ -1284,19 +1288,30 @@ static void parse_file(parser *outer, const char *name, const char *text, size_t
 static void parse_prelude(parser *top)
 {
     const char *path = find_include(top, "stdlib.cat");
-    if (!path)
+    if (!path) {
+        if (top->log) /* a stdlib.cat that appears later changes the model */
+            cat_source_log_add(top->log, top->dir, "stdlib.cat", NULL, NULL, 0);
         return;
+    }
     size_t len;
     const cat_token at = {.line = 1, .col = 1};
     char *text = read_include(top, &at, path, &len);
     if (!text)
         return;
+    if (top->log)
+        cat_source_log_add(top->log, top->dir, "stdlib.cat", path, text, len);
     include_frame frame = {path, NULL, 1};
     parse_file(top, path, text, len, dir_of(path), &frame);
 }
 
 cat_ast *cat_parse(const char *name, const char *text, size_t len, const char *dir,
                    const cat_load_options *opts, bool prelude, FILE *errors)
+{
+    return cat_parse_logged(name, text, len, dir, opts, prelude, NULL, errors);
+}
+
+cat_ast *cat_parse_logged(const char *name, const char *text, size_t len, const char *dir,
+                          const cat_load_options *opts, bool prelude, cat_source_log *log, FILE *errors)
 {
     if (len > CAT_MAX_FILE_BYTES) {
         diag_error(errors, name, 1, 1, "file too large (more than %u bytes)", CAT_MAX_FILE_BYTES);
@@ -1315,6 +1330,7 @@ cat_ast *cat_parse(const char *name, const char *text, size_t len, const char *d
     top.bytes = &bytes;
     top.lx.file = name;
     top.lx.errors = errors;
+    top.log = log;
     if (prelude)
         parse_prelude(&top);
     if (!top.failed)

@@ -18,7 +18,7 @@
 #include "cli/check_args.h"
 #include "cli/herd_args.h"
 #include "cli/model_path.h"
-#include "draw/output_file.h"
+#include "base/output_file.h"
 #include "protocol/program_json.h"
 #include "cli/verify_cmd.h"
 #include "protocol/export.h"
@@ -225,7 +225,7 @@ static bool dump_document(void *doc, FILE *f, FILE *err)
 }
 
 /* Whole or not at all, and never in place of a device or a FIFO
- * (draw/output_file.h). */
+ * (base/output_file.h). */
 static bool write_document(json_t *doc, const char *path, FILE *err)
 {
     return output_write_stream("export", path, dump_document, doc, err) == 0;

@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "draw/output_file.h"
+#include "base/output_file.h"
 #include "gen/gen.h"
 #include "litmus/print.h"
 #include "litmus/read.h"
@@ -51,7 +51,7 @@ static bool ensure_dir(const char *dir, FILE *err)
 }
 
 /* Writes t to DIR/NAME.litmus whole or not at all, never in place of a
- * device or a FIFO (draw/output_file.h).  Returns 0, 1 (no exact form:
+ * device or a FIFO (base/output_file.h).  Returns 0, 1 (no exact form:
  * *why says why, nothing written) or 2 (an output error, reported). */
 static int write_test(const char *dir, const litmus_test *t, enum dialect d, const char **why, FILE *err)
 {

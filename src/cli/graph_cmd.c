@@ -13,10 +13,9 @@
 #include "litmus/read.h"
 #include "cli/herd_args.h"
 #include "cli/model_path.h"
+#include "base/output_file.h"
+#include "cli/draw_load.h"
 #include "draw/graph_input.h"
-#include "draw/graph_msc.h"
-#include "draw/output_file.h"
-#include "draw/state_graph.h"
 #include "litmus/outcome.h"
 #include "protocol/html.h"
 #include "protocol/options.h"
@@ -185,9 +184,13 @@ static bool write_html(void *ctx, FILE *f, FILE *err)
 /* Reads the litmus test, binds it to the protocol and computes the
  * model's outcomes through the verification library (so that graph
  * refuses what verify refuses and judges outcomes by verify's rules),
- * then draws the state graph or the chart; 0 or 2. */
+ * then draws the state graph or the chart through the drawing plugin
+ * (loaded first: without it nothing is read); 0 or 2. */
 static int state_graph(graph_opts *o, const protocol *p, FILE *out, FILE *err)
 {
+    const draw_plugin *draw = draw_load("graph", err);
+    if (!draw)
+        return 2;
     graph_input in = {.litmus_path = o->litmus, .model_name = o->model, .format = o->format, .output = o->output,
                       .p = p, .max_states = o->max_states, .full = o->full};
     litmus_test *t = litmus_read_file(o->litmus, err);
@@ -208,7 +211,7 @@ static int state_graph(graph_opts *o, const protocol *p, FILE *out, FILE *err)
         return 2;
     in.inst = v->inst;
     in.verdict = v;
-    return o->msc ? graph_msc(&in, out, err) : state_graph_draw(&in, out, err);
+    return o->msc ? draw->msc(&in, out, err) : draw->state_graph(&in, out, err);
 }
 
 int graph_cmd_main(int argc, char **argv, FILE *out, FILE *err)

@@ -12,7 +12,7 @@
 #include "cat/cat.h"
 #include "enumerate/enumerate.h"
 #include "litmus/read.h"
-#include "draw/exec_draw.h"
+#include "cli/draw_load.h"
 #include "cli/file_list.h"
 #include "cli/herd_args.h"
 #include "base/interrupt.h"
@@ -57,10 +57,40 @@ typedef struct litmus_opts {
     bool through;        /* -through invalid: rejected executions drawn too */
     const char *out_dir;
     int nshow;
+    const draw_plugin *draw;     /* the drawing plugin, loaded with -show only */
     exec_renderer *renderer;     /* the run's one graphviz context, with -show */
     const volatile sig_atomic_t *stop;
     const char *herd_notes;      /* herd7 options taken as no-ops (cli/herd_args.h) */
 } litmus_opts;
+
+/* "prop", "neg", "all", "none" (herd's -show words; "cond" and "wit" are
+ * herd's names for prop); false for any other word. */
+static bool exec_show_parse(const char *word, enum exec_show *out)
+{
+    static const struct { const char *word; enum exec_show show; } words[] = {
+        {"prop", SHOW_PROP}, {"cond", SHOW_PROP}, {"wit", SHOW_PROP},
+        {"neg", SHOW_NEG}, {"all", SHOW_ALL}, {"none", SHOW_NONE},
+    };
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+        if (strcmp(word, words[i].word) == 0) {
+            *out = words[i].show;
+            return true;
+        }
+    return false;
+}
+
+/* herd's -through words: "invalid" and "all" (true: draw rejected
+ * executions too), "none" (false); false for any other word. */
+static bool exec_through_parse(const char *word, bool *out)
+{
+    if (strcmp(word, "invalid") == 0 || strcmp(word, "all") == 0)
+        *out = true;
+    else if (strcmp(word, "none") == 0)
+        *out = false;
+    else
+        return false;
+    return true;
+}
 
 static void usage(FILE *to)
 {
@@ -434,7 +464,8 @@ static bool load_model(run_ctx *rc, run_model *rm, const char *name, FILE *err)
         return false;
     }
     const litmus_opts *o = rc->o;
-    cat_load_options lo = {rc->search.paths, rc->search.count, o->variants.paths, o->variants.count};
+    cat_load_options lo = {rc->search.paths, rc->search.count, o->variants.paths, o->variants.count,
+                           model_path_cache_dir()};
     rm->m = cat_load_opts(path, &lo, err);
     if (!rm->m)
         return false;
@@ -490,17 +521,17 @@ static int check_file(const char *path, run_ctx *rc, FILE *out, FILE *err)
                        .timeout_s = o->timeout_s, .max_memory = o->max_memory, .barriers = o->barriers};
     exec_drawing *drawing = NULL;
     if (o->show != SHOW_NONE) {
-        drawing = exec_draw_begin(o->renderer, o->out_dir, t, m, o->show, o->through, o->nshow, err);
+        drawing = o->draw->draw_begin(o->renderer, o->out_dir, t, m, o->show, o->through, o->nshow, err);
         if (!drawing)
             return SC_STATUS_UNUSABLE;
-        eo.on_execution = exec_draw_execution;
-        if (exec_draw_through(drawing))
-            eo.on_rejected = exec_draw_rejected;
+        eo.on_execution = o->draw->draw_execution;
+        if (o->draw->draw_through(drawing))
+            eo.on_rejected = o->draw->draw_rejected;
         eo.execution_ctx = drawing;
     }
     check_result r;
     bool checked = enumerate_check(t, m, ws, &eo, &r, err);
-    bool drawn = !drawing || exec_draw_end(drawing);    /* the verdict is reported all the same */
+    bool drawn = !drawing || o->draw->draw_end(drawing);    /* the verdict is reported all the same */
     if (!checked)
         return SC_STATUS_UNUSABLE;
     report_info info = {.model = rm->name, .cat = m, .unroll = o->unroll, .races = o->races,
@@ -586,6 +617,10 @@ int litmus_cmd_main(int argc, char **argv, FILE *out, FILE *err)
         file_list_add(&rc.search, rc.herdlib);
     for (int i = 0; i < o.lib_dirs.count; i++)
         file_list_add(&rc.search, o.lib_dirs.paths[i]);
+    /* the drawing libraries are loaded only by a run that draws, and
+     * before anything is checked: a run that cannot draw stops here */
+    if (o.show != SHOW_NONE && !(o.draw = draw_load("litmus", err)))
+        return 2;
     /* the heap hint comes first: loading a model with herd's stdlib and
      * functions makes garbage enough for a collection or two */
     GC_expand_hp(BATCH_HEAP_BYTES); /* a hint: the run goes on without it */
@@ -598,8 +633,8 @@ int litmus_cmd_main(int argc, char **argv, FILE *out, FILE *err)
             status = SC_STATUS_UNUSABLE;
     o.stop = interrupt_watch();
     rc.files = &files;
-    if (o.show != SHOW_NONE)
-        o.renderer = exec_renderer_new();
+    if (o.draw)
+        o.renderer = o.draw->renderer_new();
     int skipped = 0;
     status = sc_status_merge(status, parallel_run(files.count, o.jobs, check_item, &rc, o.stop, out, err, &skipped));
     if (*o.stop || skipped) {
@@ -607,7 +642,8 @@ int litmus_cmd_main(int argc, char **argv, FILE *out, FILE *err)
                 files.count == 1 ? "" : "s");
         status = sc_status_merge(status, SC_STATUS_INCOMPLETE);
     }
-    exec_renderer_free(o.renderer);
+    if (o.draw)
+        o.draw->renderer_free(o.renderer);
     interrupt_release();
     return status;
 }

@@ -155,3 +155,24 @@ const char *model_path_protocol_names(void)
         list = names_in("models", ".proto");
     return list;
 }
+
+/* DIR/scopecheck when DIR (an environment variable's value) is an
+ * absolute path, as XDG asks; NULL otherwise. */
+static const char *cache_under(const char *dir, const char *sub)
+{
+    if (!dir || dir[0] != '/')
+        return NULL;
+    size_t size = strlen(dir) + strlen(sub) + 1;
+    char *path = GC_MALLOC_ATOMIC(size);
+    snprintf(path, size, "%s%s", dir, sub);
+    return path;
+}
+
+const char *model_path_cache_dir(void)
+{
+    const char *chosen = getenv("SCOPECHECK_CACHE");
+    if (chosen)
+        return *chosen && strcmp(chosen, "off") != 0 ? chosen : NULL;
+    const char *xdg = cache_under(getenv("XDG_CACHE_HOME"), "/scopecheck");
+    return xdg ? xdg : cache_under(getenv("HOME"), "/.cache/scopecheck");
+}

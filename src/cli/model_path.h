@@ -37,4 +37,9 @@ const char *model_path_protocol_names(void);
  * NAME has no ".cat"; NULL when no such file exists or NAME is absolute. */
 const char *model_path_in(const char *dir, const char *name);
 
+/* Where compiled models are kept between runs (cat/cache.h): the directory
+ * $SCOPECHECK_CACHE names ("off" or empty: no cache), else
+ * $XDG_CACHE_HOME/scopecheck, else $HOME/.cache/scopecheck (XDG's default);
+ * NULL for none. */
+const char *model_path_cache_dir(void);
 #endif

@@ -241,7 +241,7 @@ static bool load_models(verify_run *r, FILE *err)
         model_path_unknown(err, "verify", s->model_name);
         return false;
     }
-    cat_load_options lo = {r->cat_dirs, r->ncat_dirs, NULL, 0};
+    cat_load_options lo = {r->cat_dirs, r->ncat_dirs, NULL, 0, model_path_cache_dir()};
     r->m = no_model ? NULL : cat_load_opts(model_path, &lo, err);
     if (!r->p || (!r->m && !no_model))
         return false;

@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "cat/explain.h"
-#include "draw/output_file.h"
+#include "base/output_file.h"
 #include "enumerate/event_name.h"
 #include "report/report.h"
 
@@ -59,20 +59,6 @@ struct exec_drawing {
     FILE *err;
 };
 
-bool exec_show_parse(const char *word, enum exec_show *out)
-{
-    static const struct { const char *word; enum exec_show show; } words[] = {
-        {"prop", SHOW_PROP}, {"cond", SHOW_PROP}, {"wit", SHOW_PROP},
-        {"neg", SHOW_NEG}, {"all", SHOW_ALL}, {"none", SHOW_NONE},
-    };
-    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
-        if (strcmp(word, words[i].word) == 0) {
-            *out = words[i].show;
-            return true;
-        }
-    return false;
-}
-
 static char *path_in(const char *dir, const char *name, const char *suffix)
 {
     size_t n = strlen(dir) + strlen(name) + strlen(suffix) + 2;
@@ -90,17 +76,6 @@ static const char *file_stem(const char *name)
               *p == '_' || *p == '+' || *p == '-'))
             *p = '_';
     return s;
-}
-
-bool exec_through_parse(const char *word, bool *out)
-{
-    if (strcmp(word, "invalid") == 0 || strcmp(word, "all") == 0)
-        *out = true;
-    else if (strcmp(word, "none") == 0)
-        *out = false;
-    else
-        return false;
-    return true;
 }
 
 exec_drawing *exec_draw_begin(exec_renderer *renderer, const char *dir, const litmus_test *t, const cat_model *m,
@@ -416,7 +391,7 @@ static void write_graph(exec_drawing *d, FILE *f, const exec *x, const enum_even
 
 /* Lays out and renders one graph into memory (graphviz writes no file, so
  * a full disk cannot make it exit), then writes the picture whole or not
- * at all (draw/output_file.h). */
+ * at all (base/output_file.h). */
 static void render_svg(exec_drawing *d, const char *dot_text)
 {
     char number[24];

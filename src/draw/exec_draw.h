@@ -25,7 +25,7 @@
  * exec_draw_end() writes DIR/TEST.dot; it returns false, with a message on
  * `err` naming how many pictures were written, when a file could not be
  * written.  Every file is written whole or not at all, and never in place
- * of a device or a FIFO (draw/output_file.h): a picture is rendered into
+ * of a device or a FIFO (base/output_file.h): a picture is rendered into
  * memory first (graphviz writes no file, so a full disk cannot make it
  * exit the process), the DOT text is kept in memory until the end.  After
  * a failure nothing more of the test is drawn.
@@ -53,13 +53,6 @@ typedef struct exec_renderer exec_renderer;
 
 exec_renderer *exec_renderer_new(void);
 void exec_renderer_free(exec_renderer *r);
-
-/* "prop", "neg", "all", "none" (herd's -show words; "cond" and "wit" are
- * herd's names for prop); false for any other word. */
-bool exec_show_parse(const char *word, enum exec_show *out);
-/* herd's -through words: "invalid" and "all" (true: draw rejected
- * executions too), "none" (false); false for any other word. */
-bool exec_through_parse(const char *word, bool *out);
 
 exec_drawing *exec_draw_begin(exec_renderer *renderer, const char *dir, const litmus_test *t, const cat_model *m,
                               enum exec_show show, bool through, int nshow, FILE *err);

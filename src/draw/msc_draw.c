@@ -6,7 +6,7 @@
 #include <graphviz/gvc.h>
 #include <string.h>
 
-#include "draw/output_file.h"
+#include "base/output_file.h"
 
 #define ROW_H 0.42          /* inches between rows */
 #define CHAR_W 0.075        /* inches per character at the label size */

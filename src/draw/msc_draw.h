@@ -12,7 +12,7 @@
  * sits just above its arrow, notes in grey beside their lifeline.  Every
  * arrow, label and note carries its step's full text and table row as a
  * tooltip (SVG).  The title is the first line.  Writes `format` ("svg",
- * "png", "dot") to `path` whole or not at all (draw/output_file.h): 0, or 2
+ * "png", "dot") to `path` whole or not at all (base/output_file.h): 0, or 2
  * with a message.
  */
 #ifndef SCOPECHECK_DRAW_MSC_DRAW_H

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "draw/output_file.h"
+#include "base/output_file.h"
 #include "verify/state_text.h"
 #include "protocol/step.h"
 #include "report/report.h"

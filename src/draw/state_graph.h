@@ -16,7 +16,7 @@
  * neighbours left out; with no counterexample the highlighted paths (in
  * blue) are the shortest runs to each outcome.  Edges carry the step as a
  * label (what happened) and tooltip (every action).  Output as
- * draw/output_file.h writes it: 0, or 2 with a message.
+ * base/output_file.h writes it: 0, or 2 with a message.
  */
 #ifndef SCOPECHECK_DRAW_STATE_GRAPH_H
 #define SCOPECHECK_DRAW_STATE_GRAPH_H

@@ -8,6 +8,11 @@ bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 here=$(cd "$(dirname "$0")" && pwd)
 cd "$here/../.." || exit 2
 passed=0 failed=0
+# compiled models (cat/cache.h) go to a scratch cache, not the user's
+# ~/.cache: the tests' models live in temporary directories, an entry each
+cache=$(mktemp -d)
+trap 'rm -rf "$cache"' EXIT
+export SCOPECHECK_CACHE=${SCOPECHECK_CACHE:-$cache}
 for t in "$here"/t_*.sh; do
     out=$(bash "$t" "$bin" 2>&1)
     rc=$?

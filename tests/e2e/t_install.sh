@@ -12,9 +12,10 @@ trap 'rm -rf "$tmp"' EXIT
 if ! command -v make >/dev/null || [ ! -x bin/scopecheck ] || [ ! -x bin/scopesim ]; then
     echo "PASS: make install skipped (no make, or bin/ not built)"; exit 0
 fi
+root=$PWD
 # -o: install what bin/ holds, never rebuild it here (an ASan run of these
 # tests must not start a build)
-make -s -o bin/scopecheck -o bin/scopesim install PREFIX="$tmp/prefix" >"$tmp/install.log" 2>&1
+make -s -o bin/scopecheck -o bin/scopecheck-draw.so -o bin/scopesim install PREFIX="$tmp/prefix" >"$tmp/install.log" 2>&1
 check "make install PREFIX=tmp: exit 0" test $? -eq 0
 sc=$tmp/prefix/bin/scopecheck sim=$tmp/prefix/bin/scopesim
 data=$tmp/prefix/share/scopecheck
@@ -50,3 +51,9 @@ check "installed scopesim: the record names the bundled system" jq -e '.system =
 check "installed scopesim: an unknown system is an error (exit 2)" test $? -eq 2
 "$sc" graph --protocol gpu_vi protocol/MP-stale-seed.litmus -o g.dot >out 2>err
 check "installed graph: a bundled test by its path under litmus/ (exit 0)" test $? -eq 0 -a -s g.dot
+check "installed: the drawing plugin in PREFIX/lib/scopecheck, beside no program" \
+    test -r "$tmp/prefix/lib/scopecheck/scopecheck-draw.so" -a ! -e "$tmp/prefix/bin/scopecheck-draw.so"
+make -s -C "$root" uninstall PREFIX="$tmp/prefix" >"$tmp/uninstall.log" 2>&1
+check "make uninstall: exit 0" test $? -eq 0
+check "make uninstall: the programs, the plugin and the bundled files are gone" \
+    test ! -e "$sc" -a ! -e "$sim" -a ! -e "$tmp/prefix/lib/scopecheck" -a ! -e "$data"

@@ -86,6 +86,19 @@ inject src/protocol/instance.c '#include "search/bfs.h"'
 fails "protocol/ includes search/bfs.h (only search/nsi.h is allowed)" 1 \
     'instance\.c:[0-9]+: includes "search/bfs\.h": protocol/ may include only: base litmus search/nsi\.h'
 
+# The drawings are a plugin: the commands include its table's header, not
+# the drawing modules, and call them through the table only.
+fresh
+inject src/cli/graph_cmd.c '#include "draw/state_graph.h"'
+fails "cli/ includes draw/state_graph.h (only the plugin's table, draw/plugin.h)" 1 \
+    'graph_cmd\.c:[0-9]+: includes "draw/state_graph\.h": cli/ may include only: .*draw/plugin\.h draw/graph_input\.h'
+fresh
+printf 'void layers_probe(void);\nvoid state_graph_draw(void);\nvoid layers_probe(void) { state_graph_draw(); }\n' \
+    >"$t/src/cli/layers_probe.c"
+compile src/cli/layers_probe.c
+fails "cli/ calls state_graph_draw of draw/ (no include): only through the plugin's table" 1 \
+    'src/cli/layers_probe\.c uses state_graph_draw of src/draw/state_graph\.c: cli/ may use only: .*draw/plugin\.h draw/graph_input\.h'
+
 # Hole 2: every form of #include that compiles.
 n=0
 for form in "#  include \"$cli_h\"" "  #include \"$cli_h\"" "#	include	\"$cli_h\"" \

@@ -19,6 +19,7 @@ int main(void)
     register_cat_tests();
     register_cat_herd_tests();
     register_cat_explain_tests();
+    register_cat_cache_tests();
     register_event_name_tests();
     register_litmus_ptx_tests();
     register_litmus_opencl_tests();

@@ -13,6 +13,7 @@ void register_relation_tests(void);
 void register_cat_tests(void);
 void register_cat_herd_tests(void);
 void register_cat_explain_tests(void);
+void register_cat_cache_tests(void);
 void register_event_name_tests(void);
 void register_litmus_ptx_tests(void);
 void register_litmus_opencl_tests(void);

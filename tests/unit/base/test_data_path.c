@@ -77,10 +77,32 @@ static void test_not_found(void)
     CU_ASSERT_PTR_NULL(data_path_bundled(""));
 }
 
+/* A plugin is looked for beside the running program first (here: the
+ * test binary itself stands for a file beside it), then in
+ * ../lib/scopecheck/; what is in neither place, or is not a file name, is
+ * NULL, and `looked` names both places tried. */
+static void test_plugin(void)
+{
+    char self[4096];
+    ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
+    CU_ASSERT_FATAL(len > 0);
+    self[len] = '\0';
+    const char *name = strrchr(self, '/') + 1;
+    const char *looked = NULL;
+    CU_ASSERT_STRING_EQUAL(data_path_plugin(name, &looked), self);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(looked);
+    CU_ASSERT_PTR_NULL(data_path_plugin("no-such-plugin.so", &looked));
+    CU_ASSERT(strstr(looked, "/no-such-plugin.so, ") != NULL);
+    CU_ASSERT(ends_with(looked, "/../lib/scopecheck/no-such-plugin.so"));
+    CU_ASSERT_PTR_NULL(data_path_plugin("", NULL));
+    CU_ASSERT_PTR_NULL(data_path_plugin("lib/x.so", NULL));
+}
+
 void register_data_path_tests(void)
 {
     CU_pSuite s = CU_add_suite("base data_path", enter_scratch, leave_scratch);
     CU_add_test(s, "systems, workloads and mutants by name", test_named);
     CU_add_test(s, "litmus suites by path", test_suites);
     CU_add_test(s, "what is not bundled", test_not_found);
+    CU_add_test(s, "plugins beside the program or in lib/scopecheck", test_plugin);
 }

@@ -169,7 +169,7 @@ static void test_variants(void)
     const char *model = "if \"opt\" || \"other\"\n  empty addr\nelse\n  include \"no-such-file.cat\"\nend\n"
                         "let e = if not \"opt\" then addr else 0\nempty e";
     const char *opt[] = {"OPT"};
-    cat_load_options o = {NULL, 0, opt, 1};
+    cat_load_options o = {NULL, 0, opt, 1, NULL};
     const char *errs;
     /* with the variant (compared without case): the else branch, and its
      * missing include, are never read; `empty addr` fails */

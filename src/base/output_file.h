@@ -1,5 +1,5 @@
 /*
- * draw/output_file.h: output files written whole or not at all.
+ * base/output_file.h: output files written whole or not at all.
  *
  * Contract.  output_write_data and output_write_stream write into a fresh
  * temporary file beside the destination (NAME.tmp-XXXXXX), check every
@@ -25,8 +25,8 @@
  * while it exists.  The file being written is the one piece of global
  * state, because a signal handler can see nothing else.
  */
-#ifndef SCOPECHECK_DRAW_OUTPUT_FILE_H
-#define SCOPECHECK_DRAW_OUTPUT_FILE_H
+#ifndef SCOPECHECK_BASE_OUTPUT_FILE_H
+#define SCOPECHECK_BASE_OUTPUT_FILE_H
 
 #include <stdbool.h>
 #include <stddef.h>

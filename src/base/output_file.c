@@ -1,6 +1,6 @@
-/* draw/output_file.c: output files written whole or not at all (see
- * draw/output_file.h). */
-#include "draw/output_file.h"
+/* base/output_file.c: output files written whole or not at all (see
+ * base/output_file.h). */
+#include "base/output_file.h"
 
 #include <errno.h>
 #include <fcntl.h>
