@@ -33,6 +33,8 @@ SIM_SRC  := src/sim/main.c $(wildcard src/base/*.c) $(filter-out src/sim/main.c,
 UNIT_SRC := $(wildcard tests/unit/*.c tests/unit/*/*.c)
 
 ASAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+# ThreadSanitizer, for the multi-threaded search (`make tsan`)
+TSAN_FLAGS := -O1 -g -fsanitize=thread -fno-omit-frame-pointer
 
 # $(call objs,FLAVOUR,SOURCES): src/x/y.c -> build/FLAVOUR/x/y.o, tests/unit/x/y.c -> build/FLAVOUR/unit/x/y.o
 objs = $(patsubst tests/unit/%.c,build/$(1)/unit/%.o,$(patsubst src/%.c,build/$(1)/%.o,$(2)))
@@ -45,8 +47,11 @@ UNIT_OBJ      := $(call objs,obj,$(UNIT_SRC))
 ASAN_OBJ      := $(call objs,asan,$(LIB_SRC) $(CLI_SRC))
 ASAN_LIB_OBJ  := $(call objs,asan,$(LIB_SRC) $(SIM_LIB_SRC))
 ASAN_UNIT_OBJ := $(call objs,asan,$(UNIT_SRC))
+TSAN_OBJ      := $(call objs,tsan,$(LIB_SRC) $(CLI_SRC))
+TSAN_LIB_OBJ  := $(call objs,tsan,$(LIB_SRC) $(SIM_LIB_SRC))
+TSAN_UNIT_OBJ := $(call objs,tsan,$(UNIT_SRC))
 
-.PHONY: all test unit e2e conformance asan fuzz-replay fuzz check-layers difftest bench bench-protocol bench-search bench-sim experiments clean install uninstall
+.PHONY: all test unit e2e conformance asan tsan fuzz-replay fuzz check-layers difftest bench bench-protocol bench-search bench-sim experiments clean install uninstall
 
 all: bin/scopecheck bin/scopesim
 
@@ -67,6 +72,14 @@ build/asan/%.o: src/%.c
 build/asan/unit/%.o: tests/unit/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(ASAN_FLAGS) $(INC) -Itests/unit -MMD -MP -c -o $@ $<
+
+build/tsan/%.o: src/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(TSAN_FLAGS) $(INC) -MMD -MP -c -o $@ $<
+
+build/tsan/unit/%.o: tests/unit/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(TSAN_FLAGS) $(INC) -Itests/unit -MMD -MP -c -o $@ $<
 
 # ---- programs ---------------------------------------------------------------
 
@@ -91,7 +104,20 @@ build/asan/scopesim: $(ASAN_SIM_OBJ)
 build/asan/unit_tests: $(ASAN_LIB_OBJ) $(ASAN_UNIT_OBJ)
 	$(CC) $(ASAN_FLAGS) -o $@ $^ $(LDLIBS) -lm $(TESTLIBS)
 
+build/tsan/scopecheck: $(TSAN_OBJ)
+	$(CC) $(TSAN_FLAGS) -o $@ $^ $(LDLIBS) $(GVLIBS)
+
+build/tsan/unit_tests: $(TSAN_LIB_OBJ) $(TSAN_UNIT_OBJ)
+	$(CC) $(TSAN_FLAGS) -o $@ $^ $(LDLIBS) -lm $(TESTLIBS)
+
 # ---- tests ------------------------------------------------------------------
+
+# The unit tests and a few multi-threaded verify runs under ThreadSanitizer
+# (docs/search.md); not part of `make test` (slow, and only the search runs
+# threads).
+tsan: build/tsan/scopecheck build/tsan/unit_tests
+	TSAN_OPTIONS=halt_on_error=1 build/tsan/unit_tests par_search
+	TSAN_OPTIONS=halt_on_error=1 SCOPECHECK=build/tsan/scopecheck bash scripts/threads_compare.sh litmus/protocol/verify.tsv 2 4
 
 unit: bin/unit_tests
 	bin/unit_tests
@@ -232,5 +258,5 @@ uninstall:
 clean:
 	rm -rf build bin
 
--include $(OBJ:.o=.d) $(SIM_OBJ:.o=.d) $(UNIT_OBJ:.o=.d) $(ASAN_OBJ:.o=.d) $(ASAN_SIM_OBJ:.o=.d) $(ASAN_UNIT_OBJ:.o=.d) $(FUZZ_OBJ:.o=.d)
+-include $(OBJ:.o=.d) $(SIM_OBJ:.o=.d) $(UNIT_OBJ:.o=.d) $(ASAN_OBJ:.o=.d) $(ASAN_SIM_OBJ:.o=.d) $(ASAN_UNIT_OBJ:.o=.d) $(FUZZ_OBJ:.o=.d) $(TSAN_OBJ:.o=.d) $(TSAN_UNIT_OBJ:.o=.d)
 -include $(wildcard build/fuzz/harness/*.d build/asan/fuzz/*.d)
