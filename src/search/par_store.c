@@ -9,7 +9,7 @@
 
 #define META_BYTES 6                /* uint32 parent + uint16 rule, as state_store.c */
 #define RULE_NONE 0xFFFFu
-#define FIRST_LOG2_SLOTS 16         /* 64 Ki slots: room for every thread's in-flight inserts */
+#define FIRST_LOG2_SLOTS 12         /* 4 Ki slots: the last tenth holds every thread's in-flight claim */
 #define MAX_LOG2_SLOTS 31
 #define CHUNK_TARGET_BYTES ((size_t)1 << 20)
 #define CHUNK_MIN_SHIFT 10

@@ -100,8 +100,8 @@ static nsi_model cg_model(cgrid *g, int n, int dims)
 }
 
 /* ---- a fan: state x (uint32); 0 -> 1..N (rule x % 2) in one level, then
- * x -> x + N (rule 1), final there.  One wide level: the table (64 Ki slots)
- * fills up in the middle of it. ---- */
+ * x -> x + N (rule 1), final there.  One wide level: the table (4 Ki slots
+ * at first) fills up in the middle of it, several times. ---- */
 
 static int fan_width(void *ctx) { return *(int *)ctx; }
 
@@ -294,7 +294,7 @@ static void test_par_grid_growth(void)
 
 static void test_par_wide_level(void)
 {
-    int width = 60000;                           /* over 9/10 of the first 64 Ki slots */
+    int width = 60000;                           /* far over 9/10 of the first 4 Ki slots */
     nsi_model m = fan_model(&width);
     bfs_options o = {0};
     bfs_result r;
@@ -477,7 +477,7 @@ static void *insert_range(void *arg)
         uint32_t idx;
         ps_status r;
         while ((r = ps_insert(in->s, st, ss_hash(st, 12), ps_key(0, x, 0), &idx)) == PS_TABLE_FULL)
-            ;     /* cannot happen below 9/10 of 64 Ki slots */
+            ;     /* cannot happen: the table was grown first */
         in->fresh += r == PS_NEW;
     }
     return NULL;
@@ -496,6 +496,8 @@ static void test_par_store_concurrent(void)
     ps_end_level(s, &moved);
     free(moved);
     ps_begin_level(s);
+    while (ps_table_slots(s) < 65536)           /* 50,000 states below 9/10 load */
+        CU_ASSERT_TRUE_FATAL(ps_grow(s));
     inserter in[4];
     pthread_t t[4];
     for (int k = 0; k < 4; k++) {       /* [0, 20000), [10000, 30000), ...: 50,000 distinct */
