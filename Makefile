@@ -220,9 +220,10 @@ experiments: bin/scopecheck bin/scopesim
 bench-search: bin/bench_search
 	bash scripts/bench_search.sh bin/bench_search
 
-bin/bench_search: tests/bench/bench_search.c build/obj/search/state_store.o build/obj/search/bfs.o
+bin/bench_search: tests/bench/bench_search.c build/obj/search/state_store.o build/obj/search/bfs.o \
+                  build/obj/search/par_bfs.o build/obj/search/par_store.o build/obj/base/clock.o
 	@mkdir -p bin
-	$(CC) $(WARN) $(CFLAGS) $(INC) -o $@ $^
+	$(CC) $(WARN) $(CFLAGS) $(INC) -o $@ $^ -lgc -pthread
 
 # ---- installation -----------------------------------------------------------
 # make install PREFIX=/usr/local [DESTDIR=...]: the program, the bundled
