@@ -249,6 +249,7 @@ static bfs_search *run_parallel(const nsi_model *model, const bfs_options *opt, 
     }
     s->m = model;
     s->par = par_bfs_run(model, opt, opt->threads, res);
+    res->peak_rss = bfs_peak_rss();
     if (!s->par) {
         free(s);
         return NULL;

@@ -522,7 +522,6 @@ static void finish_stats(par_bfs *p)
         r->bytes_per_state = r->states ? (double)r->store_bytes / (double)r->states : 0.0;
     }
     r->states_per_s = r->seconds > 0 ? (double)r->states / r->seconds : 0.0;
-    r->peak_rss = bfs_peak_rss();
 }
 
 static par_bfs *new_search(const nsi_model *model, const bfs_options *opt, int threads, bfs_result *res)

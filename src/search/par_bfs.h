@@ -40,8 +40,9 @@
 typedef struct par_bfs par_bfs;
 
 /* As bfs_run (opt may be NULL; opt->on_edge is ignored: bfs_run never
- * passes one).  Fills *res (res->threads: how many ran) and returns the
- * search, or NULL when not even the initial state could be stored. */
+ * passes one).  Fills *res (res->threads: how many ran; res->peak_rss is
+ * left 0, bfs_run fills it) and returns the search, or NULL when not even
+ * the initial state could be stored. */
 par_bfs *par_bfs_run(const nsi_model *model, const bfs_options *opt, int threads, bfs_result *res);
 void par_bfs_free(par_bfs *p);
 
