@@ -98,6 +98,8 @@ struct par_bfs {
     worker *w;
     barrier go, done;
     bool quit;                      /* main thread, before `go` */
+    bool rehash;                    /* the round rehashes into a grown table, not a level */
+    _Atomic uint32_t rehash_claim;  /* next unclaimed index to rehash */
     uint32_t lo, hi, level;         /* the level being expanded (main thread, between barriers) */
     _Atomic uint32_t claim;         /* next unclaimed index of the level */
     _Atomic int stop;               /* 0, or 1 + the bfs_stop of the first limit met */
@@ -269,6 +271,37 @@ static void work(worker *w)
     }
 }
 
+#define REHASH_CHUNK 4096u
+
+/* A rehash round: claim ranges of stored states and place them in the new
+ * table. */
+static void rehash_part(par_bfs *p)
+{
+    uint32_t n = ps_count(p->store);
+    for (;;) {
+        uint32_t a = atomic_fetch_add(&p->rehash_claim, REHASH_CHUNK);
+        if (a >= n)
+            return;
+        ps_grow_part(p->store, a, n - a < REHASH_CHUNK ? n : a + REHASH_CHUNK);
+    }
+}
+
+/* Doubles the table with every thread rehashing (the others wait at `go`
+ * whenever the main thread runs this).  False when it cannot grow. */
+static bool grow(par_bfs *p)
+{
+    if (!ps_grow_begin(p->store))
+        return false;
+    atomic_store(&p->rehash_claim, 0);
+    p->rehash = true;
+    barrier_wait(&p->go);
+    rehash_part(p);
+    barrier_wait(&p->done);
+    p->rehash = false;
+    ps_grow_end(p->store);
+    return true;
+}
+
 static void *worker_main(void *arg)
 {
     worker *w = arg;
@@ -277,7 +310,10 @@ static void *worker_main(void *arg)
         barrier_wait(&p->go);
         if (p->quit)
             return NULL;
-        work(w);
+        if (p->rehash)
+            rehash_part(p);
+        else
+            work(w);
         barrier_wait(&p->done);
     }
 }
@@ -288,7 +324,7 @@ static void *worker_main(void *arg)
  * states the others left.  False when the search must stop. */
 static bool redo_aborted(par_bfs *p)
 {
-    if (!ps_grow(p->store)) {
+    if (!grow(p)) {
         set_stop(p, refusal(ps_grow_refusal(p->store)));
         return false;
     }
@@ -298,7 +334,7 @@ static bool redo_aborted(par_bfs *p)
         for (size_t k = 0; k + 1 < r->n && !stopping(p); k += 2)
             for (uint32_t i = r->v[k]; i < r->v[k + 1] && !stopping(p); i++)
                 while (!expand(w0, i))
-                    if (!ps_grow(p->store)) {
+                    if (!grow(p)) {
                         set_stop(p, refusal(ps_grow_refusal(p->store)));
                         break;
                     }
@@ -414,7 +450,7 @@ static void explore(par_bfs *p)
         uint32_t count = ps_count(p->store);
         if (stopping(p) || p->res->stop == BFS_VIOLATION || count == p->hi)
             return;
-        while (ps_should_grow(p->store, count - p->hi) && ps_grow(p->store))
+        while (ps_should_grow(p->store, count - p->hi) && grow(p))
             ;
         p->lo = p->hi;
         p->hi = count;

@@ -32,6 +32,7 @@ struct par_store {
     chunked slots;                  /* ... and its table slot (for the renumbering) */
     _Atomic uint32_t count;
     _Atomic uint32_t *table;
+    _Atomic uint32_t *next_table;   /* twice as large, while growing */
     unsigned lg;                    /* log2 of the table's slots */
     uint32_t level_start;
     _Atomic size_t bytes, peak;
@@ -300,14 +301,18 @@ ps_status ps_insert(par_store *s, const uint8_t *state, uint64_t h, uint64_t key
 
 /* ---- growth (no insert in flight) ---- */
 
+/* Places a stored state in the table being built; several threads may
+ * place different states at once.  Returns its slot. */
 static uint32_t place(_Atomic uint32_t *t, unsigned lg, uint64_t h, uint32_t index)
 {
     uint32_t mask = busy_field(lg);
-    uint32_t pos = home_slot(h, lg);
-    while (atomic_load_explicit(&t[pos], memory_order_relaxed) != 0)
-        pos = (pos + 1) & mask;
-    atomic_store_explicit(&t[pos], tag_of(h, lg) << lg | (index + 1), memory_order_relaxed);
-    return pos;
+    uint32_t v = tag_of(h, lg) << lg | (index + 1);
+    for (uint32_t pos = home_slot(h, lg);; pos = (pos + 1) & mask) {
+        uint32_t none = 0;
+        if (atomic_load_explicit(&t[pos], memory_order_relaxed) == 0 &&
+            atomic_compare_exchange_strong_explicit(&t[pos], &none, v, memory_order_relaxed, memory_order_relaxed))
+            return pos;
+    }
 }
 
 bool ps_should_grow(const par_store *s, uint64_t expected)
@@ -320,26 +325,44 @@ ps_status ps_grow_refusal(const par_store *s)
     return s->lg + 1 > MAX_LOG2_SLOTS ? PS_FULL_STATES : PS_FULL_MEMORY;
 }
 
-bool ps_grow(par_store *s)
+bool ps_grow_begin(par_store *s)
 {
     unsigned lg = s->lg + 1;
     if (lg > MAX_LOG2_SLOTS || !take_bytes(s, table_bytes(lg)))
         return false;
-    _Atomic uint32_t *t = calloc((size_t)1 << lg, sizeof *t);
-    if (!t) {
+    s->next_table = calloc((size_t)1 << lg, sizeof *s->next_table);
+    if (!s->next_table) {
         give_bytes(s, table_bytes(lg));
         return false;
     }
-    uint32_t n = ps_count(s);
-    for (uint32_t i = 0; i < n; i++) {
-        uint32_t pos = place(t, lg, ss_hash(record(s, i), s->state_bytes), i);
+    return true;
+}
+
+void ps_grow_part(par_store *s, uint32_t from, uint32_t to)
+{
+    unsigned lg = s->lg + 1;
+    for (uint32_t i = from; i < to; i++) {
+        uint32_t pos = place(s->next_table, lg, ss_hash(record(s, i), s->state_bytes), i);
         if (i >= s->level_start)
             *slot_at(s, i) = pos;
     }
+}
+
+void ps_grow_end(par_store *s)
+{
     give_bytes(s, table_bytes(s->lg));
     free(s->table);
-    s->table = t;
-    s->lg = lg;
+    s->table = s->next_table;
+    s->next_table = NULL;
+    s->lg++;
+}
+
+bool ps_grow(par_store *s)
+{
+    if (!ps_grow_begin(s))
+        return false;
+    ps_grow_part(s, 0, ps_count(s));
+    ps_grow_end(s);
     return true;
 }
 
@@ -536,5 +559,6 @@ void ps_destroy(par_store *s)
     chunked_free(&s->keys);
     chunked_free(&s->slots);
     free(s->table);
+    free(s->next_table);
     free(s);
 }

@@ -89,6 +89,12 @@ uint32_t ps_level_start(const par_store *s);
  * slot limit forbids it or malloc fails: the store is unchanged). */
 bool ps_should_grow(const par_store *s, uint64_t expected);
 bool ps_grow(par_store *s);
+/* ps_grow in three steps, so that several threads can rehash: begin
+ * (false as ps_grow), then ps_grow_part over ranges that cover
+ * 0..ps_count-1 (thread-safe, on disjoint ranges), then end. */
+bool ps_grow_begin(par_store *s);
+void ps_grow_part(par_store *s, uint32_t from, uint32_t to);
+void ps_grow_end(par_store *s);
 /* Why a full table cannot grow: PS_FULL_STATES at the slot limit, else
  * PS_FULL_MEMORY. */
 ps_status ps_grow_refusal(const par_store *s);
