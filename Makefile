@@ -16,7 +16,7 @@ HOT_CFLAGS ?= -O3
 HOT_DIRS   := cat enumerate litmus
 WARN    := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 INC     := -Isrc
-LDLIBS  := -lgc -ljansson -lnettle
+LDLIBS  := -lgc -ljansson -lnettle -pthread
 # graphviz: only src/draw/ uses it, and only the drawing plugin
 # bin/scopecheck-draw.so links it (draw/plugin.h); bin/scopecheck opens
 # the plugin on demand (cli/draw_load.h)
@@ -37,6 +37,8 @@ SIM_SRC  := src/sim/main.c $(wildcard src/base/*.c) $(filter-out src/sim/main.c,
 UNIT_SRC := $(wildcard tests/unit/*.c tests/unit/*/*.c)
 
 ASAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+# ThreadSanitizer, for the multi-threaded search (`make tsan`)
+TSAN_FLAGS := -O1 -g -fsanitize=thread -fno-omit-frame-pointer
 
 # $(call objs,FLAVOUR,SOURCES): src/x/y.c -> build/FLAVOUR/x/y.o, tests/unit/x/y.c -> build/FLAVOUR/unit/x/y.o
 objs = $(patsubst tests/unit/%.c,build/$(1)/unit/%.o,$(patsubst src/%.c,build/$(1)/%.o,$(2)))
@@ -51,8 +53,11 @@ ASAN_OBJ      := $(call objs,asan,$(LIB_SRC) $(CLI_SRC))
 ASAN_DRAW_OBJ := $(call objs,asan,$(DRAW_SRC))
 ASAN_LIB_OBJ  := $(call objs,asan,$(LIB_SRC) $(SIM_LIB_SRC))
 ASAN_UNIT_OBJ := $(call objs,asan,$(UNIT_SRC))
+TSAN_OBJ      := $(call objs,tsan,$(LIB_SRC) $(CLI_SRC))
+TSAN_LIB_OBJ  := $(call objs,tsan,$(LIB_SRC) $(SIM_LIB_SRC))
+TSAN_UNIT_OBJ := $(call objs,tsan,$(UNIT_SRC))
 
-.PHONY: all test unit e2e conformance asan fuzz-replay fuzz check-layers difftest bench bench-protocol bench-search bench-sim experiments clean install uninstall
+.PHONY: all test unit e2e conformance asan tsan fuzz-replay fuzz check-layers difftest bench bench-protocol bench-search bench-sim experiments clean install uninstall
 
 all: bin/scopecheck bin/scopecheck-draw.so bin/scopesim
 
@@ -76,6 +81,14 @@ $(DRAW_OBJ) $(ASAN_DRAW_OBJ): PIC := -fPIC
 build/asan/unit/%.o: tests/unit/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(ASAN_FLAGS) $(INC) -Itests/unit -MMD -MP -c -o $@ $<
+
+build/tsan/%.o: src/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(TSAN_FLAGS) $(INC) -MMD -MP -c -o $@ $<
+
+build/tsan/unit/%.o: tests/unit/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(TSAN_FLAGS) $(INC) -Itests/unit -MMD -MP -c -o $@ $<
 
 # ---- programs ---------------------------------------------------------------
 
@@ -126,7 +139,20 @@ build/asan/scopesim: $(ASAN_SIM_OBJ)
 build/asan/unit_tests: $(ASAN_LIB_OBJ) $(ASAN_UNIT_OBJ)
 	$(CC) $(ASAN_FLAGS) -o $@ $^ $(LDLIBS) -lm $(TESTLIBS)
 
+build/tsan/scopecheck: $(TSAN_OBJ)
+	$(CC) $(TSAN_FLAGS) -o $@ $^ $(LDLIBS)
+
+build/tsan/unit_tests: $(TSAN_LIB_OBJ) $(TSAN_UNIT_OBJ)
+	$(CC) $(TSAN_FLAGS) -o $@ $^ $(LDLIBS) -lm $(TESTLIBS)
+
 # ---- tests ------------------------------------------------------------------
+
+# The unit tests and a few multi-threaded verify runs under ThreadSanitizer
+# (docs/search.md); not part of `make test` (slow, and only the search runs
+# threads).
+tsan: build/tsan/scopecheck build/tsan/unit_tests
+	TSAN_OPTIONS=halt_on_error=1 build/tsan/unit_tests par_search
+	TSAN_OPTIONS=halt_on_error=1 SCOPECHECK=build/tsan/scopecheck bash scripts/threads_compare.sh litmus/protocol/verify.tsv 2 4
 
 unit: bin/unit_tests
 	bin/unit_tests
@@ -229,9 +255,10 @@ experiments: bin/scopecheck bin/scopesim
 bench-search: bin/bench_search
 	bash scripts/bench_search.sh bin/bench_search
 
-bin/bench_search: tests/bench/bench_search.c build/obj/search/state_store.o build/obj/search/bfs.o
+bin/bench_search: tests/bench/bench_search.c build/obj/search/state_store.o build/obj/search/bfs.o \
+                  build/obj/search/par_bfs.o build/obj/search/par_store.o build/obj/base/clock.o
 	@mkdir -p bin
-	$(CC) $(WARN) $(CFLAGS) $(INC) -o $@ $^
+	$(CC) $(WARN) $(CFLAGS) $(INC) -o $@ $^ -lgc -pthread
 
 # ---- installation -----------------------------------------------------------
 # make install PREFIX=/usr/local [DESTDIR=...]: the program, the bundled
@@ -270,5 +297,5 @@ uninstall:
 clean:
 	rm -rf build bin
 
--include $(OBJ:.o=.d) $(DRAW_OBJ:.o=.d) $(ASAN_DRAW_OBJ:.o=.d) $(SIM_OBJ:.o=.d) $(UNIT_OBJ:.o=.d) $(ASAN_OBJ:.o=.d) $(ASAN_SIM_OBJ:.o=.d) $(ASAN_UNIT_OBJ:.o=.d) $(FUZZ_OBJ:.o=.d)
+-include $(OBJ:.o=.d) $(DRAW_OBJ:.o=.d) $(ASAN_DRAW_OBJ:.o=.d) $(SIM_OBJ:.o=.d) $(UNIT_OBJ:.o=.d) $(ASAN_OBJ:.o=.d) $(ASAN_SIM_OBJ:.o=.d) $(ASAN_UNIT_OBJ:.o=.d) $(FUZZ_OBJ:.o=.d) $(TSAN_OBJ:.o=.d) $(TSAN_UNIT_OBJ:.o=.d)
 -include $(wildcard build/fuzz/harness/*.d build/asan/fuzz/*.d)

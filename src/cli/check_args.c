@@ -1,12 +1,15 @@
 /* cli/check_args.c: see cli/check_args.h. */
 #include "cli/check_args.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli/model_path.h"
 #include "protocol/options.h"
+#include "search/par_bfs.h"
 #include "verify/limit_args.h"
 
 const char *check_args_protocol_path(const char *cmd, const char *name, FILE *err)
@@ -68,9 +71,26 @@ static int limit_option(int ch, const char *cmd, verify_settings *s, FILE *err)
     return -1;
 }
 
+/* --threads N: 1..PAR_BFS_MAX_THREADS. */
+static int threads_option(const char *cmd, verify_settings *s, FILE *err)
+{
+    char *end;
+    errno = 0;
+    long n = strtol(optarg, &end, 10);
+    if (errno || end == optarg || *end || n < 1 || n > PAR_BFS_MAX_THREADS) {
+        fprintf(err, "scopecheck %s: error: --threads takes a whole number from 1 to %d, not '%s'\n", cmd,
+                PAR_BFS_MAX_THREADS, optarg);
+        return 2;
+    }
+    s->bfs.threads = (int)n;
+    return -1;
+}
+
 int check_args_option(int ch, const char *cmd, verify_settings *s, FILE *err)
 {
     switch (ch) {
+    case 'J':
+        return threads_option(cmd, s, err);
     case 'n':
         if (!proto_options_net(&s->proto, optarg))
             return option_error(err, cmd, "--net takes fifo or unordered, not", optarg);

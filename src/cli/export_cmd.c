@@ -47,7 +47,8 @@ static void usage(FILE *to)
 {
     fputs("usage: scopecheck export --protocol NAME|FILE.proto [--model NAME|FILE.cat] [--const NAME=VALUE]...\n"
           "                         [--net fifo|unordered] [--max-states N] [--max-memory BYTES]\n"
-          "                         [--timeout SECONDS] [--racy check|undefined] LITMUS|DIR... -o OUT.tables.json\n"
+          "                         [--timeout SECONDS] [--racy check|undefined] [--threads N]\n"
+          "                         LITMUS|DIR... -o OUT.tables.json\n"
           "  Runs verify on every test (a directory: every *.litmus below it, as verify\n"
           "  reads it) and, only when every check passes, writes the protocol's tables\n"
           "  with a stamp for scopesim (docs/tables-format.md): one line per test.  Every\n"
@@ -56,7 +57,8 @@ static void usage(FILE *to)
           "  printed, one line for each passing one; nothing is written), 2 unusable\n"
           "  input, 3 a search was incomplete.\n"
           "  --racy undefined: as verify's (a test the model flags as racy allows every\n"
-          "  outcome); recorded in the stamped configuration.\n",
+          "  outcome); recorded in the stamped configuration.\n"
+          "  --threads N: search with N threads (default: the cores available), as verify's.\n",
           to);
 }
 
@@ -91,7 +93,7 @@ static int parse_options(int argc, char **argv, export_opts *o, FILE *out, FILE 
         {"max-states", required_argument, NULL, 's'}, {"max-memory", required_argument, NULL, 'M'},
         {"timeout", required_argument, NULL, 't'},  {"output", required_argument, NULL, 'o'},
         {"racy", required_argument, NULL, 'R'},     {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
+        {"threads", required_argument, NULL, 'J'},  {NULL, 0, NULL, 0},
     };
     memset(o, 0, sizeof *o);
     verify_settings_default(&o->s);

@@ -18,6 +18,7 @@
 #include "cli/output.h"
 #include "litmus/read.h"
 #include "report/status.h"
+#include "search/par_bfs.h"
 
 typedef struct verify_opts {
     const char *protocol;
@@ -30,7 +31,7 @@ static void usage(FILE *to)
 {
     fprintf(to,
             "usage: scopecheck verify --protocol NAME|FILE.proto [--model NAME|FILE.cat] [--json]\n"
-            "                         [--max-states N] [--max-memory BYTES] [--timeout SECONDS]\n"
+            "                         [--max-states N] [--max-memory BYTES] [--timeout SECONDS] [--threads N]\n"
             "                         [--net fifo|unordered] [--const NAME=VALUE] [--unroll N]\n"
             "                         [--trace short|full] [--progress[=SECONDS] | --no-progress] [--complete]\n"
             "                         [--racy check|undefined] LITMUS|DIR...\n"
@@ -43,6 +44,9 @@ static void usage(FILE *to)
             "                 stop the search there, with partial statistics (Result Incomplete);\n"
             "                 --timeout is one budget per test for the model's outcomes and the\n"
             "                 search, and --max-memory bounds the model's enumeration too\n"
+            "  --threads N    search with N threads (default: the cores this process may use, %d\n"
+            "                 here); the same states, transitions, verdicts and traces as one\n"
+            "                 thread.  The liveness pass (--liveness) runs on one thread\n"
             "  --net          make every channel of the protocol fifo or unordered\n"
             "  --const N=V    override a configuration constant of the protocol; the value\n"
             "                 range is the one each test needs unless N is its constant\n"
@@ -61,7 +65,7 @@ static void usage(FILE *to)
             "                 protocol never produces is a violation, shown with an execution\n"
             "  -I DIR         where .cat models, their includes and herd's stdlib.cat are also\n"
             "                 looked for (herd's -I / -set-libdir; repeatable), as litmus -I\n",
-            model_path_bundled_names(), ENUM_DEFAULT_UNROLL);
+            model_path_bundled_names(), par_bfs_cores(), ENUM_DEFAULT_UNROLL);
     schedule_usage(to, true);
     fputs("  --write-atomicity  also report the outcomes that only a non-multi-copy-atomic\n"
           "                 machine produces (reference models/" VERIFY_MCA_MODEL ".cat)\n"
@@ -157,7 +161,7 @@ static int parse_options(int argc, char **argv, verify_opts *o, FILE *out, FILE 
         {"trace", required_argument, NULL, 'T'},    {"progress", optional_argument, NULL, 'P'},
         {"no-progress", no_argument, NULL, 'Q'},    {"unroll", required_argument, NULL, 'u'},
         {"cat", required_argument, NULL, 'm'},      {"complete", no_argument, NULL, 'C'},
-        {"racy", required_argument, NULL, 'R'},
+        {"racy", required_argument, NULL, 'R'},     {"threads", required_argument, NULL, 'J'},
         {"liveness", no_argument, NULL, 'L'},       {"fairness", required_argument, NULL, 'F'},
         {"occupancy", required_argument, NULL, 'O'}, {"preempt", no_argument, NULL, 'E'},
         {"write-atomicity", no_argument, NULL, 'W'}, {"set-libdir", required_argument, NULL, 'I'},
@@ -176,7 +180,7 @@ static int parse_options(int argc, char **argv, verify_opts *o, FILE *out, FILE 
         int status = parse_one(ch, o, err);
         if (status == 3)     /* a scheduling option's own message is out */
             return 2;
-        if (status == 2 && !strchr("sMtncuTPR", ch))     /* these wrote their own message */
+        if (status == 2 && !strchr("sMtncuTPRJ", ch))     /* these wrote their own message */
             unknown_option(argv[optind - 1], err);
         if (status >= 0)
             return status;

@@ -8,6 +8,7 @@
 #ifndef SCOPECHECK_PROTOCOL_INTERNAL_H
 #define SCOPECHECK_PROTOCOL_INTERNAL_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -266,11 +267,14 @@ typedef struct pctrl_info {
 
 /* What happened to values during a search: written through a pointer so
  * that the callbacks, which see a const instance, can record it (like the
- * unhandled pairs, the only mutable part of an instance). */
+ * unhandled pairs, the only mutable part of an instance).  Several search
+ * threads may record at once: `wrapped` is set with a relaxed atomic
+ * store, the overflow and the unhandled pairs under `lock`. */
 typedef struct pvalue_record {
     bool overflow;          /* a value left vlo..vhi and the step was not taken */
-    long overflow_value;    /* the first such value */
+    long overflow_value;    /* the first such value (with several threads: the first recorded) */
     bool wrapped;           /* a value was wrapped into the range (`value ... wrap`) */
+    pthread_mutex_t lock;   /* the overflow and the instance's unhandled pairs */
 } pvalue_record;
 
 struct proto_instance {

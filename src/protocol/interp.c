@@ -75,14 +75,19 @@ static bool fit_value(const proto_instance *in, long *x)
     if (*x >= in->vlo && *x <= in->vhi)
         return true;
     if (in->wraps) {
-        in->vrec->wrapped = true;
+        if (!__atomic_load_n(&in->vrec->wrapped, __ATOMIC_RELAXED))
+            __atomic_store_n(&in->vrec->wrapped, true, __ATOMIC_RELAXED);
         *x = wrap(in, *x);
         return true;
     }
+    if (__atomic_load_n(&in->vrec->overflow, __ATOMIC_RELAXED))
+        return false;
+    pthread_mutex_lock(&in->vrec->lock);     /* search threads may meet one at once */
     if (!in->vrec->overflow) {
-        in->vrec->overflow = true;
         in->vrec->overflow_value = *x;
+        __atomic_store_n(&in->vrec->overflow, true, __ATOMIC_RELAXED);
     }
+    pthread_mutex_unlock(&in->vrec->lock);
     return false;
 }
 
@@ -730,8 +735,11 @@ static void fire(ctx *c, const pevent *e, emitter *em, int rule, int32_t *w, tak
         }
         return;
     }
-    if (!matched && e->kind != EV_INTERNAL)
+    if (!matched && e->kind != EV_INTERNAL) {
+        pthread_mutex_lock(&c->in->vrec->lock);     /* search threads may meet one at once */
         record_unhandled(c->in, c->ctrl, state, e);
+        pthread_mutex_unlock(&c->in->vrec->lock);
+    }
 }
 
 /* "rmw.acquire.gpu.remote": a processor event as a row pattern names it. */

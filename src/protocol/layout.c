@@ -659,6 +659,7 @@ static bool value_range(proto_instance *in, const proto_options *o, FILE *errors
     in->wraps = !derived && p->value_wrap;
     in->vrec = GC_MALLOC_ATOMIC(sizeof *in->vrec);
     memset(in->vrec, 0, sizeof *in->vrec);
+    pthread_mutex_init(&in->vrec->lock, NULL);
     in->vlo = derived ? o->value_lo : pbound_value(in, p->value.lo);
     in->vhi = derived ? o->value_hi : pbound_value(in, p->value.hi);
     if (in->vhi < in->vlo || in->vhi - in->vlo > 1L << 20 || in->vlo < INT32_MIN / 2 || in->vhi > INT32_MAX / 2) {

@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "base/clock.h"
+#include "search/par_bfs.h"
 
 #define TIMEOUT_CHECK_MASK 4095u   /* look at the clock every 4096 states */
 #define PROGRESS_CHECK_MASK 255u   /* and every 256 when reporting progress */
@@ -18,6 +19,7 @@ struct bfs_search {
     const nsi_model *m;
     const bfs_options *opt;
     state_store *store;
+    par_bfs *par;           /* instead of `store` when several threads searched */
     bfs_result *res;
     uint32_t cur;           /* the state being expanded */
     uint32_t cur_level;     /* its BFS level */
@@ -232,6 +234,27 @@ static void finish_stats(bfs_search *s, double t0)
     }
     r->states_per_s = r->seconds > 0 ? (double)r->states / r->seconds : 0.0;
     r->peak_rss = bfs_peak_rss();
+    r->threads = 1;
+}
+
+/* Several threads: search/par_bfs.h does the search, this object serves
+ * its states. */
+static bfs_search *run_parallel(const nsi_model *model, const bfs_options *opt, bfs_result *res)
+{
+    bfs_search *s = calloc(1, sizeof *s);
+    if (!s) {
+        memset(res, 0, sizeof *res);
+        res->stop = BFS_MAX_MEMORY;
+        return NULL;
+    }
+    s->m = model;
+    s->par = par_bfs_run(model, opt, opt->threads, res);
+    res->peak_rss = bfs_peak_rss();
+    if (!s->par) {
+        free(s);
+        return NULL;
+    }
+    return s;
 }
 
 bfs_search *bfs_run(const nsi_model *model, const bfs_options *opt, bfs_result *res)
@@ -242,6 +265,8 @@ bfs_search *bfs_run(const nsi_model *model, const bfs_options *opt, bfs_result *
     res->stop = BFS_EXHAUSTED;
     if (!opt)
         opt = &none;
+    if (opt->threads > 1 && !opt->on_edge)
+        return run_parallel(model, opt, res);
     bfs_search *s = calloc(1, sizeof *s);
     if (!s || !model_ok(model)) {
         res->stop = s ? BFS_BAD_MODEL : BFS_MAX_MEMORY;
@@ -276,6 +301,7 @@ void bfs_free(bfs_search *s)
     if (!s)
         return;
     ss_destroy(s->store);
+    par_bfs_free(s->par);
     free(s->batch);
     free(s);
 }
@@ -285,18 +311,38 @@ const state_store *bfs_store(const bfs_search *s)
     return s->store;
 }
 
+const uint8_t *bfs_state(const bfs_search *s, uint32_t index)
+{
+    return s->par ? par_bfs_state(s->par, index) : ss_state(s->store, index);
+}
+
+uint32_t bfs_count(const bfs_search *s)
+{
+    return s->par ? par_bfs_count(s->par) : ss_count(s->store);
+}
+
+static uint32_t parent_of(const bfs_search *s, uint32_t index)
+{
+    return s->par ? par_bfs_parent(s->par, index) : ss_parent(s->store, index);
+}
+
+static int rule_of(const bfs_search *s, uint32_t index)
+{
+    return s->par ? par_bfs_rule(s->par, index) : ss_rule(s->store, index);
+}
+
 bfs_step *bfs_trace(const bfs_search *s, uint32_t index, size_t *len)
 {
     size_t n = 1;
-    for (uint32_t i = index; ss_parent(s->store, i) != SS_NO_PARENT; i = ss_parent(s->store, i))
+    for (uint32_t i = index; parent_of(s, i) != SS_NO_PARENT; i = parent_of(s, i))
         n++;
     bfs_step *steps = malloc(n * sizeof *steps);
     if (!steps)
         return NULL;
     uint32_t i = index;
-    for (size_t k = n; k-- > 0; i = ss_parent(s->store, i)) {
+    for (size_t k = n; k-- > 0; i = parent_of(s, i)) {
         steps[k].state = i;
-        steps[k].rule = ss_rule(s->store, i);
+        steps[k].rule = rule_of(s, i);
     }
     *len = n;
     return steps;
@@ -322,7 +368,7 @@ static void print_step(const bfs_search *s, uint32_t from, const bfs_step *st, F
     size_t len = 0;
     FILE *mem = m->describe ? open_memstream(&buf, &len) : NULL;
     if (mem) {
-        m->describe(m->ctx, ss_state(s->store, from), st->rule, ss_state(s->store, st->state), mem);
+        m->describe(m->ctx, bfs_state(s, from), st->rule, bfs_state(s, st->state), mem);
         fclose(mem);
         while (len > 0 && (buf[len - 1] == '\n' || buf[len - 1] == '\r'))
             buf[--len] = '\0';
@@ -380,6 +426,7 @@ static void print_stop(const bfs_result *r, FILE *out)
 void bfs_print_stats(const bfs_result *r, FILE *out)
 {
     print_stop(r, out);
+    fprintf(out, "threads: %d\n", r->threads);
     fprintf(out, "states: %llu\n", (unsigned long long)r->states);
     fprintf(out, "transitions: %llu\n", (unsigned long long)r->transitions);
     fprintf(out, "depth: %u\n", r->depth);

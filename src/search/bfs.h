@@ -19,7 +19,10 @@
  * result says which one, its statistics are those of the partial search,
  * and `complete` is false.  The search object outlives bfs_run() so that
  * traces can be read from it; bfs_free() releases it (malloc'd memory, no
- * GC).  Not thread-safe; no global state.
+ * GC).  With bfs_options.threads > 1 (and no on_edge) bfs_run() hands the
+ * search to search/par_bfs.h, which gives the same results, indices and
+ * traces on several threads; the search object then serves states through
+ * bfs_state() only.  A search object is not thread-safe; no global state.
  */
 #ifndef SCOPECHECK_SEARCH_BFS_H
 #define SCOPECHECK_SEARCH_BFS_H
@@ -83,6 +86,11 @@ typedef struct bfs_options {
      * non-zero the search stops as a limit would (BFS_INTERRUPTED).  The
      * caller owns it (a signal handler sets it); the search only reads. */
     const volatile sig_atomic_t *stop;
+    /* Threads to search with: 0 or 1, this thread alone (bfs.c); more,
+     * the level-synchronous search of search/par_bfs.h, same results.
+     * With on_edge set the search runs on one thread whatever this says
+     * (the liveness pass is single-threaded). */
+    int threads;
 } bfs_options;
 
 typedef struct bfs_result {
@@ -104,6 +112,7 @@ typedef struct bfs_result {
     size_t store_peak_bytes;     /* counting both tables while doubling */
     double bytes_per_state;      /* store_bytes / states */
     size_t peak_rss;             /* VmHWM of the process, bytes (0: unknown) */
+    int threads;                 /* how many threads searched */
 } bfs_result;
 
 typedef struct bfs_search bfs_search;
@@ -123,7 +132,14 @@ bfs_search *bfs_run(const nsi_model *model, const bfs_options *opt, bfs_result *
 
 void bfs_free(bfs_search *s);
 
+/* The store of a one-thread search; NULL when several threads searched
+ * (read states through bfs_state and bfs_count, which serve both). */
 const state_store *bfs_store(const bfs_search *s);
+
+/* The stored state of `index` (below bfs_count), valid until bfs_free. */
+const uint8_t *bfs_state(const bfs_search *s, uint32_t index);
+/* How many states are stored; indices run 0..bfs_count-1 in BFS order. */
+uint32_t bfs_count(const bfs_search *s);
 
 /* The shortest path from the initial state to `index`: a malloc'd array
  * of *len steps (the caller frees it), or NULL when out of memory. */

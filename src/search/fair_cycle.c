@@ -365,7 +365,7 @@ static bool thread_progress_in(search *s, int t, const uint32_t *vs, uint32_t co
     if (!s->sc->thread_progress)
         return false;
     for (uint32_t i = 0; i < count; i++)
-        if (s->sc->thread_progress(s->mctx, ss_state(bfs_store(s->bfs), vs[i]), t))
+        if (s->sc->thread_progress(s->mctx, bfs_state(s->bfs, vs[i]), t))
             return true;
     return false;
 }
@@ -413,7 +413,7 @@ static void decide_component(search *s, const uint32_t *vs, uint32_t count)
     if (!fair_component(s, vs, count, comp))
         return;
     s->res->components++;
-    const uint8_t *any = ss_state(bfs_store(s->bfs), vs[0]);
+    const uint8_t *any = bfs_state(s->bfs, vs[0]);
     for (int t = 0; t < s->sc->nthreads && !s->oom; t++) {
         if ((t < 64 && s->reported[t]) || s->sc->thread_done(s->mctx, any, t))
             continue;
@@ -424,7 +424,7 @@ static void decide_component(search *s, const uint32_t *vs, uint32_t count)
         }
         uint32_t sub = s->next_tag++;
         for (uint32_t i = 0; i < count; i++)
-            if (!s->sc->thread_progress(s->mctx, ss_state(bfs_store(s->bfs), vs[i]), t))
+            if (!s->sc->thread_progress(s->mctx, bfs_state(s->bfs, vs[i]), t))
                 s->tag[vs[i]] = sub;
         s->thread = t;
         tarjan(s, vs, count, sub, sub_component);
@@ -527,7 +527,7 @@ bool fc_search(fc_graph *g, const bfs_search *bfs, bool fair, fc_result *res)
     double t0 = clock_now();
     memset(res, 0, sizeof *res);
     const nsi_model *m = bfs_model(bfs);
-    uint32_t n = ss_count(bfs_store(bfs));
+    uint32_t n = bfs_count(bfs);
     if (g->failed || !m->fairness || !start_sources(g, n))
         return false;
     search s = {.g = g, .bfs = bfs, .m = m, .sc = m->fairness, .mctx = m->ctx, .n = n, .fair = fair, .res = res,

@@ -18,6 +18,16 @@
  * stores states.  States are compared and hashed as raw bytes, so a front
  * end must keep them canonical (unused bits and fields zero).
  *
+ * Threads.  A back end may call `successors`, `is_final`, `violated` and
+ * `canonicalize` from several threads at once (search/par_bfs.h), each
+ * with its own state and callback context: they must be reentrant (their
+ * scratch on the stack or in per-call memory, no unsynchronised writes to
+ * ctx; a front end that records something during the search, as the
+ * protocol's unhandled pairs, does it under its own lock) and must not
+ * allocate GC memory (the search threads are not registered with the
+ * collector).  `initial`, `describe` and the fairness callbacks are called
+ * from one thread (the liveness pass runs on one).
+ *
  * What a step means is the front end's business: a back end that prints a
  * trace asks for a rule's one-line text (`describe`) and prints it as it
  * is; whoever wants a step as data (JSON traces, charts) asks the front end

@@ -168,9 +168,9 @@ static void json_stats(FILE *out, const verify_result *v)
     fprintf(out,
             ",\"stats\":{\"stop\":\"%s\",\"states\":%" PRIu64 ",\"transitions\":%" PRIu64
             ",\"depth\":%u,\"seconds\":%.4f,\"states_per_s\":%.0f,\"bytes_per_state\":%.1f"
-            ",\"peak_rss\":%zu,\"deadlock_states\":%" PRIu64 ",\"state_bits\":%d}}\n",
+            ",\"peak_rss\":%zu,\"deadlock_states\":%" PRIu64 ",\"state_bits\":%d,\"threads\":%d}}\n",
             bfs_stop_name(s->stop), s->states, s->transitions, s->depth, s->seconds, s->states_per_s,
-            s->bytes_per_state, s->peak_rss, s->deadlocks, proto_state_bits(v->inst));
+            s->bytes_per_state, s->peak_rss, s->deadlocks, proto_state_bits(v->inst), s->threads);
 }
 
 void verify_print_json(FILE *out, const verify_result *v)

@@ -154,7 +154,7 @@ void verify_print_text(FILE *out, const verify_result *v)
     for (int i = 0; i < v->search.deadlocks_kept; i++) {
         fprintf(out, "Violation deadlock (%" PRIu64 " deadlock states in all)\n", v->search.deadlocks);
         print_trace(out, v, v->search.deadlock_index[i]);
-        trace_print_stuck(out, v->inst, ss_state(bfs_store(v->bfs), v->search.deadlock_index[i]));
+        trace_print_stuck(out, v->inst, bfs_state(v->bfs, v->search.deadlock_index[i]));
     }
     for (int i = 0; i < v->nunhandled && i < VERIFY_MAX_UNHANDLED; i++) {
         fprintf(out, "Violation unhandled: controller %s in state %s has no row for %s\n",

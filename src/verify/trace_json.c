@@ -106,10 +106,9 @@ void trace_json(FILE *out, const bfs_search *s, const proto_instance *in, const 
         fputs("{\"step\":0,\"note\":\"trace unavailable: out of memory\"}]", out);
         return;
     }
-    const state_store *store = bfs_store(s);
     fputs("{\"step\":0,\"initial\":true}", out);
     for (size_t k = 1; k < n; k++) {
-        const uint8_t *from = ss_state(store, steps[k - 1].state), *to = ss_state(store, steps[k].state);
+        const uint8_t *from = bfs_state(s, steps[k - 1].state), *to = bfs_state(s, steps[k].state);
         fprintf(out, ",{\"step\":%zu", k);
         member_text(out, m, from, steps[k].rule, to);
         step_record(out, in, sched, from, steps[k].rule, to);

@@ -43,11 +43,10 @@ static void print_step(FILE *out, const proto_instance *in, const uint8_t *from,
 static void print_full_cycle(FILE *out, const bfs_search *s, const proto_instance *in, const fc_cycle *c, size_t k0,
                              proto_state_field *a, proto_state_field *b)
 {
-    const state_store *store = bfs_store(s);
     int nf = proto_state_nfields(in);
-    const uint8_t *from = ss_state(store, c->entry);
+    const uint8_t *from = bfs_state(s, c->entry);
     for (size_t k = 0; k < c->len; k++) {
-        const uint8_t *to = ss_state(store, c->cycle[k].state);
+        const uint8_t *to = bfs_state(s, c->cycle[k].state);
         print_step(out, in, from, &c->cycle[k], to, k0 + k);
         proto_state_fields(in, to, b);
         state_text_write(out, b, a, nf, INDENT);
@@ -79,14 +78,13 @@ void trace_print_lasso(FILE *out, const bfs_search *s, const proto_instance *in,
     free(stem);
     print_full(out, s, in, c->entry);
     fputs("  -- cycle: the steps below repeat forever --\n", out);
-    proto_state_fields(in, ss_state(bfs_store(s), c->entry), a);
+    proto_state_fields(in, bfs_state(s, c->entry), a);
     print_full_cycle(out, s, in, c, n, a, b);
     free(a), free(b);
 }
 
 static void print_full(FILE *out, const bfs_search *s, const proto_instance *in, uint32_t index)
 {
-    const state_store *store = bfs_store(s);
     size_t n = 0;
     bfs_step *steps = bfs_trace(s, index, &n);
     int nf = proto_state_nfields(in);
@@ -98,10 +96,10 @@ static void print_full(FILE *out, const bfs_search *s, const proto_instance *in,
         return;
     }
     fputs("  0: initial state\n", out);
-    proto_state_fields(in, ss_state(store, steps[0].state), a);
+    proto_state_fields(in, bfs_state(s, steps[0].state), a);
     state_text_write(out, a, NULL, nf, INDENT);
     for (size_t k = 1; k < n; k++) {
-        const uint8_t *from = ss_state(store, steps[k - 1].state), *to = ss_state(store, steps[k].state);
+        const uint8_t *from = bfs_state(s, steps[k - 1].state), *to = bfs_state(s, steps[k].state);
         print_step(out, in, from, &steps[k], to, k);
         proto_state_fields(in, to, b);
         state_text_write(out, b, a, nf, INDENT);

@@ -6,6 +6,7 @@
 
 #include "base/clock.h"
 #include "protocol/runnable.h"
+#include "search/par_bfs.h"
 #include "search/state_store.h"
 #include "verify/limit_args.h"
 #include "verify/model_outcomes.h"
@@ -18,6 +19,7 @@ void verify_settings_default(verify_settings *s)
     s->model_name = "ptx6";
     s->unroll = ENUM_DEFAULT_UNROLL;
     s->progress_every_s = PROGRESS_DEFAULT_EVERY_S;
+    s->bfs.threads = par_bfs_cores();
 }
 
 /* ---- collecting outcomes ----------------------------------------------- */
@@ -105,11 +107,10 @@ static void locate_unhandled(verify_result *v, const proto_options *po)
     if (!fresh)
         return;
     const nsi_model *m = proto_nsi(fresh);
-    const state_store *store = bfs_store(v->bfs);
     int seen = 0;
     proto_unhandled_pair found[VERIFY_MAX_UNHANDLED];
-    for (uint32_t i = 0; i < ss_count(store) && seen < n; i++) {
-        m->successors(m->ctx, ss_state(store, i), ignore_successor, NULL);
+    for (uint32_t i = 0; i < bfs_count(v->bfs) && seen < n; i++) {
+        m->successors(m->ctx, bfs_state(v->bfs, i), ignore_successor, NULL);
         int now = proto_unhandled(fresh, found, VERIFY_MAX_UNHANDLED);
         for (int k = seen; k < now && k < VERIFY_MAX_UNHANDLED; k++) {
             v->unhandled[k] = found[k];

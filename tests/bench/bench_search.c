@@ -75,14 +75,15 @@ int main(int argc, char **argv)
     if (argc > 3)
         c.bytes = (size_t)atoi(argv[3]);
     size_t mem_mib = argc > 4 ? (size_t)atoi(argv[4]) : 0;
-    if (c.nc < 1 || c.maxv < 1 || c.maxv > 255 || c.bytes > 256 || c.bytes < (size_t)c.nc) {
-        fprintf(stderr, "usage: bench_search [NC [MAXV [SB [max-memory-MiB]]]]\n");
+    int threads = argc > 5 ? atoi(argv[5]) : 1;
+    if (threads < 1 || c.nc < 1 || c.maxv < 1 || c.maxv > 255 || c.bytes > 256 || c.bytes < (size_t)c.nc) {
+        fprintf(stderr, "usage: bench_search [NC [MAXV [SB [max-memory-MiB [THREADS]]]]]\n");
         return 2;
     }
     c.gap = c.bytes / (size_t)c.nc;
     nsi_model m = {.ctx = &c, .state_bytes = c.bytes, .nrules = 2 * c.nc,
                    .initial = initial, .successors = successors};
-    bfs_options o = {.max_memory = mem_mib << 20};
+    bfs_options o = {.max_memory = mem_mib << 20, .threads = threads};
     bfs_result r;
     bfs_search *s = bfs_run(&m, &o, &r);
     printf("model: %d counters 0..%d in %zu-byte states\n", c.nc, c.maxv, c.bytes);

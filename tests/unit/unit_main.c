@@ -1,10 +1,12 @@
-/* unit_main.c: runs every CUnit suite of scopecheck. */
+/* unit_main.c: runs every CUnit suite of scopecheck, or the one named by
+ * the first argument (`unit_tests par_search`, as `make tsan` runs it). */
 #include <CUnit/Basic.h>
 #include <gc.h>
+#include <stdio.h>
 
 #include "unit_suites.h"
 
-int main(void)
+int main(int argc, char **argv)
 {
     GC_INIT();
     if (CU_initialize_registry() != CUE_SUCCESS)
@@ -35,6 +37,7 @@ int main(void)
     register_msc_tests();
     register_lit_ops_tests();
     register_search_tests();
+    register_par_search_tests();
     register_fair_cycle_tests();
     register_sched_tests();
     register_report_tests();
@@ -44,7 +47,17 @@ int main(void)
     register_sim_arith_tests();
     register_verify_tests();
     CU_basic_set_mode(CU_BRM_NORMAL);
-    CU_basic_run_tests();
+    if (argc > 1) {
+        CU_pSuite only = CU_get_suite(argv[1]);
+        if (!only) {
+            fprintf(stderr, "unit_tests: no suite '%s'\n", argv[1]);
+            CU_cleanup_registry();
+            return 2;
+        }
+        CU_basic_run_suite(only);
+    } else {
+        CU_basic_run_tests();
+    }
     unsigned failed = CU_get_number_of_failures() + CU_get_number_of_tests_failed();
     unsigned run = CU_get_number_of_tests_run();
     CU_cleanup_registry();
