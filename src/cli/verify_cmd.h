@@ -36,6 +36,7 @@ typedef struct verify_run {
     int ncat_dirs;
     verify_observer observe;     /* or NULL */
     void *observe_ctx;
+    const char *report;          /* --report FILE.html (one test), or NULL */
     const cat_model *m;          /* set by verify_files */
     cat_workspace *ws;
 } verify_run;
