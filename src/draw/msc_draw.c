@@ -200,13 +200,18 @@ static void notes(drawing *d)
     }
 }
 
-/* The row where step k begins: the first row of an arrow or note of it. */
+/* The row where step k begins: the first row of an arrow it sends or
+ * takes, or of a note of it. */
 static int step_row(const msc_chart *c, int k)
 {
     int row = 0;
-    for (int i = 0; i < c->narrows; i++)
-        if (c->arrows[i].step_from == k && (!row || c->arrows[i].row_from < row))
-            row = c->arrows[i].row_from;
+    for (int i = 0; i < c->narrows; i++) {
+        const msc_arrow *a = &c->arrows[i];
+        if (a->step_from == k && (!row || a->row_from < row))
+            row = a->row_from;
+        if (a->step_to == k && (!row || a->row_to < row))
+            row = a->row_to;
+    }
     for (int i = 0; i < c->nnotes; i++)
         if (c->notes[i].step == k && (!row || c->notes[i].row < row))
             row = c->notes[i].row;
