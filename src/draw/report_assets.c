@@ -41,7 +41,10 @@ const char report_page_css[] =
     ".msc .step.hl text{fill:#fff}\n"
     ".msc .step.hl polygon{fill:#e65c00}\n"
     "details{padding:6px 12px;border-top:1px solid #ccd}\n"
-    "details pre{font-size:12px}\n";
+    "details pre{font-size:12px}\n"
+    "nav button.forbidden{border-color:#c33;color:#b00}\n"
+    "nav button.forbidden.on{background:#b00;color:#fff}\n"
+    ".exec{padding:8px 12px}\n";
 
 const char report_page_body[] =
     "</header>\n"
@@ -280,4 +283,32 @@ const char report_page_js[] =
     "  fromHash();\n"
     "  /* how long the page took to open, from navigation to the first step drawn */\n"
     "  document.body.setAttribute('data-open-ms', Math.round(performance.now()));\n"
+    "})();\n";
+
+const char report_litmus_js[] =
+    "(function () {\n"
+    "  'use strict';\n"
+    "  var buttons = document.querySelectorAll('#executions button'), K = 0;\n"
+    "  function go(k, keepHash) {\n"
+    "    K = Math.max(0, Math.min(buttons.length - 1, k | 0));\n"
+    "    Array.prototype.forEach.call(document.querySelectorAll('.exec'), function (e, i) { e.hidden = i !== K; });\n"
+    "    Array.prototype.forEach.call(buttons, function (b, i) { b.classList.toggle('on', i === K); });\n"
+    "    document.body.setAttribute('data-exec', K);\n"
+    "    if (!keepHash) {\n"
+    "      try { history.replaceState(null, '', '#exec=' + K); } catch (e) { /* a file: URL may refuse */ }\n"
+    "    }\n"
+    "  }\n"
+    "  function fromHash() {\n"
+    "    var m = /[#&]exec=(\\d+)/.exec(location.hash);\n"
+    "    go(m ? +m[1] : 0, true);\n"
+    "  }\n"
+    "  Array.prototype.forEach.call(buttons, function (b, i) { b.addEventListener('click', function () { go(i); }); });\n"
+    "  document.addEventListener('keydown', function (e) {\n"
+    "    var to = {ArrowLeft: K - 1, ArrowRight: K + 1, Home: 0, End: 1e9}[e.key];\n"
+    "    if (to === undefined) return;\n"
+    "    e.preventDefault();\n"
+    "    go(to);\n"
+    "  });\n"
+    "  window.addEventListener('hashchange', fromHash);\n"
+    "  fromHash();\n"
     "})();\n";

@@ -16,5 +16,8 @@
 extern const char report_page_css[];
 extern const char report_page_body[];
 extern const char report_page_js[];
+/* The executions' page (`litmus --report`): one .exec div and one
+ * #executions button per picture. */
+extern const char report_litmus_js[];
 
 #endif

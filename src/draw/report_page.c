@@ -467,3 +467,51 @@ int draw_report_page(const report_page_input *in, const char *path, FILE *err)
     json_decref(p.data);
     return status;
 }
+
+/* ---- litmus --report -------------------------------------------------- */
+
+static bool write_litmus_page(void *ctx, FILE *f, FILE *err)
+{
+    (void)err;
+    const litmus_page_input *in = ctx;
+    const exec_picture *pics;
+    int n = exec_draw_pictures(in->drawing, &pics);
+    fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>", f);
+    html_text(f, in->t->name);
+    fputs(": scopecheck executions</title>\n<style>", f);
+    fputs(report_page_css, f);
+    fputs("</style></head>\n<body>\n<header><h1>", f);
+    html_text(f, in->t->name);
+    fputs(", model ", f);
+    html_text(f, in->model_name);
+    fputs("</h1>\n<p class=\"file\">", f);
+    html_text(f, in->litmus_path);
+    fputs("</p></header>\n<details open id=\"text-report\"><summary>The verdict</summary><pre>", f);
+    html_text(f, in->text);
+    fputs("</pre></details>\n<nav id=\"executions\">", f);
+    for (int i = 0; i < n; i++)
+        fprintf(f, "<button data-exec=\"%d\" class=\"%s\">%d %s</button>", i, pics[i].forbidden ? "forbidden" : "",
+                i + 1, pics[i].forbidden ? "forbidden" : pics[i].holds ? "allowed, condition holds" : "allowed");
+    if (in->more)
+        fputs(" <span>(more executions were not drawn: -nshow N draws N)</span>", f);
+    fputs("</nav>\n<section id=\"execs\">\n", f);
+    for (int i = 0; i < n; i++) {
+        fprintf(f, "<div class=\"exec\" id=\"exec%d\" hidden>", i);
+        inline_svg(f, pics[i].svg);
+        fputs("</div>\n", f);
+    }
+    fputs("</section>\n<script>", f);
+    fputs(report_litmus_js, f);
+    fputs("</script>\n</body></html>\n", f);
+    return true;
+}
+
+int draw_litmus_report_page(const litmus_page_input *in, const char *path, FILE *err)
+{
+    const exec_picture *pics;
+    if (exec_draw_pictures(in->drawing, &pics) == 0) {
+        fprintf(err, "scopecheck litmus: no report written to '%s': no execution to draw\n", path);
+        return 1;
+    }
+    return output_write_stream("litmus", path, write_litmus_page, (void *)in, err);
+}

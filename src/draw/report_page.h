@@ -41,6 +41,7 @@
 
 #include <stdio.h>
 
+#include "draw/exec_draw.h"
 #include "verify/verify.h"
 
 #define REPORT_PAGE_MAX_SUCCESSORS 24
@@ -52,5 +53,23 @@ typedef struct report_page_input {
 } report_page_input;
 
 int draw_report_page(const report_page_input *in, const char *path, FILE *err);
+
+/* `litmus --report FILE.html`: the page of one test's executions, drawn
+ * as `-show` draws them (draw/exec_draw.h, kept in memory: dir NULL):
+ * the herd block (`text`), then one picture at a time, the executions
+ * the model rejects labelled with the check they fail and its relation
+ * drawn in crimson; a button per execution, keys left and right, home and
+ * end, and the URL fragment "#exec=K" (from 0).  `more` says that
+ * executions beyond the drawn ones were left out.  Returns as
+ * draw_report_page does: 1 when no execution was drawn. */
+typedef struct litmus_page_input {
+    const litmus_test *t;
+    const char *litmus_path, *model_name;
+    const char *text;            /* the herd block of the test */
+    const exec_drawing *drawing;
+    bool more;
+} litmus_page_input;
+
+int draw_litmus_report_page(const litmus_page_input *in, const char *path, FILE *err);
 
 #endif

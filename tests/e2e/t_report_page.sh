@@ -45,9 +45,9 @@ want_rc=$?
 "$bin" verify --protocol "$mutant" --report "$tmp/mp.html" "$mp" >"$tmp/out" 2>"$tmp/err"
 rc=$?
 check "--report keeps the check's exit status ($rc, want $want_rc = 1)" test "$rc" -eq "$want_rc" -a "$rc" -eq 1
-# (less the timing lines: states/s, time, peak RSS)
+# (less the lines of time and memory: seconds, states/s, peak RSS)
 check "--report leaves the text report as it is" \
-    bash -c "diff <(grep -vE '^(states/s|time|peak RSS)' '$tmp/out') <(grep -vE '^(states/s|time|peak RSS)' '$tmp/plain')"
+    bash -c "diff <(grep -vE '^(seconds|states/s|peak RSS)' '$tmp/out') <(grep -vE '^(seconds|states/s|peak RSS)' '$tmp/plain')"
 check "--report writes the page and nothing else beside it" \
     test "$(ls "$tmp" | grep -c '^mp\.html')" -eq 1 -a "$(ls "$tmp" | grep -c 'tmp-')" -eq 0
 check "the page is HTML" grep -qx '<!DOCTYPE html>' "$tmp/mp.html"
@@ -104,6 +104,31 @@ rc=$?
 check "--report with two tests is refused (status $rc, want 2)" \
     bash -c "[ $rc -eq 2 ] && [ ! -e '$tmp/two.html' ] && grep -q 'one litmus test' '$tmp/err'"
 
+# ---- litmus --report: the executions ---------------------------------------
+
+# The page draws what -show all -through invalid -o DIR draws: as many
+# executions, as many of them rejected (their label says "forbidden").
+"$bin" litmus -show all -through invalid -o "$tmp/show" "$mp" >/dev/null 2>&1
+"$bin" litmus --report "$tmp/exec.html" "$mp" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+nsvg=$(ls "$tmp/show"/*.svg | wc -l)
+nforb=$(grep -c '^  label=".*, forbidden' "$tmp/show"/*.dot)
+check "litmus --report: status 0, the herd block on stdout" bash -c "[ $rc -eq 0 ] && grep -q '^Observation' '$tmp/out'"
+check "litmus --report draws the $nsvg executions -show all -through invalid draws" \
+    test "$(grep -c '<div class="exec"' "$tmp/exec.html")" -eq "$nsvg"
+check "litmus --report marks the $nforb rejected ones" \
+    test "$(grep -o '<button[^>]*class="forbidden"' "$tmp/exec.html" | wc -l)" -eq "$nforb" -a "$nforb" -gt 0
+check "litmus --report: the failed check's relation is drawn (crimson)" grep -qi 'crimson' "$tmp/exec.html"
+check "litmus --report: the page names no URL" bash -c "! grep -qiE 'https?:' '$tmp/exec.html'"
+"$bin" litmus --report "$tmp/exec2.html" -o "$tmp/show2" "$mp" >/dev/null 2>"$tmp/err"
+rc=$?
+check "litmus --report with -o is refused (status $rc)" \
+    bash -c "[ $rc -eq 2 ] && grep -q 'not with -o' '$tmp/err' && [ ! -e '$tmp/exec2.html' ]"
+"$bin" litmus --report "$tmp/exec3.html" "$mp" "$mp" >/dev/null 2>"$tmp/err"
+rc=$?
+check "litmus --report with two tests is refused (status $rc)" \
+    bash -c "[ $rc -eq 2 ] && grep -q 'one litmus test' '$tmp/err' && [ ! -e '$tmp/exec3.html' ]"
+
 # ---- in a real browser ------------------------------------------------------
 
 chrome=$(command -v chromium || command -v chromium-browser || true)
@@ -154,5 +179,9 @@ dims=$(od -An -tu1 -j16 -N8 "$tmp/shot.png" 2>/dev/null | awk '{print $1*1677721
 check "the screenshot is a PNG" bash -c "[ \"\$(od -An -c -j1 -N3 '$tmp/shot.png' | tr -d ' ')\" = PNG ]"
 check "the screenshot is 1280x800 ($dims)" test "$dims" = "1280x800"
 # A blank page compresses to a few KB; the chart, tables and text do not.
+dump "$tmp/exec.html" "#exec=2" >"$tmp/dom"
+check "litmus page: #exec=2 shows execution 3 alone" \
+    bash -c "grep -q 'data-exec=\"2\"' '$tmp/dom' && grep -q '<div class=\"exec\" id=\"exec2\">' '$tmp/dom' && \
+             [ \$(grep -c '<div class=\"exec\" id=\"exec[0-9]*\" hidden' '$tmp/dom') -eq $((nsvg - 1)) ]"
 check "the screenshot shows something (more than 20 KB: $(wc -c <"$tmp/shot.png") bytes)" \
     test "$(wc -c <"$tmp/shot.png")" -gt 20000
