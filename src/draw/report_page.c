@@ -493,7 +493,7 @@ static bool write_litmus_page(void *ctx, FILE *f, FILE *err)
         fprintf(f, "<button data-exec=\"%d\" class=\"%s\">%d %s</button>", i, pics[i].forbidden ? "forbidden" : "",
                 i + 1, pics[i].forbidden ? "forbidden" : pics[i].holds ? "allowed, condition holds" : "allowed");
     if (in->more)
-        fputs(" <span>(more executions were not drawn: -nshow N draws N)</span>", f);
+        fputs(" <span>(the drawing stopped at the -nshow limit: there may be more executions)</span>", f);
     fputs("</nav>\n<section id=\"execs\">\n", f);
     for (int i = 0; i < n; i++) {
         fprintf(f, "<div class=\"exec\" id=\"exec%d\" hidden>", i);
