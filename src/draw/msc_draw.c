@@ -259,16 +259,11 @@ static void build(drawing *d, const char *title, int nsteps)
         step_numbers(d, nsteps);
 }
 
-/* Lays the chart out and renders it into *data (graphviz's memory, freed
- * with gvFreeRenderData); 0, or 2 with a message. */
-static int render(const msc_chart *c, const char *title, const char *format, int nsteps, char **data,
-                  unsigned int *len, FILE *err)
+/* Lays out and renders one chart with `gvc` into *data (graphviz's
+ * memory, freed with gvFreeRenderData); 0, or 2 with a message. */
+static int render_with(GVC_t *gvc, const msc_chart *c, const char *title, const char *format, int nsteps,
+                       char **data, unsigned int *len, FILE *err)
 {
-    GVC_t *gvc = gvContext();
-    if (!gvc) {
-        fputs("scopecheck graph: error: graphviz could not start\n", err);
-        return 2;
-    }
     drawing d = {c, agopen((char *)"msc", Agdirected, NULL), column_width(c), NULL, 0, nsteps > 0};
     build(&d, title, nsteps);
     int status = 2;
@@ -283,31 +278,49 @@ static int render(const msc_chart *c, const char *title, const char *format, int
         gvFreeLayout(gvc, d.g);
     }
     agclose(d.g);
-    gvFreeContext(gvc);
     return status;
 }
 
 int msc_draw(const msc_chart *c, const char *title, const char *format, const char *path, FILE *err)
 {
+    GVC_t *gvc = gvContext();
+    if (!gvc) {
+        fputs("scopecheck graph: error: graphviz could not start\n", err);
+        return 2;
+    }
     char *data = NULL;
     unsigned int len = 0;
-    int status = render(c, title, format, 0, &data, &len, err);
+    int status = render_with(gvc, c, title, format, 0, &data, &len, err);
     if (status == 0)
         status = output_write_data("graph", path, data, len, err);
     gvFreeRenderData(data);
+    gvFreeContext(gvc);
     return status;
 }
 
-char *msc_svg_marked(const msc_chart *c, const char *title, int nsteps, FILE *err)
+/* One graphviz context for every chart: graphviz keeps state that
+ * outlives a context (its text-size cache), and a second context made
+ * after the first was freed reads freed memory (draw/exec_draw.h). */
+char **msc_svgs_marked(const msc_chart *const *charts, const char *const *titles, const int *nsteps, int n,
+                       FILE *err)
 {
-    char *data = NULL;
-    unsigned int len = 0;
-    char *svg = NULL;
-    if (render(c, title, "svg", nsteps > 0 ? nsteps : 1, &data, &len, err) == 0) {
-        svg = GC_MALLOC_ATOMIC((size_t)len + 1);
-        memcpy(svg, data, len);
-        svg[len] = '\0';
+    char **svgs = GC_MALLOC(sizeof *svgs * (size_t)(n ? n : 1));
+    GVC_t *gvc = gvContext();
+    if (!gvc) {
+        fputs("scopecheck graph: error: graphviz could not start\n", err);
+        return svgs;
     }
-    gvFreeRenderData(data);
-    return svg;
+    for (int i = 0; i < n; i++) {
+        char *data = NULL;
+        unsigned int len = 0;
+        if (charts[i] &&
+            render_with(gvc, charts[i], titles[i], "svg", nsteps[i] > 0 ? nsteps[i] : 1, &data, &len, err) == 0) {
+            svgs[i] = GC_MALLOC_ATOMIC((size_t)len + 1);
+            memcpy(svgs[i], data, len);
+            svgs[i][len] = '\0';
+        }
+        gvFreeRenderData(data);
+    }
+    gvFreeContext(gvc);
+    return svgs;
 }

@@ -338,23 +338,25 @@ static void write_text_report(FILE *out, const void *arg) { verify_print_text(ou
 static bool build(page *p, FILE *err)
 {
     const verify_result *v = p->v;
-    p->svgs = GC_MALLOC(sizeof *p->svgs * (size_t)p->nviolations);
+    const msc_chart **charts = GC_MALLOC(sizeof *charts * (size_t)p->nviolations);
+    const char **titles = GC_MALLOC(sizeof *titles * (size_t)p->nviolations);
+    int *nsteps = GC_MALLOC_ATOMIC(sizeof *nsteps * (size_t)p->nviolations);
     json_t *traces = json_array();
     for (int i = 0; i < p->nviolations; i++) {
         msc_chart *chart = NULL;
-        int nsteps = 0;
-        json_t *t = trace_json_of(p, &p->violations[i], &chart, &nsteps);
+        nsteps[i] = 0;
+        json_t *t = trace_json_of(p, &p->violations[i], &chart, &nsteps[i]);
         if (!t) {
             fprintf(err, "scopecheck %s: error: out of memory while building the report\n", p->in->cmd);
             json_decref(traces);
             return false;
         }
         json_array_append_new(traces, t);
-        char title[PROTO_TEXT_MAX * 4];
-        snprintf(title, sizeof title, "%s on %s: %s\n%d steps", v->t->name, protocol_name(v->p),
-                 p->violations[i].title, nsteps);
-        p->svgs[i] = chart ? msc_svg_marked(chart, title, nsteps, err) : NULL;
+        charts[i] = chart;
+        titles[i] = gc_format("%s on %s: %s\n%d steps", v->t->name, protocol_name(v->p), p->violations[i].title,
+                              nsteps[i]);
     }
+    p->svgs = msc_svgs_marked(charts, titles, nsteps, p->nviolations, err);
     p->data = json_pack("{ss ss ss ss so so}", "test", v->t->name, "protocol", protocol_name(v->p), "model",
                         v->settings->model_name, "result", verify_result_word(v), "fields",
                         fields_json(v->inst, v->bfs), "traces", traces);

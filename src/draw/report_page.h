@@ -10,7 +10,7 @@
  * each unhandled event; in the text report's order), and for each its
  * shortest trace as:
  *  - the message-sequence chart as inline SVG (draw/msc_draw.h's
- *    msc_svg_marked: the elements of step K carry the class "sK");
+ *    msc_svgs_marked: the elements of step K carry the class "sK");
  *  - a JSON blob (<script type="application/json" id="report-data">,
  *    every "/" escaped so that no "</script>" can occur in it) with, per
  *    step, its text (the line `verify --trace full` prints after "K: "),

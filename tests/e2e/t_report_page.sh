@@ -82,6 +82,18 @@ pa_steps=$(jq '.traces[0].steps | length - 1' <(blob "$tmp/pa.html"))
 check "the 57-step deadlock's page has 57 steps (got $pa_steps)" test "$pa_steps" -eq 57
 check "the 57-step page stays under 300 KB ($size bytes)" test "$size" -lt 300000
 
+# Several violations (gpu_vi without its L1 row for StoreAck, as
+# t_verify_unhandled.sh makes it: deadlocks and an unhandled event): one
+# trace and one chart each, in the text report's order.
+grep -v 'recv resp.StoreAck' models/gpu_vi.proto >"$tmp/cut.proto"
+"$bin" verify --protocol "$tmp/cut.proto" "$mp" >"$tmp/cut.txt" 2>/dev/null
+"$bin" verify --protocol "$tmp/cut.proto" --report "$tmp/cut.html" "$mp" >/dev/null 2>&1
+want=$(grep '^Violation' "$tmp/cut.txt" | sed -E 's/^Violation (deadlock|unhandled).*/\1/' | tr '\n' ' ')
+got=$(jq -r '[.traces[].kind] | join(" ")' <(blob "$tmp/cut.html"))
+check "one trace per violation, in the text report's order ($got)" test "$got " = "$want"
+check "one chart per violation, every one drawn" \
+    bash -c "[ \$(grep -c '<div class=\"msc\" id=\"msc[0-9]*\" hidden><svg' '$tmp/cut.html') -eq $(wc -w <<<"$want") ]"
+
 # ---- bad output paths, nothing to show ------------------------------------
 
 mkdir "$tmp/dir"
