@@ -176,6 +176,20 @@ sed 's|</body>|<script>["End","ArrowRight"].forEach(function (k) { document.disp
 dump "$tmp/keys.html" "#step=3" >"$tmp/dom"
 check "end (then right) is the last step, $((nsteps - 1))" grep -q "data-step=\"$((nsteps - 1))\"" "$tmp/dom"
 
+# The search box, through the page's own handler: "P1 r1=1" finds the
+# steps whose state has P1's r1 = 1, read off the text trace's changes
+# (the state at step K is step K-1's with step K's changed fields).
+want=$(awk '/^Trace$/ {t++; next} t != 1 {next} /^[A-Za-z]/ {exit}
+    /^  [0-9]+: / {k = $1; sub(":", "", k); if (k > 0 && v == "1") print "step " k - 1; next}
+    /^      P1: / {if (match($0, /[:,] r1 = [0-9-]+/)) {s = substr($0, RSTART, RLENGTH); sub(/.* = /, "", s); v = s}}
+    END {if (v == "1") print "step " k}' "$tmp/full")
+sed 's|</body>|<script>var f = document.getElementById("find"); f.value = "P1 r1=1"; f.dispatchEvent(new Event("input"));</script></body>|' \
+    "$tmp/mp.html" >"$tmp/find.html"
+dump "$tmp/find.html" "" >"$tmp/dom"
+got=$(perl -0777 -ne 'if (m{<ul id="found">(.*?)</ul>}s) { $u = $1; print "$1\n" while $u =~ m{<a [^>]*>(step \d+)</a>}g }' "$tmp/dom")
+check "the search box finds the steps where P1's r1 is 1 ($(echo $want))" \
+    bash -c "[ -n '$want' ] && [ '$(echo $want)' = '$(echo $got)' ]"
+
 dump "$tmp/pa.html" "#step=57" >"$tmp/dom"
 awk '/^Why stuck$/ {s=1; next} s && /^  / {print substr($0, 3); next} s {exit}' "$tmp/pa_full" >"$tmp/want"
 perl -0777 -ne 'if (m{<ul id="stuck">(.*?)</ul>}s) { $u = $1; while ($u =~ m{<li>(.*?)</li>}gs) { $t = $1;
