@@ -4,8 +4,8 @@
  *
  * Contract.  draw_report_page writes one HTML file, whole or not at all
  * (draw/output_file.h), that needs nothing else: no network, no external
- * script, style sheet or font.  It holds the verdict (the text report of
- * `verify --trace short`, folded), one entry per violation that has a
+ * script, style sheet or font.  It holds the verdict (the text report
+ * as printed on standard output, folded), one entry per violation that has a
  * trace (each unsound outcome, the invariant violation, each deadlock kept,
  * each unhandled event; in the text report's order), and for each its
  * shortest trace as:
