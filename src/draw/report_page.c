@@ -435,6 +435,23 @@ static void write_head(FILE *f, const page *p)
     fputs("</p>\n", f);
 }
 
+/* The blob as the content of a <script> element: '<' only occurs in
+ * JSON strings, where \u003c stands for it, so no "</script>" or "<!--"
+ * can end or change the element early. */
+static bool write_blob(FILE *f, const json_t *data)
+{
+    char *text = json_dumps(data, JSON_COMPACT | JSON_ESCAPE_SLASH);
+    if (!text)
+        return false;
+    for (const char *c = text; *c; c++)
+        if (*c == '<')
+            fputs("\\u003c", f);
+        else
+            fputc(*c, f);
+    free(text);
+    return true;
+}
+
 static bool write_page(void *ctx, FILE *f, FILE *err)
 {
     (void)err;
@@ -446,7 +463,7 @@ static bool write_page(void *ctx, FILE *f, FILE *err)
     fputs("</section>\n</main>\n<details id=\"text-report\"><summary>The text report</summary><pre>", f);
     html_text(f, p->text_report);
     fputs("</pre></details>\n<script type=\"application/json\" id=\"report-data\">", f);
-    if (json_dumpf(p->data, f, JSON_COMPACT | JSON_ESCAPE_SLASH) != 0)
+    if (!write_blob(f, p->data))
         return false;
     fputs("</script>\n<script>", f);
     fputs(report_page_js, f);
