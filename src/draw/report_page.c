@@ -18,6 +18,7 @@
 #include "protocol/msc.h"
 #include "protocol/step.h"
 #include "report/report.h"
+#include "search/fair_cycle.h"
 #include "search/state_store.h"
 
 #define MAX_REASONS 64
@@ -25,9 +26,10 @@
 
 /* One violation with a trace. */
 typedef struct violation {
-    const char *kind;        /* "unsound", "invariant", "deadlock", "unhandled" */
+    const char *kind;        /* "unsound", "invariant", "deadlock", "unhandled", "livelock" */
     char *title;             /* GC string */
-    uint32_t index;          /* the trace's last state */
+    uint32_t index;          /* the trace's last state (a livelock: the cycle's entry) */
+    const fc_cycle *cycle;   /* a livelock's cycle, after the stem to `index`; else NULL */
 } violation;
 
 typedef struct page {
@@ -68,7 +70,7 @@ static void add(page *p, const char *kind, char *title, uint32_t index)
     violation *nv = GC_MALLOC(sizeof *nv * (size_t)(p->nviolations + 1));
     if (p->nviolations)
         memcpy(nv, p->violations, sizeof *nv * (size_t)p->nviolations);
-    nv[p->nviolations++] = (violation){kind, title, index};
+    nv[p->nviolations++] = (violation){kind, title, index, NULL};
     p->violations = nv;
 }
 
@@ -83,6 +85,24 @@ static char *gc_format(const char *fmt, ...)
     char *copy = GC_STRDUP(n >= 0 && buf ? buf : "");
     free(buf);
     return copy;
+}
+
+/* --liveness: each non-progress cycle, its stem and cycle as one trace. */
+static void collect_lassos(page *p)
+{
+    const verify_live *vl = &p->v->live;
+    if (!vl->graph || !vl->decided)
+        return;
+    for (int i = 0; i < vl->result.ncycles; i++) {
+        const fc_cycle *c = &vl->result.cycles[i];
+        const litmus_test *t = p->v->t;
+        const char *who = c->thread >= 0 && c->thread < t->nthreads ? t->threads[c->thread].name : "a thread";
+        add(p, "livelock",
+            gc_format("non-progress cycle: %s never completes (a %scycle of %zu steps)", who,
+                      vl->opts->fair_weak ? "weakly fair " : "", c->len),
+            c->entry);
+        p->violations[p->nviolations - 1].cycle = c;
+    }
 }
 
 /* The violations that have a trace, in the order of the text report. */
@@ -110,6 +130,7 @@ static void collect(page *p)
             gc_format("unhandled: controller %s in state %s has no row for %s", u->controller, u->state, u->event),
             v->unhandled_at[i]);
     }
+    collect_lassos(p);
 }
 
 /* ---- one trace as data -------------------------------------------------- */
@@ -275,6 +296,23 @@ static json_t *stuck_json(const proto_instance *inst, const uint8_t *state)
     return a;
 }
 
+/* The steps of violation w's trace (malloc'd): the shortest path to its
+ * state, then a livelock's cycle (*cycle_from: where it begins; 0: none). */
+static bfs_step *violation_steps(const bfs_search *s, const violation *w, size_t *n, size_t *cycle_from)
+{
+    bfs_step *stem = bfs_trace(s, w->index, n);
+    *cycle_from = 0;
+    if (!stem || !w->cycle)
+        return stem;
+    bfs_step *all = realloc(stem, sizeof *all * (*n + w->cycle->len));
+    if (!all)
+        return free(stem), NULL;
+    memcpy(all + *n, w->cycle->cycle, sizeof *all * w->cycle->len);
+    *cycle_from = *n;
+    *n += w->cycle->len;
+    return all;
+}
+
 /* The trace to violation `w`'s state as data; NULL when out of memory.
  * *chart gets its message-sequence chart. */
 static json_t *trace_json_of(const page *p, const violation *w, msc_chart **chart, int *nsteps)
@@ -282,8 +320,8 @@ static json_t *trace_json_of(const page *p, const violation *w, msc_chart **char
     const bfs_search *s = p->v->bfs;
     const state_store *store = bfs_store(s);
     const nsi_model *m = bfs_model(s);
-    size_t n = 0;
-    bfs_step *steps = bfs_trace(s, w->index, &n);
+    size_t n = 0, cycle_from = 0;
+    bfs_step *steps = violation_steps(s, w, &n, &cycle_from);
     int nf = proto_state_nfields(p->v->inst);
     proto_state_field *a = GC_MALLOC_ATOMIC(sizeof *a * (size_t)(nf ? nf : 1));
     proto_state_field *b = GC_MALLOC_ATOMIC(sizeof *b * (size_t)(nf ? nf : 1));
@@ -312,6 +350,8 @@ static json_t *trace_json_of(const page *p, const violation *w, msc_chart **char
     json_t *o = json_pack("{ss ss so}", "kind", w->kind, "title", w->title, "steps", list);
     if (strcmp(w->kind, "deadlock") == 0)
         json_object_set_new(o, "stuck", stuck_json(p->v->inst, ss_state(store, w->index)));
+    if (cycle_from)
+        json_object_set_new(o, "cycle_from", json_integer((json_int_t)cycle_from));
     *nsteps = (int)n - 1;
     *chart = msc_build(p->v->inst, d, *nsteps);
     free(steps);

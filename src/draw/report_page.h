@@ -7,8 +7,9 @@
  * script, style sheet or font.  It holds the verdict (the text report
  * as printed on standard output, folded), one entry per violation that has a
  * trace (each unsound outcome, the invariant violation, each deadlock kept,
- * each unhandled event; in the text report's order), and for each its
- * shortest trace as:
+ * each unhandled event, each non-progress cycle of --liveness; in the text
+ * report's order), and for each its shortest trace (a cycle: the stem to
+ * its entry, then the cycle, "cycle_from" saying where it begins) as:
  *  - the message-sequence chart as inline SVG (draw/msc_draw.h's
  *    msc_svgs_marked: the elements of step K carry the class "sK");
  *  - a JSON blob (<script type="application/json" id="report-data">,

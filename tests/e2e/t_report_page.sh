@@ -94,6 +94,28 @@ check "one trace per violation, in the text report's order ($got)" test "$got " 
 check "one chart per violation, every one drawn" \
     bash -c "[ \$(grep -c '<div class=\"msc\" id=\"msc[0-9]*\" hidden><svg' '$tmp/cut.html') -eq $(wc -w <<<"$want") ]"
 
+# A livelock (--liveness; litmus/rsp/variants.tsv: srsp_fixed_no_fp on
+# PA_overflow, a 57-step stem and a 2-step cycle): one trace per
+# non-progress cycle, the stem then the cycle, each step's line the text
+# lasso's, and where the cycle begins.
+live=(--model opencl-rsp --racy undefined --const PA=1 --liveness --protocol models/mutants/srsp_fixed_no_fp.proto)
+"$bin" verify "${live[@]}" --trace full "$pa_test" >"$tmp/live_full" 2>/dev/null
+"$bin" verify "${live[@]}" --report "$tmp/live.html" "$pa_test" >/dev/null 2>&1
+blob "$tmp/live.html" >"$tmp/live.json"
+ncyc=$(grep -c '^Violation non-progress cycle' "$tmp/live_full")
+check "one trace per non-progress cycle ($ncyc)" \
+    test "$(jq '[.traces[] | select(.kind == "livelock")] | length' "$tmp/live.json")" -eq "$ncyc" -a "$ncyc" -gt 0
+lsteps=$(awk '/^Trace$/ {t++; next} t == 1 && /^[A-Za-z]/ {exit} t == 1 && /^  [0-9]+: / {n++} END {print n}' "$tmp/live_full")
+stem=$(awk '/^Trace$/ {t++; next} t == 1 && /^[A-Za-z]/ {exit} t == 1 && /^  -- cycle/ {print n; exit} t == 1 && /^  [0-9]+: / {n++}' "$tmp/live_full")
+check "the lasso's $lsteps steps, the cycle from step $stem" \
+    test "$(jq '.traces[0].steps | length' "$tmp/live.json")" -eq "$lsteps" -a "$(jq '.traces[0].cycle_from' "$tmp/live.json")" -eq "$stem"
+bad=0
+for ((k = 0; k < lsteps; k++)); do
+    [ "$(text_step "$tmp/live_full" "$k" | head -1)" = "$k: $(jq -r ".traces[0].steps[$k].text" "$tmp/live.json")" ] ||
+        bad=$((bad + 1))
+done
+check "every step of the lasso is the text trace's ($bad differ)" test "$bad" -eq 0
+
 # ---- bad output paths, nothing to show ------------------------------------
 
 mkdir "$tmp/dir"
