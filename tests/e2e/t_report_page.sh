@@ -6,9 +6,11 @@
 # --dump-dom after the page's script ran, --screenshot), step K of the page
 # (URL fragment #step=K) shows the line, the row and the changed fields that
 # `verify --trace full` prints for step K, for every step of a known trace;
-# the keys step; a deadlock's last step shows why it is stuck; bad output
-# paths and checks with nothing to show write nothing and keep the check's
-# exit status.  The expected values are the text trace's (a second printer
+# the keys step; the search box finds states; a deadlock's last step shows
+# why it is stuck; a page of several violations and one of --liveness's
+# lassos hold one trace each; `litmus --report` draws what -show all
+# -through invalid draws; bad output paths and checks with nothing to show
+# write nothing and keep the check's exit status.  The expected values are the text trace's (a second printer
 # of the same search: protocol/step.h's data through verify/trace_print.c),
 # never the page's own.  $1: the scopecheck binary.
 set -u
