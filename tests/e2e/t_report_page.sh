@@ -190,6 +190,16 @@ done
 check "in chromium, each of the $nsteps steps shows the text trace's line, row and changed fields ($bad differ)" \
     test "$bad" -eq 0
 
+# The chart at step 5: exactly the elements of step 5 (the arrow of the
+# message it takes, its row number; class s5 as graphviz wrote them) are
+# highlighted.
+dump "$tmp/mp.html" "#step=5" >"$tmp/dom"
+want=$(grep -oE 'class="[^"]*\bs5\b[^"]*"' "$tmp/mp.html" | wc -l)
+hl=$(grep -oE 'class="[^"]*\bhl\b[^"]*"' "$tmp/dom" | wc -l)
+hl5=$(grep -oE 'class="[^"]*\bhl\b[^"]*"' "$tmp/dom" | grep -cE '\bs5\b')
+check "step 5 highlights its $want chart elements and no other ($hl highlighted, $hl5 of step 5)" \
+    test "$want" -gt 0 -a "$hl" -eq "$want" -a "$hl5" -eq "$want"
+
 # The keys, through the page's own handler: right three times, left once.
 sed 's|</body>|<script>["ArrowRight","ArrowRight","ArrowRight","ArrowLeft"].forEach(function (k) { document.dispatchEvent(new KeyboardEvent("keydown", {key: k})); });</script></body>|' \
     "$tmp/mp.html" >"$tmp/keys.html"
