@@ -244,7 +244,8 @@ static char *describe(const nsi_model *m, const uint8_t *from, int rule, const u
     return copy;
 }
 
-/* One successor: [text, on the trace (0/1), a deadlock (0/1)]. */
+/* One successor: [text, on the trace (0/1), a deadlock (0/1), how many
+ * successors it has in turn]. */
 static void on_successor(void *ctx, const uint8_t *next, int rule)
 {
     succ_ctx *c = ctx;
@@ -254,7 +255,7 @@ static void on_successor(void *ctx, const uint8_t *next, int rule)
     c->m->successors(c->m->ctx, next, count_one, &after);
     bool dead = after == 0 && !(c->m->is_final && c->m->is_final(c->m->ctx, next));
     bool on_trace = c->next_on_trace && memcmp(next, c->next_on_trace, c->m->state_bytes) == 0;
-    json_array_append_new(c->list, json_pack("[sii]", describe(c->m, c->state, rule, next), on_trace, dead));
+    json_array_append_new(c->list, json_pack("[siii]", describe(c->m, c->state, rule, next), on_trace, dead, after));
 }
 
 /* The state's neighbourhood: its successors, and how many there are. */
