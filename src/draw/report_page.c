@@ -326,7 +326,7 @@ static json_t *trace_json_of(const page *p, const violation *w, msc_chart **char
     int nf = proto_state_nfields(p->v->inst);
     proto_state_field *a = GC_MALLOC_ATOMIC(sizeof *a * (size_t)(nf ? nf : 1));
     proto_state_field *b = GC_MALLOC_ATOMIC(sizeof *b * (size_t)(nf ? nf : 1));
-    proto_step_desc *d = GC_MALLOC_ATOMIC(sizeof *d * (n ? n : 1));
+    proto_step_desc *d = GC_MALLOC(sizeof *d * (n ? n : 1));     /* holds pointers: the chart keeps them */
     if (!steps || n == 0)
         return free(steps), NULL;
     json_t *list = json_array();
