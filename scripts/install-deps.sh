@@ -3,11 +3,18 @@
 # As root it runs apt-get itself; otherwise it prints the command to run.
 # `install-deps.sh --fuzz` adds what `make fuzz` needs (clang and its
 # libFuzzer runtime); CI does not run the fuzz target and does not ask.
+# `install-deps.sh --test` adds what only the tests use: chromium, the
+# headless browser that opens `verify --report` pages
+# (tests/e2e/t_report_page.sh, which skips its browser checks without it).
 set -eu
 packages=(gcc make libc6-dev libgc-dev libcunit1-dev libgraphviz-dev graphviz jq libjansson-dev nettle-dev gnuplot-nox)
-if [ "${1:-}" = --fuzz ]; then
-    packages+=(clang-14 libclang-rt-14-dev)
-fi
+for option in "$@"; do
+    case $option in
+        --fuzz) packages+=(clang-14 libclang-rt-14-dev) ;;
+        --test) packages+=(chromium) ;;
+        *) echo "install-deps.sh: unknown option $option (--fuzz, --test)" >&2; exit 2 ;;
+    esac
+done
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")

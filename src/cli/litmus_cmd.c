@@ -38,6 +38,9 @@
 #define BATCH_HEAP_BYTES ((size_t)2 << 20)
 
 #define MAX_JOBS 256
+/* --report draws this many executions unless -nshow says otherwise: a page
+ * of pictures to step through, not every candidate of a large test. */
+#define LITMUS_REPORT_NSHOW 64
 
 typedef struct litmus_opts {
     const char *model;       /* NULL: chosen by the test's language (model_for) */
@@ -56,6 +59,7 @@ typedef struct litmus_opts {
     enum exec_show show; /* -show prop|neg|all: executions drawn into -o DIR */
     bool through;        /* -through invalid: rejected executions drawn too */
     const char *out_dir;
+    const char *report;          /* --report FILE.html: the executions drawn into one page */
     int nshow;
     const draw_plugin *draw;     /* the drawing plugin, loaded with -show only */
     exec_renderer *renderer;     /* the run's one graphviz context, with -show */
@@ -117,6 +121,10 @@ static void usage(FILE *to)
             "  -through invalid|all|none\n"
             "              with -show: draw the executions the model rejects too, with the relation\n"
             "              of the first check each fails (the verdict does not change)\n"
+            "  --report FILE.html\n"
+            "              one self-contained page of one test's executions, drawn as -show all\n"
+            "              -through invalid draws them (the first %d unless -nshow), one at a time\n"
+            "              (keys left, right, home, end); the failed check's relation in crimson\n"
             "  -I DIR      where .cat models, their includes and herd's stdlib.cat are also\n"
             "              looked for (herd's -I / -set-libdir; repeatable)\n"
             "  --variant V a variant that the model's `if \"V\"` tests (herd's -variant; repeatable)\n"
@@ -124,7 +132,7 @@ static void usage(FILE *to)
             "              which arrivals a bar.cta.sync waits for, in verdicts and liveness alike:\n"
             "              dat3m (default) the threads whose code holds it, a count's first quorum;\n"
             "              hardware the whole CTA, exactly count arrivals per use (docs/liveness.md)\n",
-            model_path_bundled_names(), ENUM_DEFAULT_UNROLL);
+            model_path_bundled_names(), ENUM_DEFAULT_UNROLL, LITMUS_REPORT_NSHOW);
     schedule_usage(to, false);
     fputs("herd7's spellings work: -model M, -cat M, -unroll N, -show, -o, -nshow, -through, -q, -set-libdir,\n"
           "-variant, -timeout; herd7 options that ask for what scopecheck does anyway (-v, -hexa false,\n"
@@ -205,6 +213,24 @@ static int unknown_option(const char *arg, FILE *err)
     return 2;
 }
 
+/* --report: every execution, the rejected ones too (unless -show or
+ * -through say otherwise), at most LITMUS_REPORT_NSHOW unless -nshow, into
+ * the page rather than a directory. */
+static bool report_options(litmus_opts *o, FILE *err)
+{
+    if (o->out_dir) {
+        fputs("scopecheck litmus: error: --report draws into the page: not with -o DIR\n", err);
+        return false;
+    }
+    if (o->show == SHOW_NONE) {
+        o->show = SHOW_ALL;
+        o->through = true;
+    }
+    if (!o->nshow)
+        o->nshow = LITMUS_REPORT_NSHOW;
+    return true;
+}
+
 /* Returns -1 to go on, else the exit status; *argc loses the herd7 options
  * taken as no-ops.  Long options may be written with one dash, as herd7
  * users do (getopt_long_only), after herd_args_check has refused what
@@ -231,6 +257,7 @@ static int parse_options(int *argc, char **argv, litmus_opts *o, FILE *out, FILE
         {"output-dir", required_argument, NULL, 'o'},
         {"nshow", required_argument, NULL, 'N'},
         {"through", required_argument, NULL, 'T'},
+        {"report", required_argument, NULL, 'H'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -304,6 +331,7 @@ static int parse_options(int *argc, char **argv, litmus_opts *o, FILE *out, FILE
             }
             break;
         case 'o': o->out_dir = optarg; break;
+        case 'H': o->report = optarg; break;
         case 'N':
             if (!parse_jobs(optarg, &o->nshow)) {
                 fprintf(err, "scopecheck litmus: error: -nshow takes a number from 1 to %d, not '%s'\n",
@@ -315,12 +343,14 @@ static int parse_options(int *argc, char **argv, litmus_opts *o, FILE *out, FILE
         default: return unknown_option(argv[optind - 1], err);
         }
     }
+    if (o->report && !report_options(o, err))
+        return 2;
     if (o->through && o->show == SHOW_NONE) {
         fputs("scopecheck litmus: error: -through draws the executions the model rejects: give -show and -o DIR "
               "(verdicts count only consistent executions)\n", err);
         return 2;
     }
-    if (o->show != SHOW_NONE && !o->out_dir) {
+    if (o->show != SHOW_NONE && !o->out_dir && !o->report) {
         fputs("scopecheck litmus: error: -show draws into a directory: give -o DIR\n", err);
         return 2;
     }
@@ -502,6 +532,23 @@ static run_model *model_for(run_ctx *rc, const litmus_test *t, const char *path,
     return NULL;
 }
 
+/* --report: the page of the test's executions, with its herd block. */
+static void write_report(const char *path, const run_ctx *rc, const run_model *rm, const litmus_test *t,
+                         check_result *r, const report_info *info, const exec_drawing *drawing, FILE *err)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    if (mem) {
+        report_herd(mem, t, r, info);
+        fclose(mem);
+    }
+    litmus_page_input in = {.t = t, .litmus_path = path, .model_name = rm->name, .text = text ? text : "",
+                            .drawing = drawing, .more = rc->o->draw->draw_count(drawing) >= rc->o->nshow};
+    rc->o->draw->litmus_report_page(&in, rc->o->report, err);
+    free(text);
+}
+
 /* Checks one file: 0 checked with its verdict established, 2 unusable,
  * 3 its verdict not established (a limit, an execution too large, a
  * signal, the loop bound: report_established). */
@@ -521,7 +568,8 @@ static int check_file(const char *path, run_ctx *rc, FILE *out, FILE *err)
                        .timeout_s = o->timeout_s, .max_memory = o->max_memory, .barriers = o->barriers};
     exec_drawing *drawing = NULL;
     if (o->show != SHOW_NONE) {
-        drawing = o->draw->draw_begin(o->renderer, o->out_dir, t, m, o->show, o->through, o->nshow, err);
+        drawing = o->draw->draw_begin(o->renderer, o->report ? NULL : o->out_dir, t, m, o->show, o->through,
+                                      o->nshow, err);
         if (!drawing)
             return SC_STATUS_UNUSABLE;
         eo.on_execution = o->draw->draw_execution;
@@ -551,6 +599,8 @@ static int check_file(const char *path, run_ctx *rc, FILE *out, FILE *err)
         report_json(out, t, &r, &info);
     else
         report_herd(out, t, &r, &info);
+    if (o->report && drawn)     /* its own status is in its message: the check's status stands */
+        write_report(path, rc, rm, t, &r, &info, drawing, err);
     if (!drawn)
         return SC_STATUS_UNUSABLE;
     return report_established(t, &r, m) && !live_unknown ? SC_STATUS_OK : SC_STATUS_INCOMPLETE;
@@ -631,6 +681,11 @@ int litmus_cmd_main(int argc, char **argv, FILE *out, FILE *err)
     for (int i = optind; i < argc; i++)
         if (!add_argument(&files, argv[i], &o, out, err))
             status = SC_STATUS_UNUSABLE;
+    if (o.report && files.count > 1) {
+        fprintf(err, "scopecheck litmus: error: --report writes the page of one litmus test; %d were given\n",
+                files.count);
+        return SC_STATUS_UNUSABLE;
+    }
     o.stop = interrupt_watch();
     rc.files = &files;
     if (o.draw)

@@ -13,6 +13,7 @@
 #include "cli/check_args.h"
 #include "cli/herd_args.h"
 #include "base/interrupt.h"
+#include "cli/draw_load.h"
 #include "cli/json_error.h"
 #include "cli/model_path.h"
 #include "cli/output.h"
@@ -22,6 +23,7 @@
 
 typedef struct verify_opts {
     const char *protocol;
+    const char *report;          /* --report FILE.html */
     bool json;
     file_list cat_dirs;          /* -I DIR: where models and their includes are also looked for */
     verify_settings s;
@@ -34,7 +36,7 @@ static void usage(FILE *to)
             "                         [--max-states N] [--max-memory BYTES] [--timeout SECONDS] [--threads N]\n"
             "                         [--net fifo|unordered] [--const NAME=VALUE] [--unroll N]\n"
             "                         [--trace short|full] [--progress[=SECONDS] | --no-progress] [--complete]\n"
-            "                         [--racy check|undefined] LITMUS|DIR...\n"
+            "                         [--racy check|undefined] [--report FILE.html] LITMUS|DIR...\n"
             "  --protocol P   protocol tables (models/P.proto), e.g. gpu_vi\n"
             "  --model M      memory model to compare outcomes with: %s;\n"
             "                 or the path of a .cat file; none: compare nothing (deadlocks,\n"
@@ -54,6 +56,10 @@ static void usage(FILE *to)
             "  --trace full   under each trace step, the table row that fired (file:line) and the\n"
             "                 fields the step changed (the whole state at step 0); short (default):\n"
             "                 one line per step\n"
+            "  --report FILE.html  one self-contained page to step through each violation's\n"
+            "                 shortest trace (chart, state, row, messages in flight, why stuck);\n"
+            "                 one litmus file only; nothing is written when there is no violation\n"
+            "                 with a trace, and the exit status stays the check's\n"
             "  --progress[=S] a progress line on stderr every S seconds (default 2) while a search\n"
             "                 runs; the default prints them only when stderr is a terminal\n"
             "  --no-progress  never print progress lines\n"
@@ -117,6 +123,7 @@ static int parse_one(int ch, verify_opts *o, FILE *err)
     case 'p': o->protocol = optarg; return -1;
     case 'm': s->model_name = optarg; return -1;
     case 'j': o->json = true; return -1;
+    case 'H': o->report = optarg; return -1;
     case 'T':
         if (!trace_detail_parse(optarg, &s->trace))
             return option_error(err, "--trace takes short or full, not", optarg);
@@ -162,6 +169,7 @@ static int parse_options(int argc, char **argv, verify_opts *o, FILE *out, FILE 
         {"no-progress", no_argument, NULL, 'Q'},    {"unroll", required_argument, NULL, 'u'},
         {"cat", required_argument, NULL, 'm'},      {"complete", no_argument, NULL, 'C'},
         {"racy", required_argument, NULL, 'R'},     {"threads", required_argument, NULL, 'J'},
+        {"report", required_argument, NULL, 'H'},
         {"liveness", no_argument, NULL, 'L'},       {"fairness", required_argument, NULL, 'F'},
         {"occupancy", required_argument, NULL, 'O'}, {"preempt", no_argument, NULL, 'E'},
         {"write-atomicity", no_argument, NULL, 'W'}, {"set-libdir", required_argument, NULL, 'I'},
@@ -214,6 +222,8 @@ static int verify_file(const char *path, const verify_run *r, FILE *out, FILE *e
     if (!v->searched)
         return status;
     (r->json ? verify_print_json : verify_print_text)(out, v);
+    if (r->report)   /* its own status is in its message: the check's status stands */
+        r->draw->report_page(&(report_page_input){.v = v, .litmus_path = path, .cmd = "verify"}, r->report, err);
     verify_record_of(v, status, rec);
     verify_result_release(v);
     return status;
@@ -275,6 +285,11 @@ int verify_files(verify_run *r, char **args, int nargs, FILE *out, FILE *err)
         if (!added)
             worst = SC_STATUS_UNUSABLE;
     }
+    if (r->report && files.count > 1) {
+        fprintf(err, "scopecheck verify: error: --report writes the page of one litmus test; %d were given\n",
+                files.count);
+        return SC_STATUS_UNUSABLE;
+    }
     verify_settings *s = r->settings;
     s->bfs.stop = interrupt_watch();
     int done = 0;
@@ -314,7 +329,9 @@ int verify_cmd_main(int argc, char **argv, FILE *out, FILE *err)
     if (!proto_path)
         return 2;
     /* a protocol that does not load still lets the model's errors show */
-    verify_run r = {.settings = &o.s, .p = protocol_load(proto_path, err), .json = o.json,
+    verify_run r = {.settings = &o.s, .p = protocol_load(proto_path, err), .json = o.json, .report = o.report,
                     .cat_dirs = o.cat_dirs.paths, .ncat_dirs = o.cat_dirs.count};
+    if (o.report && !(r.draw = draw_load("verify", err)))
+        return 2;
     return verify_files(&r, argv + optind, argc - optind, out, err);
 }

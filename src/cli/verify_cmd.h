@@ -15,6 +15,7 @@
 #include <stdio.h>
 
 #include "cli/file_list.h"
+#include "draw/plugin.h"
 #include "verify/verify.h"
 
 int verify_cmd_main(int argc, char **argv, FILE *out, FILE *err);
@@ -36,6 +37,8 @@ typedef struct verify_run {
     int ncat_dirs;
     verify_observer observe;     /* or NULL */
     void *observe_ctx;
+    const char *report;          /* --report FILE.html (one test), or NULL */
+    const draw_plugin *draw;     /* the drawing plugin, loaded with --report only */
     const cat_model *m;          /* set by verify_files */
     cat_workspace *ws;
 } verify_run;

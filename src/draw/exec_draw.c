@@ -57,6 +57,9 @@ struct exec_drawing {
     exec_renderer *renderer;
     bool failed;
     FILE *err;
+    bool in_memory;         /* dir NULL: pictures kept for a page, no file */
+    int npictures;
+    exec_picture *pictures;
 };
 
 static char *path_in(const char *dir, const char *name, const char *suffix)
@@ -87,7 +90,7 @@ exec_drawing *exec_draw_begin(exec_renderer *renderer, const char *dir, const li
         return NULL;
     }
     struct stat st;
-    if (stat(dir, &st) != 0 && mkdir(dir, 0755) != 0) {
+    if (dir && stat(dir, &st) != 0 && mkdir(dir, 0755) != 0) {
         fprintf(err, "scopecheck litmus: error: cannot create directory '%s': %s\n", dir, strerror(errno));
         return NULL;
     }
@@ -101,7 +104,8 @@ exec_drawing *exec_draw_begin(exec_renderer *renderer, const char *dir, const li
     d->explainer = explainer;
     d->nshow = nshow;
     d->err = err;
-    d->dot_path = path_in(dir, file_stem(t->name), ".dot");
+    d->in_memory = !dir;
+    d->dot_path = path_in(dir ? dir : ".", file_stem(t->name), ".dot");
     d->renderer = renderer;
     d->dot = open_memstream(&d->dot_text, &d->dot_len);
     if (!d->dot) {
@@ -389,6 +393,20 @@ static void write_graph(exec_drawing *d, FILE *f, const exec *x, const enum_even
     fputs("}\n", f);
 }
 
+/* A picture for the page (its SVG text, a GC copy); the execution's kind
+ * is set by draw(). */
+static void keep_picture(exec_drawing *d, const char *data, unsigned int len)
+{
+    exec_picture *more = GC_MALLOC(sizeof *more * (size_t)(d->npictures + 1));
+    if (d->npictures)
+        memcpy(more, d->pictures, sizeof *more * (size_t)d->npictures);
+    char *svg = GC_MALLOC_ATOMIC((size_t)len + 1);
+    memcpy(svg, data, len);
+    svg[len] = '\0';
+    more[d->npictures++] = (exec_picture){.svg = svg};
+    d->pictures = more;
+}
+
 /* Lays out and renders one graph into memory (graphviz writes no file, so
  * a full disk cannot make it exit), then writes the picture whole or not
  * at all (base/output_file.h). */
@@ -396,7 +414,7 @@ static void render_svg(exec_drawing *d, const char *dot_text)
 {
     char number[24];
     snprintf(number, sizeof number, "-%d.svg", d->drawn + 1);
-    char *path = path_in(d->dir, file_stem(d->t->name), number);
+    char *path = path_in(d->dir ? d->dir : ".", file_stem(d->t->name), number);
     GVC_t *gvc = renderer_context(d->renderer);
     Agraph_t *g = gvc ? agmemread(dot_text) : NULL;
     char *data = NULL;
@@ -410,6 +428,8 @@ static void render_svg(exec_drawing *d, const char *dot_text)
         agclose(g);
     if (!ok)
         fprintf(d->err, "scopecheck litmus: error: cannot draw '%s'\n", path);
+    else if (d->in_memory)
+        keep_picture(d, data, len);
     else if (output_write_data("litmus", path, data, len, d->err) != 0)
         ok = false;
     if (data)
@@ -438,6 +458,10 @@ static void draw(exec_drawing *d, const exec *x, const enum_event_info *events, 
     if (!d->failed)
         render_svg(d, text);
     free(text);
+    if (!d->failed && d->in_memory) {
+        d->pictures[d->npictures - 1].forbidden = forbidden;
+        d->pictures[d->npictures - 1].holds = holds;
+    }
     if (!d->failed)
         d->drawn++;
 }
@@ -458,12 +482,25 @@ bool exec_draw_through(const exec_drawing *d) { return d && d->through; }
 
 int exec_draw_count(const exec_drawing *d) { return d ? d->drawn : 0; }
 
+int exec_draw_pictures(const exec_drawing *d, const exec_picture **out)
+{
+    *out = d ? d->pictures : NULL;
+    return d ? d->npictures : 0;
+}
+
 bool exec_draw_end(exec_drawing *d)
 {
     if (!d)
         return false;
     bool ok = !d->failed && fflush(d->dot) == 0 && !ferror(d->dot);
     fclose(d->dot);
+    if (d->in_memory) {
+        free(d->dot_text);
+        if (!ok)
+            fprintf(d->err, "scopecheck litmus: error: %s: drawing stopped after %d picture%s\n",
+                    d->t->name ? d->t->name : "test", d->drawn, d->drawn == 1 ? "" : "s");
+        return ok;
+    }
     if (ok && output_write_data("litmus", d->dot_path, d->dot_text, d->dot_len, d->err) != 0)
         ok = false;
     free(d->dot_text);

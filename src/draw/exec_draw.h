@@ -30,6 +30,10 @@
  * exit the process), the DOT text is kept in memory until the end.  After
  * a failure nothing more of the test is drawn.
  *
+ * With `dir` NULL nothing is written: each picture is kept in memory, as
+ * SVG text, for a report page (exec_draw_pictures; draw/report_page.h),
+ * and exec_draw_end writes no DOT file.
+ *
  * An exec_renderer holds the one graphviz context of a run, made at the
  * first picture: every test drawn in the run (and process) uses it, since
  * graphviz keeps state that outlives a context and reads freed memory if
@@ -64,6 +68,17 @@ void exec_draw_rejected(void *drawing, const exec *x, const enum_event_info *eve
 bool exec_draw_through(const exec_drawing *d);
 /* How many executions were drawn. */
 int exec_draw_count(const exec_drawing *d);
+
+/* A picture kept in memory (dir NULL): the SVG, whether the model rejects
+ * the execution (its label names the failed check, drawn in crimson) and
+ * whether its final state satisfies the condition's proposition. */
+typedef struct exec_picture {
+    const char *svg;
+    bool forbidden, holds;
+} exec_picture;
+
+/* The pictures kept (dir NULL), in the order drawn; their number. */
+int exec_draw_pictures(const exec_drawing *d, const exec_picture **out);
 bool exec_draw_end(exec_drawing *d);
 
 #endif

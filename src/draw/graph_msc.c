@@ -40,7 +40,7 @@ static bool pick(const graph_input *g, const verify_collector *f, const bfs_sear
     } else if (r->deadlocks_kept) {
         *state = r->deadlock_index[0];
         proto_reason reasons[MAX_REASONS];
-        int k = proto_stuck_reasons(g->inst, ss_state(bfs_store(s), *state), reasons, MAX_REASONS);
+        int k = proto_stuck_reasons(g->inst, bfs_state(s, *state), reasons, MAX_REASONS);
         fputs("deadlock", mem);
         for (int i = 0; i < k && i < MAX_REASONS; i++)
             fprintf(mem, "\n%s: %s", reasons[i].who, reasons[i].why);
@@ -65,10 +65,9 @@ static msc_chart *chart_of(const graph_input *g, const bfs_search *s, uint32_t i
     bfs_step *steps = bfs_trace(s, index, &n);
     if (!steps)
         return NULL;
-    const state_store *st = bfs_store(s);
     proto_step_desc *d = GC_MALLOC(sizeof *d * (n ? n : 1));
     for (size_t k = 1; k < n; k++)
-        proto_describe_step(g->inst, ss_state(st, steps[k - 1].state), steps[k].rule, ss_state(st, steps[k].state),
+        proto_describe_step(g->inst, bfs_state(s, steps[k - 1].state), steps[k].rule, bfs_state(s, steps[k].state),
                             &d[k - 1]);
     free(steps);
     *nsteps = (int)n - 1;

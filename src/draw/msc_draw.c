@@ -3,6 +3,7 @@
 #include "draw/msc_draw.h"
 
 #include <gc.h>
+#include <stdbool.h>
 #include <graphviz/gvc.h>
 #include <string.h>
 
@@ -18,6 +19,7 @@ typedef struct drawing {
     double col_w;
     Agnode_t **point;       /* [lifeline * (nrows + 2) + row] */
     int nodes;
+    bool marks;             /* for a report page: step classes, step numbers, no tooltips */
 } drawing;
 
 static void set(void *obj, const char *name, const char *value)
@@ -43,6 +45,23 @@ static char *escaped(const char *s)
     }
     *q = '\0';
     return out;
+}
+
+/* In a report page, the SVG element of an arrow or note carries the class
+ * "sK" of each step K it belongs to (the page highlights them); its full
+ * text is in the page beside the chart, so the tooltip is left out. */
+static void mark(const drawing *d, void *obj, int step_a, int step_b, const char *detail)
+{
+    if (!d->marks) {
+        set(obj, "tooltip", escaped(detail));
+        return;
+    }
+    char cls[48];
+    if (step_b > 0 && step_b != step_a)
+        snprintf(cls, sizeof cls, "s%d s%d", step_a, step_b);
+    else
+        snprintf(cls, sizeof cls, "s%d", step_a);
+    set(obj, "class", cls);
 }
 
 static Agnode_t *node_at(drawing *d, double x, double y, const char *shape)
@@ -124,7 +143,7 @@ static void arrow_label(drawing *d, const msc_arrow *a, double x1, double y1, do
     set(n, "fontsize", "9");
     set(n, "height", "0.15");
     set(n, "margin", "0");
-    set(n, "tooltip", escaped(a->detail));
+    mark(d, n, a->step_from, a->step_to, a->detail);
 }
 
 static void arrows(drawing *d)
@@ -134,7 +153,7 @@ static void arrows(drawing *d)
         const msc_arrow *a = &c->arrows[i];
         Agedge_t *e = agedge(d->g, lane_point(d, a->from, a->row_from), lane_point(d, a->to, a->row_to), NULL, 1);
         set(e, "color", arrow_color[a->kind]);
-        set(e, "tooltip", escaped(a->detail));
+        mark(d, e, a->step_from, a->step_to, a->detail);
         if (a->kind == MSC_RETURN)
             set(e, "style", "dashed");
         else if (a->kind == MSC_IN_FLIGHT)
@@ -176,9 +195,90 @@ static void notes(drawing *d)
         set(n, "fontcolor", "gray30");
         set(n, "height", "0.14");
         set(n, "margin", "0");
-        set(n, "tooltip", escaped(m->detail));
+        mark(d, n, m->step, 0, m->detail);
         lane_point(d, m->lifeline, m->row);
     }
+}
+
+/* The row where step k begins: the first row of an arrow it sends or
+ * takes, or of a note of it. */
+static int step_row(const msc_chart *c, int k)
+{
+    int row = 0;
+    for (int i = 0; i < c->narrows; i++) {
+        const msc_arrow *a = &c->arrows[i];
+        if (a->step_from == k && (!row || a->row_from < row))
+            row = a->row_from;
+        if (a->step_to == k && (!row || a->row_to < row))
+            row = a->row_to;
+    }
+    for (int i = 0; i < c->nnotes; i++)
+        if (c->notes[i].step == k && (!row || c->notes[i].row < row))
+            row = c->notes[i].row;
+    return row;
+}
+
+/* A report page's step numbers, left of the first lifeline, each of class
+ * "sK step" with the id "msc-stepK" (the page scrolls to it). */
+static void step_numbers(drawing *d, int nsteps)
+{
+    for (int k = 1; k <= nsteps; k++) {
+        int row = step_row(d->c, k);
+        if (!row)
+            continue;
+        char text[16], id[32], cls[32];
+        snprintf(text, sizeof text, "%d", k);
+        Agnode_t *n = node_at(d, col_x(d, 0) - 0.55 * d->col_w, row_y(row), "plaintext");
+        set(n, "label", text);
+        set(n, "fontsize", "9");
+        set(n, "fontcolor", "gray40");
+        snprintf(id, sizeof id, "msc-step%d", k);
+        set(n, "id", id);
+        snprintf(cls, sizeof cls, "s%d step", k);
+        set(n, "class", cls);
+    }
+}
+
+static void build(drawing *d, const char *title, int nsteps)
+{
+    const msc_chart *c = d->c;
+    d->point = GC_MALLOC(sizeof *d->point * (size_t)(c->nlifelines ? c->nlifelines : 1) * (size_t)(c->nrows + 2));
+    set(d->g, "label", escaped(title));
+    set(d->g, "labelloc", "t");
+    set(d->g, "fontsize", "12");
+    set(d->g, "splines", "false");
+    set(d->g, "overlap", "true");
+    set(d->g, "outputorder", "edgesfirst");
+    set(d->g, "pad", "0.3");
+    agattr(d->g, AGNODE, (char *)"fontsize", (char *)"10");
+    agattr(d->g, AGEDGE, (char *)"arrowsize", (char *)"0.7");
+    lifelines(d);
+    arrows(d);
+    notes(d);
+    if (d->marks)
+        step_numbers(d, nsteps);
+}
+
+/* Lays out and renders one chart with `gvc` into *data (graphviz's
+ * memory, freed with gvFreeRenderData); 0, or 2 with a message. */
+static int render_with(GVC_t *gvc, const msc_chart *c, const char *title, const char *format, int nsteps,
+                       char **data, unsigned int *len, FILE *err)
+{
+    drawing d = {c, agopen((char *)"msc", Agdirected, NULL), column_width(c), NULL, 0, nsteps > 0};
+    build(&d, title, nsteps);
+    int status = 2;
+    *data = NULL;
+    if (gvLayout(gvc, d.g, "neato") != 0) {
+        fputs("scopecheck graph: error: graphviz could not lay the chart out\n", err);
+    } else {
+        if (gvRenderData(gvc, d.g, format, data, len) != 0 || !*data)
+            fprintf(err, "scopecheck graph: error: graphviz could not render %s\n", format);
+        else
+            status = 0;
+        gvFreeLayout(gvc, d.g);
+    }
+    agclose(d.g);
+    return status;
 }
 
 int msc_draw(const msc_chart *c, const char *title, const char *format, const char *path, FILE *err)
@@ -188,34 +288,39 @@ int msc_draw(const msc_chart *c, const char *title, const char *format, const ch
         fputs("scopecheck graph: error: graphviz could not start\n", err);
         return 2;
     }
-    drawing d = {c, agopen((char *)"msc", Agdirected, NULL), column_width(c), NULL, 0};
-    d.point = GC_MALLOC(sizeof *d.point * (size_t)(c->nlifelines ? c->nlifelines : 1) * (size_t)(c->nrows + 2));
-    set(d.g, "label", escaped(title));
-    set(d.g, "labelloc", "t");
-    set(d.g, "fontsize", "12");
-    set(d.g, "splines", "false");
-    set(d.g, "overlap", "true");
-    set(d.g, "outputorder", "edgesfirst");
-    set(d.g, "pad", "0.3");
-    agattr(d.g, AGNODE, (char *)"fontsize", (char *)"10");
-    agattr(d.g, AGEDGE, (char *)"arrowsize", (char *)"0.7");
-    lifelines(&d);
-    arrows(&d);
-    notes(&d);
-    int status = 2;
-    if (gvLayout(gvc, d.g, "neato") != 0) {
-        fputs("scopecheck graph: error: graphviz could not lay the chart out\n", err);
-    } else {
-        char *data = NULL;
-        unsigned int len = 0;
-        if (gvRenderData(gvc, d.g, format, &data, &len) != 0 || !data)
-            fprintf(err, "scopecheck graph: error: graphviz could not render %s\n", format);
-        else
-            status = output_write_data("graph", path, data, len, err);
-        gvFreeRenderData(data);
-        gvFreeLayout(gvc, d.g);
-    }
-    agclose(d.g);
+    char *data = NULL;
+    unsigned int len = 0;
+    int status = render_with(gvc, c, title, format, 0, &data, &len, err);
+    if (status == 0)
+        status = output_write_data("graph", path, data, len, err);
+    gvFreeRenderData(data);
     gvFreeContext(gvc);
     return status;
+}
+
+/* One graphviz context for every chart: graphviz keeps state that
+ * outlives a context (its text-size cache), and a second context made
+ * after the first was freed reads freed memory (draw/exec_draw.h). */
+char **msc_svgs_marked(const msc_chart *const *charts, const char *const *titles, const int *nsteps, int n,
+                       FILE *err)
+{
+    char **svgs = GC_MALLOC(sizeof *svgs * (size_t)(n ? n : 1));
+    GVC_t *gvc = gvContext();
+    if (!gvc) {
+        fputs("scopecheck graph: error: graphviz could not start\n", err);
+        return svgs;
+    }
+    for (int i = 0; i < n; i++) {
+        char *data = NULL;
+        unsigned int len = 0;
+        if (charts[i] &&
+            render_with(gvc, charts[i], titles[i], "svg", nsteps[i] > 0 ? nsteps[i] : 1, &data, &len, err) == 0) {
+            svgs[i] = GC_MALLOC_ATOMIC((size_t)len + 1);
+            memcpy(svgs[i], data, len);
+            svgs[i][len] = '\0';
+        }
+        gvFreeRenderData(data);
+    }
+    gvFreeContext(gvc);
+    return svgs;
 }

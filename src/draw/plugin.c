@@ -20,6 +20,9 @@ const draw_plugin scopecheck_draw_plugin = {
     .draw_rejected = exec_draw_rejected,
     .draw_through = exec_draw_through,
     .draw_end = exec_draw_end,
+    .draw_count = exec_draw_count,
     .state_graph = state_graph_draw,
     .msc = graph_msc,
+    .report_page = draw_report_page,
+    .litmus_report_page = draw_litmus_report_page,
 };

@@ -7,10 +7,11 @@
  * PREFIX/lib/scopecheck/ once installed: base/data_path.h's
  * data_path_plugin), linked with graphviz (libgvc, libcgraph, libcdt);
  * the program is not, so that the commands that draw nothing (all but
- * `graph` and `litmus -show`) neither load nor initialise graphviz's eight
+ * `graph`, `litmus -show` and `--report`) neither load nor initialise graphviz's eight
  * libraries.  The plugin defines one symbol, DRAW_PLUGIN_SYMBOL, a
  * draw_plugin whose members are the functions of draw/exec_draw.h,
- * draw/state_graph.h and draw/graph_msc.h, with those headers' contracts;
+ * draw/state_graph.h, draw/graph_msc.h and draw/report_page.h, with those
+ * headers' contracts;
  * the program calls the drawings through this table only
  * (cli/draw_load.h opens the plugin on demand).
  *
@@ -33,8 +34,9 @@
 
 #include "draw/exec_draw.h"
 #include "draw/graph_input.h"
+#include "draw/report_page.h"
 
-#define DRAW_PLUGIN_ABI 1
+#define DRAW_PLUGIN_ABI 2
 #define DRAW_PLUGIN_FILE "scopecheck-draw.so"
 #define DRAW_PLUGIN_SYMBOL "scopecheck_draw_plugin"
 
@@ -52,9 +54,13 @@ typedef struct draw_plugin {
                           const lit_value *state, bool holds, unsigned flags);
     bool (*draw_through)(const exec_drawing *d);
     bool (*draw_end)(exec_drawing *d);
+    int (*draw_count)(const exec_drawing *d);
     /* `graph`: draw/state_graph.h and `graph --msc`: draw/graph_msc.h */
     int (*state_graph)(const graph_input *g, FILE *out, FILE *err);
     int (*msc)(const graph_input *g, FILE *out, FILE *err);
+    /* `verify --report` and `litmus --report`: draw/report_page.h */
+    int (*report_page)(const report_page_input *in, const char *path, FILE *err);
+    int (*litmus_report_page)(const litmus_page_input *in, const char *path, FILE *err);
 } draw_plugin;
 
 #endif
