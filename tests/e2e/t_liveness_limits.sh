@@ -6,7 +6,8 @@
 # The slow test is litmus/sync/HS-2counter.litmus under ptx6, whose liveness
 # pass runs for minutes (docs/PERFORMANCE.md); its safety half (--unroll 0)
 # takes well under a second, so what the limit cuts is the liveness pass.
-# The wall bounds are generous (the machine is shared): what they catch is a
+# The wall bounds are generous (40 s: a loaded 2-core machine stretched a 2 s
+# stop to 18 s): what they catch is a
 # pass that does not look at the limit at all.
 set -u
 bin=$1
@@ -22,7 +23,7 @@ elapsed_since() { echo $(( $(date +%s) - $1 )); }
 start=$(date +%s)
 timeout -s KILL 60 "$bin" litmus --liveness --unroll 0 --model ptx6 --timeout 1 "$slow" >"$tmp/out" 2>"$tmp/err"
 rc=$? took=$(elapsed_since "$start")
-check "--timeout 1 stops the liveness pass within 15 s (took ${took}s)" test "$took" -le 15
+check "--timeout 1 stops the liveness pass within 40 s (took ${took}s)" test "$took" -le 40
 check "--timeout cut: exit status 3" test "$rc" -eq 3
 check "--timeout cut: Liveness Unknown, never Ok" grep -qx "Liveness HS-2counter Unknown" "$tmp/out"
 check "--timeout cut: the reason is the time limit" \
@@ -43,7 +44,7 @@ start=$(date +%s)
 timeout -s KILL 60 "$bin" litmus --liveness --unroll 0 --model ptx6 --timeout 1 \
     litmus/sync/PriorSem-bool.litmus >"$tmp/out" 2>"$tmp/err"
 rc=$? took=$(elapsed_since "$start")
-check "PriorSem-bool: --timeout 1 stops the choice of reads-from within 15 s (took ${took}s)" test "$took" -le 15
+check "PriorSem-bool: --timeout 1 stops the choice of reads-from within 40 s (took ${took}s)" test "$took" -le 40
 check "PriorSem-bool: exit 3, Liveness Unknown (timeout)" \
     bash -c "test $rc -eq 3 && grep -qx 'Liveness PriorSem-bool Unknown' '$tmp/out' &&
              grep -qx 'Warning PriorSem-bool: liveness not established: timeout' '$tmp/out'"
@@ -77,7 +78,7 @@ done
 kill -TERM "$pid" 2>/dev/null
 wait "$pid"
 rc=$? took=$(elapsed_since "$start")
-check "SIGTERM stops the liveness pass within 15 s (took ${took}s)" test "$took" -le 15
+check "SIGTERM stops the liveness pass within 40 s (took ${took}s)" test "$took" -le 40
 check "SIGTERM: exit status 3 (got $rc)" test "$rc" -eq 3
 check "SIGTERM: Liveness Unknown, interrupted" \
     bash -c "grep -qx 'Liveness HS-2counter Unknown' '$tmp/out' &&

@@ -16,8 +16,11 @@ trap 'rm -rf "$tmp"' EXIT
 "$bin" export --protocol gpu_vi litmus/protocol/MP-stale-seed.litmus litmus/protocol/MP-shared-cu-fill.litmus \
     -o "$tmp/vi.json" >/dev/null 2>&1 || echo "FAIL: export gpu_vi"
 
+# env --default-signal=INT: a SIGINT ignored on entry (a suite started in
+# the background without job control) would stay ignored, and the run go
+# on for minutes; timeout -s KILL bounds a run that ignores the signal.
 for sig in TERM INT; do
-    "$sim" --tables "$tmp/vi.json" --system models/sim/titanv.sys --workload models/sim/reuse.wl \
+    env --default-signal=INT timeout -s KILL 120 "$sim" --tables "$tmp/vi.json" --system models/sim/titanv.sys --workload models/sim/reuse.wl \
         --work 'kernels 100000' --no-progress --json "$tmp/$sig.json" >"$tmp/$sig.out" 2>"$tmp/$sig.err" &
     pid=$!
     sleep 0.5
