@@ -685,9 +685,22 @@ static void record_unhandled(proto_instance *in, int ctrl, int state, const peve
 /* A message to take out of its channel before the row's actions run. */
 typedef ptaken taken;
 
-/* The first row of c->ctrl matching (line state, e) whose guard holds on
- * c->v, or NULL; *matched: some row matched the pair at all. */
-static const prow *select_row(ctx *c, const pevent *e, int state, bool *matched)
+/* The first of `n` candidate rows (indices into the table, ascending)
+ * whose guard holds on c->v, or NULL. */
+static const prow *first_enabled(ctx *c, const pctrl *pc, const int32_t *cand, int n)
+{
+    for (int i = 0; i < n; i++) {
+        const prow *row = &pc->rows[cand[i]];
+        c->ok = true;       /* a guard reading out of range, or dividing by 0, is false */
+        if (!row->guard || (eval(c, row->guard) && c->ok))
+            return row;
+    }
+    return NULL;
+}
+
+/* select_row for an event that has no key in the compiled dispatch: the
+ * table scanned row by row. */
+static const prow *scan_rows(ctx *c, const pevent *e, int state, bool *matched)
 {
     const pctrl *pc = &c->in->p->ctrls[c->ctrl];
     *matched = false;
@@ -696,11 +709,25 @@ static const prow *select_row(ctx *c, const pevent *e, int state, bool *matched)
         if (!(row->states >> state & 1) || !event_matches(&row->ev, e))
             continue;
         *matched = true;
-        c->ok = true;       /* a guard reading out of range, or dividing by 0, is false */
+        c->ok = true;
         if (!row->guard || (eval(c, row->guard) && c->ok))
             return row;
     }
     return NULL;
+}
+
+/* The first row of c->ctrl matching (line state, e) whose guard holds on
+ * c->v, or NULL; *matched: some row matched the pair at all.  The
+ * candidates come from the compiled dispatch (compile.h). */
+static const prow *select_row(ctx *c, const pevent *e, int state, bool *matched)
+{
+    const proto_code *k = c->in->code;
+    int n, key = proto_code_key(k, e->kind, e->order, e->scope, e->remote, e->chan, e->msg, e->internal);
+    const int32_t *cand = proto_code_rows(k, c->ctrl, key, state, &n);
+    if (!cand)
+        return scan_rows(c, e, state, matched);
+    *matched = n > 0;
+    return first_enabled(c, &c->in->p->ctrls[c->ctrl], cand, n);
 }
 
 /* Fires the first row of c->ctrl matching (line state, e) whose guard
@@ -947,7 +974,7 @@ int proto_nsi_successors(void *vctx, const uint8_t *state, nsi_emit emit, void *
 {
     proto_instance *in = vctx;
     int32_t cur[PROTO_MAX_SLOTS], w[PROTO_MAX_SLOTS];
-    uint8_t buf[PROTO_MAX_SLOTS * 4];
+    uint8_t buf[PROTO_MAX_SLOTS * 4 + PROTO_PACK_SLACK];
     emitter em = {emit, cb_ctx, 0, buf, state, cur};
     proto_unpack(in, state, cur);
     for (int t = 0; t < in->nthreads; t++)
