@@ -332,6 +332,11 @@ void proto_unpack_range(const proto_instance *in, const uint8_t *s, int32_t *v, 
  * bytes and writes them back unchanged. */
 #define PROTO_PACK_SLACK 8
 void proto_repack(const proto_instance *in, const int32_t *old, const int32_t *v, uint8_t *out);
+/* proto_repack over the ranges of `d` only (all of them when d->all): v
+ * must equal old outside them. */
+struct pdirty;
+void proto_repack_dirty(const proto_instance *in, const int32_t *old, const int32_t *v, uint8_t *out,
+                        const struct pdirty *d);
 
 /* interp.c.  proto_home_value: home h of address a in this instance; false
  * when it cannot be computed (a division by zero, an overflow). */
@@ -400,7 +405,19 @@ typedef struct pctx {
     const int32_t *msg;     /* received message fields, or NULL */
     bool ok;
     int gpu;                /* the GPU (-1: none) */
+    struct pdirty *dirty;   /* where the actions log what they write (NULL: nowhere) */
 } pctx;
+
+/* The slot ranges a row's actions may have written (an over-approximation:
+ * each action logs the storage it may change), so that the interpreter
+ * repacks and restores those only; all: more than PROTO_MAX_DIRTY ranges,
+ * every slot is compared. */
+#define PROTO_MAX_DIRTY 16
+typedef struct pdirty {
+    int n;
+    bool all;
+    int first[PROTO_MAX_DIRTY], count[PROTO_MAX_DIRTY];
+} pdirty;
 
 /* A message to take out of its channel before the row's actions run
  * (ch < 0: none). */

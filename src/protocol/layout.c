@@ -121,6 +121,19 @@ void proto_repack(const proto_instance *in, const int32_t *old, const int32_t *v
             put_slot(in, v, i, out);
 }
 
+void proto_repack_dirty(const proto_instance *in, const int32_t *old, const int32_t *v, uint8_t *out,
+                        const pdirty *d)
+{
+    if (d->all) {
+        proto_repack(in, old, v, out);
+        return;
+    }
+    for (int r = 0; r < d->n; r++)
+        for (int i = d->first[r], end = i + d->count[r]; i < end; i++)
+            if (old[i] != v[i])
+                put_slot(in, v, i, out);
+}
+
 /* A slot's value, read from a padded copy of the state (8 zero bytes
  * after its end). */
 static int32_t padded_slot(const pslot_read *r, const uint8_t *padded)
