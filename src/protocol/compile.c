@@ -5,6 +5,10 @@
 #include "protocol/compile.h"
 #include "protocol/internal.h"
 
+/* The processor event kinds are the first four (PCODE_PROC_KEYS counts them). */
+_Static_assert(EVENT_LOAD == 0 && EVENT_STORE == 1 && EVENT_RMW == 2 && EVENT_FENCE == 3,
+               "processor event kinds 0..3");
+
 /* Whether row pattern r matches the event of key `key` (proto_code_key's
  * numbering, decoded). */
 static bool pattern_has_key(const proto_code *k, const pevent *r, int key)
