@@ -2,8 +2,12 @@
  * proto_nsi_successors() unpacks a state into int32 slots on the stack,
  * offers every event (each thread's next instruction, each channel's
  * deliverable messages, each controller's internal events on each line),
- * fires the first matching row whose guard holds, and packs the result.
- * No heap allocation, no name lookups.  This file is the search's hot path
+ * fires the first matching row whose guard holds (the candidates come from
+ * the compiled dispatch, compile.h), and packs the result: only the slot
+ * ranges the row's actions logged as written (pdirty) are compared and
+ * repacked, then put back, so that the working vector equals the current
+ * state between events.  No heap allocation, no name lookups, no write to
+ * the instance but the value and unhandled records.  This file is the search's hot path
  * and nothing else: what runs once per printed step (describe.c, stuck.c,
  * step_record.c) or once per instance (nsi_adapter.c) lives apart and
  * replays the functions below through the wrappers at the end. */
