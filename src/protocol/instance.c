@@ -77,6 +77,7 @@ proto_instance *proto_instantiate(const protocol *p, const litmus_test *t,
     in->t = t;
     if (!proto_layout(in, o, errors))
         return NULL;
+    in->code = proto_compile(in);
     initial_values(in);
     proto_init_model(in);
     if (in->nrules > NSI_MAX_RULES) {

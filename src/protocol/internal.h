@@ -14,6 +14,7 @@
 #include <stdio.h>
 
 #include "base/textbuf.h"
+#include "protocol/compile.h"
 #include "protocol/protocol.h"
 #include "protocol/step.h"
 
@@ -231,6 +232,10 @@ struct protocol {
 #define PROTO_MAX_UNHANDLED 64
 
 typedef struct pslot { int32_t lo, hi; uint32_t off; uint8_t bits; bool is_value; } pslot;
+/* A slot as unpacking reads it (layout.c tables one per slot): the 64-bit
+ * word at byte `byte` of the packed state, shifted right by `shift`,
+ * masked, plus lo. */
+typedef struct pslot_read { uint32_t byte, shift, mask; int32_t lo; } pslot_read;
 /* A message field's declared range, resolved. */
 typedef struct pfield_range { long lo, hi; bool is_value; } pfield_range;
 
@@ -296,6 +301,7 @@ struct proto_instance {
     int maxfields;
     int nslots;
     pslot *slots;
+    pslot_read *reads;      /* one per slot, from `slots` */
     int nbars;              /* barrier counters, (cu, id) pairs the test may use */
     pbar_info *bars;
     int *local_slot;        /* per location: its scratchpad slot (local region), or -1 */
@@ -308,6 +314,7 @@ struct proto_instance {
     int nunhandled;
     proto_unhandled_pair unhandled[PROTO_MAX_UNHANDLED];
     uint32_t unhandled_key[PROTO_MAX_UNHANDLED];
+    const proto_code *code; /* the compiled tables (compile.h), set after the layout */
 };
 
 /* layout.c.  proto_layout fixes the configuration, places threads on CUs,
@@ -323,8 +330,17 @@ void proto_unpack(const proto_instance *in, const uint8_t *s, int32_t *v);
  * a few slots do not unpack the whole state). */
 int32_t proto_slot(const proto_instance *in, const uint8_t *s, int i);
 void proto_unpack_range(const proto_instance *in, const uint8_t *s, int32_t *v, int first, int last);
-/* Rewrites in `out` (a copy of the packed `old`) the slots where v differs from old. */
+/* Rewrites in `out` (a copy of the packed `old`) the slots where v differs
+ * from old.  `out` must have PROTO_PACK_SLACK bytes after the state: each
+ * slot is written with one 64-bit read-modify-write, which reads those
+ * bytes and writes them back unchanged. */
+#define PROTO_PACK_SLACK 8
 void proto_repack(const proto_instance *in, const int32_t *old, const int32_t *v, uint8_t *out);
+/* proto_repack over the ranges of `d` only (all of them when d->all): v
+ * must equal old outside them. */
+struct pdirty;
+void proto_repack_dirty(const proto_instance *in, const int32_t *old, const int32_t *v, uint8_t *out,
+                        const struct pdirty *d);
 
 /* interp.c.  proto_home_value: home h of address a in this instance; false
  * when it cannot be computed (a division by zero, an overflow). */
@@ -393,7 +409,19 @@ typedef struct pctx {
     const int32_t *msg;     /* received message fields, or NULL */
     bool ok;
     int gpu;                /* the GPU (-1: none) */
+    struct pdirty *dirty;   /* where the actions log what they write (NULL: nowhere) */
 } pctx;
+
+/* The slot ranges a row's actions may have written (an over-approximation:
+ * each action logs the storage it may change), so that the interpreter
+ * repacks and restores those only; all: more than PROTO_MAX_DIRTY ranges,
+ * every slot is compared. */
+#define PROTO_MAX_DIRTY 16
+typedef struct pdirty {
+    int n;
+    bool all;
+    int first[PROTO_MAX_DIRTY], count[PROTO_MAX_DIRTY];
+} pdirty;
 
 /* A message to take out of its channel before the row's actions run
  * (ch < 0: none). */

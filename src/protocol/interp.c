@@ -2,8 +2,12 @@
  * proto_nsi_successors() unpacks a state into int32 slots on the stack,
  * offers every event (each thread's next instruction, each channel's
  * deliverable messages, each controller's internal events on each line),
- * fires the first matching row whose guard holds, and packs the result.
- * No heap allocation, no name lookups.  This file is the search's hot path
+ * fires the first matching row whose guard holds (the candidates come from
+ * the compiled dispatch, compile.h), and packs the result: only the slot
+ * ranges the row's actions logged as written (pdirty) are compared and
+ * repacked, then put back, so that the working vector equals the current
+ * state between events.  No heap allocation, no name lookups, no write to
+ * the instance but the value and unhandled records.  This file is the search's hot path
  * and nothing else: what runs once per printed step (describe.c, stuck.c,
  * step_record.c) or once per instance (nsi_adapter.c) lives apart and
  * replays the functions below through the wrappers at the end. */
@@ -23,7 +27,7 @@ typedef pctx ctx;
 static ctx ctx_at(proto_instance *in, int32_t *v, int ctrl, int inst)
 {
     enum plevel lv = in->p->ctrls[ctrl].level;
-    ctx c = {in, v, ctrl, inst, lv == LV_CU ? inst : -1, -1, -1, 0, NULL, 0, NULL, true, -1};
+    ctx c = {in, v, ctrl, inst, lv == LV_CU ? inst : -1, -1, -1, 0, NULL, 0, NULL, true, -1, NULL};
     c.gpu = lv == LV_CU ? in->cu_gpu[inst] : lv == LV_GPU ? inst : -1;
     return c;
 }
@@ -91,8 +95,25 @@ static bool fit_value(const proto_instance *in, long *x)
     return false;
 }
 
+/* Logs that the actions may write slots first..first+count-1 (fire's
+ * log, pdirty).  Every write to the working slots in a row's actions goes
+ * through set_slot or follows a mark of the storage it writes. */
+static void mark(ctx *c, int first, int count)
+{
+    pdirty *d = c->dirty;
+    if (!d || d->all)
+        return;
+    if (d->n == PROTO_MAX_DIRTY) {
+        d->all = true;
+        return;
+    }
+    d->first[d->n] = first;
+    d->count[d->n++] = count;
+}
+
 static void set_slot(ctx *c, int slot, long x)
 {
+    mark(c, slot, 1);
     const pslot *s = &c->in->slots[slot];
     if (x < s->lo || x > s->hi) {
         if (!s->is_value || !fit_value(c->in, &x)) {
@@ -416,6 +437,13 @@ static void chan_remove(const proto_instance *in, int32_t *v, int ch, int inst, 
     v[base] = n - 1;
 }
 
+/* Logs a channel instance's slots (its count and messages). */
+static void mark_chan(ctx *c, int ch, int inst)
+{
+    const pchan_info *ci = &c->in->chans[ch];
+    mark(c, chan_slot(c->in, ch, inst), 1 + ci->cap * ci->msg_slots);
+}
+
 /* ---- actions ----------------------------------------------------------------------- */
 /* The context's own instance of a channel's level: its CU, its GPU, the
  * system's one; a slice only for a controller of the same slices (a slice
@@ -513,9 +541,12 @@ static void act_send(ctx *c, const pact *a)
         c->ok = false;
         return;
     }
-    for (int k = 0; k < n; k++)
-        if (!chan_push(c->in, c->v, a->idx, chan_instance(c, a->idx, dest[k]), m))
+    for (int k = 0; k < n; k++) {
+        int inst = chan_instance(c, a->idx, dest[k]);
+        mark_chan(c, a->idx, inst);
+        if (!chan_push(c->in, c->v, a->idx, inst, m))
             c->ok = false;
+    }
 }
 
 /* push X e (false when full), pop X (false when empty), clear X: every
@@ -529,6 +560,7 @@ static void act_aggregate(ctx *c, const pact *a)
     }
     int32_t *v = c->v;
     const pslot *sl = c->in->slots;
+    mark(c, first, len + is_fifo(c, a->on_line, a->idx));
     if (a->kind == A_CLEAR) {
         for (int i = 0; i < len + is_fifo(c, a->on_line, a->idx); i++)
             v[first + i] = sl[first + i].lo;
@@ -569,6 +601,7 @@ static void reset_line(ctx *c, int addr)
 {
     const pctrl *pc = &c->in->p->ctrls[c->ctrl];
     int s = line_slot(c, addr), n = c->in->ctrls[c->ctrl].line_slots;
+    mark(c, s, n);
     if (!pc->any_keep) {
         memcpy(&c->v[s], &c->in->init[s], sizeof *c->v * (size_t)n);
         return;
@@ -589,6 +622,7 @@ static void act_done(ctx *c)
         return;
     }
     int base = c->in->threads[c->thread].base;
+    mark(c, base, 2 + c->in->threads[c->thread].th->nregs);   /* pc, waiting, the local steps' registers */
     c->v[base]++;
     c->v[base + 1] = 0;
     proto_local_steps(c->in, c->v, c->thread);
@@ -601,8 +635,10 @@ static void act_thread(ctx *c, const pact *a)
         return;
     }
     int base = c->in->threads[c->thread].base;
-    if (a->kind == A_WAIT)
+    if (a->kind == A_WAIT) {
+        mark(c, base + 1, 1);
         c->v[base + 1] = 1;
+    }
     else if (c->ins && c->ins->dst >= 0)
         set_slot(c, base + 2 + c->ins->dst, eval(c, a->e));
 }
@@ -631,8 +667,10 @@ static void act_line(ctx *c, const pact *a)
         return;
     }
     int s = line_slot(c, c->addr);
-    if (a->kind == A_SET)
+    if (a->kind == A_SET) {
+        mark(c, s, 1);
         c->v[s] = a->idx;
+    }
     else if (a->kind == A_INV)
         reset_line(c, c->addr);
     else
@@ -690,9 +728,22 @@ static void record_unhandled(proto_instance *in, int ctrl, int state, const peve
 /* A message to take out of its channel before the row's actions run. */
 typedef ptaken taken;
 
-/* The first row of c->ctrl matching (line state, e) whose guard holds on
- * c->v, or NULL; *matched: some row matched the pair at all. */
-static const prow *select_row(ctx *c, const pevent *e, int state, bool *matched)
+/* The first of `n` candidate rows (indices into the table, ascending)
+ * whose guard holds on c->v, or NULL. */
+static const prow *first_enabled(ctx *c, const pctrl *pc, const int32_t *cand, int n)
+{
+    for (int i = 0; i < n; i++) {
+        const prow *row = &pc->rows[cand[i]];
+        c->ok = true;       /* a guard reading out of range, or dividing by 0, is false */
+        if (!row->guard || (eval(c, row->guard) && c->ok))
+            return row;
+    }
+    return NULL;
+}
+
+/* select_row for an event that has no key in the compiled dispatch: the
+ * table scanned row by row. */
+static const prow *scan_rows(ctx *c, const pevent *e, int state, bool *matched)
 {
     const pctrl *pc = &c->in->p->ctrls[c->ctrl];
     *matched = false;
@@ -701,38 +752,82 @@ static const prow *select_row(ctx *c, const pevent *e, int state, bool *matched)
         if (!(row->states >> state & 1) || !event_matches(&row->ev, e))
             continue;
         *matched = true;
-        c->ok = true;       /* a guard reading out of range, or dividing by 0, is false */
+        c->ok = true;
         if (!row->guard || (eval(c, row->guard) && c->ok))
             return row;
     }
     return NULL;
 }
 
+/* The first row of c->ctrl matching (line state, e) whose guard holds on
+ * c->v, or NULL; *matched: some row matched the pair at all.  The
+ * candidates come from the compiled dispatch (compile.h). */
+static const prow *select_row(ctx *c, const pevent *e, int state, bool *matched)
+{
+    const proto_code *k = c->in->code;
+    int n, key = proto_code_key(k, e->kind, e->order, e->scope, e->remote, e->chan, e->msg, e->internal);
+    const int32_t *cand = proto_code_rows(k, c->ctrl, key, state, &n);
+    if (!cand)
+        return scan_rows(c, e, state, matched);
+    *matched = n > 0;
+    return first_enabled(c, &c->in->p->ctrls[c->ctrl], cand, n);
+}
+
+/* Undoes on w what the log d says the actions may have written: w equals
+ * cur again. */
+static void restore(const proto_instance *in, const int32_t *cur, int32_t *w, const pdirty *d)
+{
+    if (d->all) {
+        memcpy(w, cur, sizeof *w * (size_t)in->nslots);
+        return;
+    }
+    for (int r = 0; r < d->n; r++)      /* a few slots each: a loop, not a call */
+        for (int i = d->first[r], end = i + d->count[r]; i < end; i++)
+            w[i] = cur[i];
+}
+
+/* Runs row's actions on the working vector w, which equals the current
+ * state em->cur on entry and again on return; emits the successor when no
+ * action stalled, repacking only the slots the actions logged. */
+static void run_row(ctx *c, const prow *row, emitter *em, int rule, int32_t *w, taken tk)
+{
+    pdirty d;
+    d.n = 0;
+    d.all = false;
+    c->ok = true;
+    c->v = w;
+    c->dirty = &d;
+    if (tk.ch >= 0) {
+        mark_chan(c, tk.ch, tk.inst);
+        chan_remove(c->in, w, tk.ch, tk.inst, tk.k);
+    }
+    for (int k = 0; k < row->nacts && c->ok; k++)
+        act(c, &row->acts[k]);
+    if (c->ok && row->next >= 0 && c->addr >= 0) {
+        mark(c, line_slot(c, c->addr), 1);
+        w[line_slot(c, c->addr)] = row->next;
+    }
+    if (c->ok) {
+        memcpy(em->buf, em->parent, c->in->model.state_bytes);
+        proto_repack_dirty(c->in, em->cur, w, em->buf, &d);
+        em->emit(em->cb_ctx, em->buf, rule);
+        em->count++;
+    }
+    restore(c->in, em->cur, w, &d);
+    c->dirty = NULL;
+}
+
 /* Fires the first row of c->ctrl matching (line state, e) whose guard
  * holds, on c->v; emits the successor when no action stalled.  Guards are
- * evaluated on the current state `cur` (c->v); only the row that fires
- * copies it into `w`, the working vector. */
+ * evaluated on the current state `cur` (c->v); the row that fires runs on
+ * `w`, the working vector (run_row). */
 static void fire(ctx *c, const pevent *e, emitter *em, int rule, int32_t *w, taken tk)
 {
     int state = c->addr >= 0 ? c->v[line_slot(c, c->addr)] : 0;
     bool matched;
     const prow *row = select_row(c, e, state, &matched);
     if (row) {
-        c->ok = true;
-        memcpy(w, c->v, sizeof *w * (size_t)c->in->nslots);
-        c->v = w;
-        if (tk.ch >= 0)
-            chan_remove(c->in, w, tk.ch, tk.inst, tk.k);
-        for (int k = 0; k < row->nacts && c->ok; k++)
-            act(c, &row->acts[k]);
-        if (c->ok && row->next >= 0 && c->addr >= 0)
-            c->v[line_slot(c, c->addr)] = row->next;
-        if (c->ok) {
-            memcpy(em->buf, em->parent, c->in->model.state_bytes);
-            proto_repack(c->in, em->cur, c->v, em->buf);
-            em->emit(em->cb_ctx, em->buf, rule);
-            em->count++;
-        }
+        run_row(c, row, em, rule, w, tk);
         return;
     }
     if (!matched && e->kind != EV_INTERNAL) {
@@ -854,13 +949,13 @@ static void barrier_event(proto_instance *in, const int32_t *cur, int32_t *w, in
 {
     int slot;
     long expect;
-    memcpy(w, cur, sizeof *w * (size_t)in->nslots);
-    if (!barrier_arrive(in, w, t, ins, &slot, &expect))
-        return;
-    memcpy(em->buf, em->parent, in->model.state_bytes);
-    proto_repack(in, cur, w, em->buf);
-    em->emit(em->cb_ctx, em->buf, t);
-    em->count++;
+    if (barrier_arrive(in, w, t, ins, &slot, &expect)) {
+        memcpy(em->buf, em->parent, in->model.state_bytes);
+        proto_repack(in, cur, w, em->buf);
+        em->emit(em->cb_ctx, em->buf, t);
+        em->count++;
+    }
+    memcpy(w, cur, sizeof *w * (size_t)in->nslots);    /* w equals cur again (fire relies on it) */
 }
 
 /* The processor controller's `hold` holds on the event's context: the
@@ -881,15 +976,15 @@ static bool held(ctx *c)
 static void scratchpad_event(proto_instance *in, const int32_t *cur, int32_t *w, int t, const lit_instr *ins,
                              emitter *em)
 {
-    memcpy(w, cur, sizeof *w * (size_t)in->nslots);
-    if (!proto_scratchpad_step(in, w, t, ins))
-        return;
-    w[in->threads[t].base]++;
-    proto_local_steps(in, w, t);
-    memcpy(em->buf, em->parent, in->model.state_bytes);
-    proto_repack(in, cur, w, em->buf);
-    em->emit(em->cb_ctx, em->buf, t);
-    em->count++;
+    if (proto_scratchpad_step(in, w, t, ins)) {
+        w[in->threads[t].base]++;
+        proto_local_steps(in, w, t);
+        memcpy(em->buf, em->parent, in->model.state_bytes);
+        proto_repack(in, cur, w, em->buf);
+        em->emit(em->cb_ctx, em->buf, t);
+        em->count++;
+    }
+    memcpy(w, cur, sizeof *w * (size_t)in->nslots);    /* w equals cur again (fire relies on it) */
 }
 
 static void thread_event(proto_instance *in, const int32_t *cur, int32_t *w, int t, emitter *em)
@@ -955,9 +1050,10 @@ int proto_nsi_successors(void *vctx, const uint8_t *state, nsi_emit emit, void *
 {
     proto_instance *in = vctx;
     int32_t cur[PROTO_MAX_SLOTS], w[PROTO_MAX_SLOTS];
-    uint8_t buf[PROTO_MAX_SLOTS * 4];
+    uint8_t buf[PROTO_MAX_SLOTS * 4 + PROTO_PACK_SLACK];
     emitter em = {emit, cb_ctx, 0, buf, state, cur};
     proto_unpack(in, state, cur);
+    memcpy(w, cur, sizeof *w * (size_t)in->nslots);    /* the working vector, kept equal to cur between events */
     for (int t = 0; t < in->nthreads; t++)
         thread_event(in, cur, w, t, &em);
     channel_events(in, cur, w, &em);

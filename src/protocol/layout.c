@@ -81,39 +81,66 @@ void proto_pack(const proto_instance *in, const int32_t *v, uint8_t *out)
         out[o++] = (uint8_t)acc;
 }
 
-/* Writes slot i of v into the packed `out`. */
-static void put_slot(const proto_instance *in, const int32_t *v, int i, uint8_t *out)
+/* Writes slot i of v into the packed `out`: one read-modify-write of the
+ * 64-bit word at the slot's first byte (a slot is at most 32 bits, so with
+ * its shift it lies within those 8 bytes; past the state's end they are
+ * the caller's slack, PROTO_PACK_SLACK). */
+static inline void put_slot(const proto_instance *in, const int32_t *v, int i, uint8_t *out)
 {
-    const pslot *s = &in->slots[i];
-    uint32_t x = (uint32_t)(v[i] - s->lo), off = s->off;
-    for (int b = 0; b < s->bits;) {
-        uint32_t byte = off >> 3, sh = off & 7, n = 8 - sh;
-        if (n > (uint32_t)(s->bits - b))
-            n = (uint32_t)(s->bits - b);
-        uint8_t mask = (uint8_t)(((1u << n) - 1) << sh);
-        out[byte] = (uint8_t)((out[byte] & ~mask) | ((x << sh) & mask));
-        x >>= n;
-        off += n;
-        b += (int)n;
-    }
+    const pslot_read *r = &in->reads[i];
+    uint64_t word, mask = (uint64_t)r->mask << r->shift;
+    uint64_t x = (uint64_t)(uint32_t)(v[i] - r->lo) << r->shift;
+    memcpy(&word, out + r->byte, sizeof word);
+    word = (word & ~mask) | (x & mask);
+    memcpy(out + r->byte, &word, sizeof word);
+}
+
+/* Whether slots i..i+3 of a and b differ: two 64-bit comparisons. */
+static bool quad_differs(const int32_t *a, const int32_t *b, int i)
+{
+    uint64_t a0, a1, b0, b1;
+    memcpy(&a0, a + i, sizeof a0);
+    memcpy(&a1, a + i + 2, sizeof a1);
+    memcpy(&b0, b + i, sizeof b0);
+    memcpy(&b1, b + i + 2, sizeof b1);
+    return ((a0 ^ b0) | (a1 ^ b1)) != 0;
 }
 
 void proto_repack(const proto_instance *in, const int32_t *old, const int32_t *v, uint8_t *out)
 {
-    int i = 0;
-    for (; i + 8 <= in->nslots; i += 8) {
-        uint32_t diff = 0;
-        for (int k = 0; k < 8; k++)     /* vectorised: skip equal blocks fast */
-            diff |= (uint32_t)(old[i + k] ^ v[i + k]);
-        if (!diff)
+    int i = 0, n = in->nslots;
+    for (; i + 4 <= n; i += 4) {
+        if (!quad_differs(old, v, i))  /* most quads: a step changes a few slots */
             continue;
-        for (int k = 0; k < 8; k++)
-            if (old[i + k] != v[i + k])
-                put_slot(in, v, i + k, out);
+        for (int k = i; k < i + 4; k++)
+            if (old[k] != v[k])
+                put_slot(in, v, k, out);
     }
-    for (; i < in->nslots; i++)
+    for (; i < n; i++)
         if (old[i] != v[i])
             put_slot(in, v, i, out);
+}
+
+void proto_repack_dirty(const proto_instance *in, const int32_t *old, const int32_t *v, uint8_t *out,
+                        const pdirty *d)
+{
+    if (d->all) {
+        proto_repack(in, old, v, out);
+        return;
+    }
+    for (int r = 0; r < d->n; r++)
+        for (int i = d->first[r], end = i + d->count[r]; i < end; i++)
+            if (old[i] != v[i])
+                put_slot(in, v, i, out);
+}
+
+/* A slot's value, read from a padded copy of the state (8 zero bytes
+ * after its end). */
+static int32_t padded_slot(const pslot_read *r, const uint8_t *padded)
+{
+    uint64_t word;
+    memcpy(&word, padded + r->byte, sizeof word);
+    return (int32_t)((uint32_t)(word >> r->shift) & r->mask) + r->lo;
 }
 
 /* Slot i of the packed state s, read on its own (near the end of the
@@ -127,28 +154,23 @@ int32_t proto_slot(const proto_instance *in, const uint8_t *s, int i)
     return (int32_t)((word >> (sl->off & 7)) & ((1ull << sl->bits) - 1)) + sl->lo;
 }
 
-void proto_unpack_range(const proto_instance *in, const uint8_t *s, int32_t *v, int first, int last)
-{
-    for (int i = first; i < last; i++)
-        v[i] = proto_slot(in, s, i);
-}
-
 /* Each slot is read with one unaligned 64-bit load from a padded copy of
  * the state (a slot is at most 32 bits, so its bits lie within the 8
  * bytes from its first byte): no per-byte loop, no branch per slot. */
-void proto_unpack(const proto_instance *in, const uint8_t *s, int32_t *v)
+void proto_unpack_range(const proto_instance *in, const uint8_t *s, int32_t *v, int first, int last)
 {
     uint8_t buf[PROTO_MAX_SLOTS * 4 + 8];
     size_t n = in->model.state_bytes;
     memcpy(buf, s, n);
     memset(buf + n, 0, 8);
-    for (int i = 0; i < in->nslots; i++) {
-        const pslot *sl = &in->slots[i];
-        uint64_t word;
-        memcpy(&word, buf + (sl->off >> 3), sizeof word);
-        uint64_t mask = (1ull << sl->bits) - 1;
-        v[i] = (int32_t)((word >> (sl->off & 7)) & mask) + sl->lo;
-    }
+    const pslot_read *r = in->reads;
+    for (int i = first; i < last; i++)
+        v[i] = padded_slot(&r[i], buf);
+}
+
+void proto_unpack(const proto_instance *in, const uint8_t *s, int32_t *v)
+{
+    proto_unpack_range(in, s, v, 0, in->nslots);
 }
 
 /* ---- configuration ------------------------------------------------------ */
@@ -560,6 +582,16 @@ static bool sizes_ok(const proto_instance *in, const pctrl *pc, FILE *errors)
     return true;
 }
 
+/* The unpacking table: each slot's reading, from its offset and width. */
+static void table_reads(proto_instance *in)
+{
+    in->reads = GC_MALLOC_ATOMIC(sizeof *in->reads * (size_t)(in->nslots ? in->nslots : 1));
+    for (int i = 0; i < in->nslots; i++) {
+        const pslot *s = &in->slots[i];
+        in->reads[i] = (pslot_read){s->off >> 3, s->off & 7, (uint32_t)((1ull << s->bits) - 1), s->lo};
+    }
+}
+
 /* A `sliced N` controller or channel has 1..64 instances. */
 static bool slices_ok(const proto_instance *in, const char *what, const char *name, enum plevel lv,
                       pbound slices, const ppos *at, FILE *errors)
@@ -624,6 +656,7 @@ static bool layout(proto_instance *in, FILE *errors)
     layout_chans(in);
     layout_barriers(in);
     layout_scratchpad(in);
+    table_reads(in);
     return true;
 }
 
