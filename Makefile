@@ -16,7 +16,7 @@ HOT_CFLAGS ?= -O3
 HOT_DIRS   := cat enumerate litmus
 WARN    := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 INC     := -Isrc
-LDLIBS  := -lgc -ljansson -lnettle
+LDLIBS  := -lgc -ljansson -lnettle -lm
 # graphviz: only src/draw/ uses it, and only bin/scopecheck links draw/
 GVLIBS  := $(shell pkg-config --libs libgvc 2>/dev/null || echo -lgvc -lcgraph -lcdt)
 SIMLIBS := -lgc -ljansson -lnettle -lm

@@ -32,6 +32,7 @@
 
 #include "search/nsi.h"
 #include "search/state_store.h"
+#include "search/visited.h"
 
 #define BFS_KEEP_DEADLOCKS 8
 
@@ -83,6 +84,16 @@ typedef struct bfs_options {
      * non-zero the search stops as a limit would (BFS_INTERRUPTED).  The
      * caller owns it (a signal handler sets it); the search only reads. */
     const volatile sig_atomic_t *stop;
+    /* The visited-state store (search/visited.h); the zero value is the
+     * plain store.  A probabilistic one (hash compaction, bit-state)
+     * cannot give `on_edge` the index of a state seen before: bfs_run
+     * refuses the two together (BFS_BAD_MODEL). */
+    visited_kind store;
+    /* Optional: called after each state is expanded, with its index (the
+     * verify command notes there where unhandled events first appear
+     * when the store cannot give states back to look again). */
+    void (*on_expanded)(void *ctx, uint32_t index);
+    void *expanded_ctx;
 } bfs_options;
 
 typedef struct bfs_result {
@@ -104,6 +115,14 @@ typedef struct bfs_result {
     size_t store_peak_bytes;     /* counting both tables while doubling */
     double bytes_per_state;      /* store_bytes / states */
     size_t peak_rss;             /* VmHWM of the process, bytes (0: unknown) */
+    visited_kind store;          /* the store the search used */
+    /* The store is probabilistic: an exhausted search may have missed
+     * states, so `complete` is false and `omission` bounds the miss
+     * (hash compaction: the probability that any state was missed;
+     * bit-state: the expected number of states missed; docs/search.md). */
+    bool probabilistic;
+    double omission;
+    uint64_t bitstate_bits;      /* bit-state: the bit array's size in bits */
 } bfs_result;
 
 typedef struct bfs_search bfs_search;
@@ -123,7 +142,27 @@ bfs_search *bfs_run(const nsi_model *model, const bfs_options *opt, bfs_result *
 
 void bfs_free(bfs_search *s);
 
+/* The plain store (bfs_options.store VISITED_PLAIN), to read states in
+ * place; NULL with any other store: use bfs_state(). */
 const state_store *bfs_store(const bfs_search *s);
+
+/* Stored state `index`, with any store: a pointer into the plain store,
+ * or `buf` (state_bytes bytes, the caller's) filled from the tree store
+ * or, for a probabilistic store, by replaying the path's rules from the
+ * initial state (each step the ordinal-th successor of the one before: a
+ * concrete run of the model).  NULL only when a replay fails (a model
+ * whose successors changed) or memory runs out.  Valid until `buf` is
+ * reused or the search freed. */
+const uint8_t *bfs_state(const bfs_search *s, uint32_t index, uint8_t *buf);
+
+/* The states of a trace (bfs_trace's steps, n of them), n * state_bytes
+ * bytes, malloc'd (the caller frees it): for a probabilistic store one
+ * replay along the whole path.  NULL when out of memory or a replay
+ * fails. */
+uint8_t *bfs_trace_states(const bfs_search *s, const bfs_step *steps, size_t n);
+
+/* Stored states (any store). */
+uint32_t bfs_count(const bfs_search *s);
 
 /* The shortest path from the initial state to `index`: a malloc'd array
  * of *len steps (the caller frees it), or NULL when out of memory. */
@@ -144,7 +183,8 @@ const nsi_model *bfs_model(const bfs_search *s);
 const char *bfs_stop_name(bfs_stop stop);
 
 /* The statistics, one "key: value" line each, with a line that says when
- * the search stopped early and its figures are partial. */
+ * the search stopped early and its figures are partial, or that it was
+ * probabilistic and what it may have missed. */
 void bfs_print_stats(const bfs_result *r, FILE *out);
 
 /* Peak resident set of this process (VmHWM), bytes; 0 when unknown. */

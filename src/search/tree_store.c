@@ -1,0 +1,396 @@
+/* search/tree_store.c: recursive tree compression of states (see
+ * search/tree_store.h for the contract, docs/search.md for the layout). */
+#include "search/tree_store.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "search/store_mem.h"
+
+#define FIRST_LOG2_SLOTS 10
+#define MAX_LOG2_SLOTS 31
+#define PAIR_CHUNK_SHIFT 13     /* 8 K pairs, 64 KiB a chunk */
+#define META_CHUNK_SHIFT 14     /* 16 K parents and rules, 96 KiB */
+#define META_BYTES 6            /* uint32 parent + uint16 rule */
+#define RULE_NONE 0xFFFFu
+
+/* One inner node position: the distinct pairs met there, numbered in
+ * insertion order, and an open-addressing table of 32-bit slots over them
+ * (index+1 in the low lg bits, a hash tag in the high bits, as in
+ * state_store.c). */
+typedef struct pair_set {
+    chunk_array pairs;          /* uint64: left | right << 32 */
+    uint32_t *table;
+    unsigned lg;
+} pair_set;
+
+/* A child of an inner node: another node (>= 0) or a word (~word < 0). */
+typedef struct tree_node {
+    int left, right;
+} tree_node;
+
+struct tree_store {
+    size_t state_bytes;
+    int nwords, nnodes;
+    tree_node *node;            /* pre-order: a child follows its parent */
+    pair_set *set;              /* one per node; set[0] is the root: pair number = state index */
+    chunk_array meta;           /* per state: parent, rule */
+    uint64_t max_states;
+    store_budget mem;
+    uint32_t *words;            /* scratch: the state being inserted, as words */
+    uint32_t *ref;              /* scratch: each node's reference */
+    bool hint;                  /* the references of the state last ts_load()ed: */
+    uint32_t *hint_ref;
+    uint64_t *hint_pair;
+};
+
+/* ---- the tree's shape ---- */
+
+static int child(tree_store *t, int lo, int hi);
+
+/* Builds the node over words lo..hi-1 (at least two), pre-order. */
+static int build(tree_store *t, int lo, int hi)
+{
+    int k = t->nnodes++;
+    int mid = lo + (hi - lo + 1) / 2;
+    t->node[k].left = child(t, lo, mid);
+    t->node[k].right = child(t, mid, hi);
+    return k;
+}
+
+static int child(tree_store *t, int lo, int hi)
+{
+    return hi - lo == 1 ? ~lo : build(t, lo, hi);
+}
+
+/* ---- pair sets ---- */
+
+static uint64_t mix64(uint64_t x)
+{
+    x ^= x >> 33;
+    x *= 0xFF51AFD7ED558CCDULL;
+    x ^= x >> 33;
+    x *= 0xC4CEB9FE1A85EC53ULL;
+    x ^= x >> 33;
+    return x;
+}
+
+static size_t table_bytes(unsigned lg)
+{
+    return ((size_t)1 << lg) * sizeof(uint32_t);
+}
+
+static uint32_t home_slot(uint64_t h, unsigned lg)
+{
+    return (uint32_t)(h >> (64 - lg));
+}
+
+static uint32_t tag_of(uint64_t h, unsigned lg)
+{
+    return (uint32_t)h & (((uint32_t)1 << (32 - lg)) - 1);
+}
+
+static uint64_t pair_at(const pair_set *p, uint32_t i)
+{
+    uint64_t v;
+    memcpy(&v, ca_at(&p->pairs, i), sizeof v);
+    return v;
+}
+
+/* True and *ref when `pair` is in the set; else false and *empty. */
+static bool ps_probe(const pair_set *p, uint64_t pair, uint64_t h, uint32_t *ref, uint32_t *empty)
+{
+    unsigned lg = p->lg;
+    uint32_t mask = ((uint32_t)1 << lg) - 1, tag = tag_of(h, lg);
+    for (uint32_t pos = home_slot(h, lg);; pos = (pos + 1) & mask) {
+        uint32_t v = p->table[pos];
+        if (v == 0) {
+            *empty = pos;
+            return false;
+        }
+        if ((v >> lg) == tag && pair_at(p, (v & mask) - 1) == pair) {
+            *ref = (v & mask) - 1;
+            return true;
+        }
+    }
+}
+
+static void ps_place(uint32_t *table, unsigned lg, uint64_t h, uint32_t i)
+{
+    uint32_t mask = ((uint32_t)1 << lg) - 1, pos = home_slot(h, lg);
+    while (table[pos] != 0)
+        pos = (pos + 1) & mask;
+    table[pos] = (tag_of(h, lg) << lg) | (i + 1);
+}
+
+static bool ps_init(pair_set *p, store_budget *b)
+{
+    ca_init(&p->pairs, sizeof(uint64_t), PAIR_CHUNK_SHIFT);
+    p->lg = FIRST_LOG2_SLOTS;
+    if (!sb_allows(b, table_bytes(p->lg)))
+        return false;
+    p->table = calloc((size_t)1 << p->lg, sizeof *p->table);
+    if (p->table)
+        sb_account(b, table_bytes(p->lg), 0);
+    return p->table != NULL;
+}
+
+static void ps_free(pair_set *p, store_budget *b)
+{
+    ca_free(&p->pairs, b);
+    if (p->table)
+        sb_account(b, 0, table_bytes(p->lg));
+    free(p->table);
+}
+
+/* Doubles the table, rehashing the pairs in number order. */
+static bool ps_grow(pair_set *p, store_budget *b)
+{
+    unsigned lg = p->lg + 1;
+    if (lg > MAX_LOG2_SLOTS || !sb_allows(b, table_bytes(lg)))
+        return false;
+    uint32_t *t = calloc((size_t)1 << lg, sizeof *t);
+    if (!t)
+        return false;
+    for (uint32_t i = 0; i < p->pairs.count; i++)
+        ps_place(t, lg, mix64(pair_at(p, i)), i);
+    sb_account(b, table_bytes(lg), table_bytes(p->lg));
+    free(p->table);
+    p->table = t;
+    p->lg = lg;
+    return true;
+}
+
+/* Room for one more pair: doubles at 3/4 load, else fills to 9/10. */
+static ss_status ps_room(pair_set *p, store_budget *b)
+{
+    uint64_t slots = (uint64_t)1 << p->lg, n = p->pairs.count + 1;
+    if (!(n * 4 <= slots * 3 || ps_grow(p, b)) && n * 10 > slots * 9)
+        return p->lg >= MAX_LOG2_SLOTS ? SS_FULL_STATES : SS_FULL_MEMORY;
+    return ca_reserve(&p->pairs, b) ? SS_NEW : SS_FULL_MEMORY;
+}
+
+/* The number of `pair` in the set, adding it unless `room_left` is false
+ * (the state limit, for the root). */
+static ss_status ps_intern(pair_set *p, store_budget *b, uint64_t pair, bool room_left, uint32_t *ref)
+{
+    uint64_t h = mix64(pair);
+    uint32_t empty;
+    if (ps_probe(p, pair, h, ref, &empty))
+        return SS_OLD;
+    if (!room_left)
+        return SS_FULL_STATES;
+    unsigned lg = p->lg;
+    ss_status st = ps_room(p, b);
+    if (st != SS_NEW)
+        return st;
+    uint32_t i = (uint32_t)p->pairs.count;
+    memcpy(ca_push(&p->pairs), &pair, sizeof pair);
+    if (lg != p->lg)
+        ps_place(p->table, p->lg, h, i);
+    else
+        p->table[empty] = (tag_of(h, lg) << lg) | (i + 1);
+    *ref = i;
+    return SS_NEW;
+}
+
+/* ---- the store ---- */
+
+tree_store *ts_create(size_t state_bytes, const ss_limits *limits)
+{
+    if (state_bytes == 0 || state_bytes > (size_t)1 << 20)
+        return NULL;
+    tree_store *t = calloc(1, sizeof *t);
+    if (!t)
+        return NULL;
+    t->state_bytes = state_bytes;
+    t->nwords = (int)((state_bytes + 3) / 4);
+    if (t->nwords < 2)
+        t->nwords = 2;
+    if (limits) {
+        t->mem.max = limits->max_bytes;
+        t->max_states = limits->max_states;
+    }
+    int n = t->nwords - 1;
+    t->node = calloc((size_t)n, sizeof *t->node);
+    t->set = calloc((size_t)n, sizeof *t->set);
+    t->words = calloc((size_t)t->nwords, sizeof *t->words);
+    t->ref = calloc((size_t)n, sizeof *t->ref);
+    t->hint_ref = calloc((size_t)n, sizeof *t->hint_ref);
+    t->hint_pair = calloc((size_t)n, sizeof *t->hint_pair);
+    ca_init(&t->meta, META_BYTES, META_CHUNK_SHIFT);
+    sb_account(&t->mem, sizeof *t + (size_t)n * (sizeof *t->node + sizeof *t->set + 2 * sizeof *t->ref +
+                                                 sizeof *t->hint_pair) + (size_t)t->nwords * 4, 0);
+    bool ok = t->node && t->set && t->words && t->ref && t->hint_ref && t->hint_pair &&
+              sb_allows(&t->mem, 0);
+    if (ok)
+        build(t, 0, t->nwords);
+    for (int k = 0; ok && k < n; k++)
+        ok = ps_init(&t->set[k], &t->mem);
+    if (!ok) {
+        ts_destroy(t);
+        return NULL;
+    }
+    return t;
+}
+
+void ts_destroy(tree_store *t)
+{
+    if (!t)
+        return;
+    for (int k = 0; t->set && k < t->nnodes; k++)
+        ps_free(&t->set[k], &t->mem);
+    ca_free(&t->meta, &t->mem);
+    free(t->node);
+    free(t->set);
+    free(t->words);
+    free(t->ref);
+    free(t->hint_ref);
+    free(t->hint_pair);
+    free(t);
+}
+
+static uint32_t child_ref(const tree_store *t, int c)
+{
+    return c < 0 ? t->words[~c] : t->ref[c];
+}
+
+/* Interns every inner node of t->words bottom-up (children follow their
+ * parent in t->node), the root last.  A node whose pair is that of the
+ * state last loaded keeps its reference without a lookup. */
+static ss_status intern_state(tree_store *t, bool add_root)
+{
+    for (int k = t->nnodes - 1; k > 0; k--) {
+        uint64_t pair = child_ref(t, t->node[k].left) | (uint64_t)child_ref(t, t->node[k].right) << 32;
+        if (t->hint && t->hint_pair[k] == pair) {
+            t->ref[k] = t->hint_ref[k];
+            continue;
+        }
+        ss_status st = ps_intern(&t->set[k], &t->mem, pair, true, &t->ref[k]);
+        if (st != SS_NEW && st != SS_OLD)
+            return st;
+    }
+    uint64_t root = child_ref(t, t->node[0].left) | (uint64_t)child_ref(t, t->node[0].right) << 32;
+    if (t->hint && t->hint_pair[0] == root) {
+        t->ref[0] = t->hint_ref[0];
+        return SS_OLD;
+    }
+    uint32_t empty;
+    if (ps_probe(&t->set[0], root, mix64(root), &t->ref[0], &empty))
+        return SS_OLD;
+    if (!add_root || (t->max_states && t->set[0].pairs.count >= t->max_states))
+        return SS_FULL_STATES;
+    if (!ca_reserve(&t->meta, &t->mem))   /* the parent's room first: a root without one is never stored */
+        return SS_FULL_MEMORY;
+    return ps_intern(&t->set[0], &t->mem, root, true, &t->ref[0]);
+}
+
+static void to_words(tree_store *t, const uint8_t *state)
+{
+    t->words[t->nwords - 1] = 0;
+    memcpy(t->words, state, t->state_bytes);
+}
+
+ss_status ts_insert(tree_store *t, const uint8_t *state, uint32_t parent, int rule, uint32_t *index)
+{
+    to_words(t, state);
+    ss_status st = intern_state(t, true);
+    if (st == SS_NEW) {
+        uint8_t *m = ca_push(&t->meta);
+        uint16_t r16 = rule < 0 ? (uint16_t)RULE_NONE : (uint16_t)rule;
+        memcpy(m, &parent, 4);
+        memcpy(m + 4, &r16, 2);
+    }
+    if (st == SS_NEW || st == SS_OLD)
+        *index = t->ref[0];
+    return st;
+}
+
+/* Looks up without adding a state (inner pairs may be added: they are
+ * harmless, and a lookup of a stored state adds none). */
+bool ts_find(tree_store *t, const uint8_t *state, uint32_t *index)
+{
+    to_words(t, state);
+    if (intern_state(t, false) != SS_OLD)
+        return false;
+    *index = t->ref[0];
+    return true;
+}
+
+/* Reads state `index` top-down: each node's reference and pair (parents
+ * before children) into ref and pair, the words into `words`. */
+static void unfold(const tree_store *t, uint32_t index, uint32_t *ref, uint64_t *pair, uint32_t *words)
+{
+    ref[0] = index;
+    for (int k = 0; k < t->nnodes; k++) {
+        uint64_t p = pair_at(&t->set[k], ref[k]);
+        pair[k] = p;
+        int l = t->node[k].left, r = t->node[k].right;
+        if (l < 0)
+            words[~l] = (uint32_t)p;
+        else
+            ref[l] = (uint32_t)p;
+        if (r < 0)
+            words[~r] = (uint32_t)(p >> 32);
+        else
+            ref[r] = (uint32_t)(p >> 32);
+    }
+}
+
+void ts_get(const tree_store *t, uint32_t index, uint8_t *out)
+{
+    /* Small scratch on the stack (const: the store's scratch is not ours). */
+    enum { SMALL = 64 };
+    uint32_t ref_s[SMALL], words_s[SMALL + 1];
+    uint64_t pair_s[SMALL];
+    uint32_t *ref = ref_s, *words = words_s;
+    uint64_t *pair = pair_s;
+    bool heap = t->nnodes > SMALL;
+    if (heap) {
+        ref = malloc((size_t)t->nnodes * sizeof *ref);
+        pair = malloc((size_t)t->nnodes * sizeof *pair);
+        words = malloc((size_t)t->nwords * sizeof *words);
+        if (!ref || !pair || !words)
+            abort();   /* a few bytes per word of one state: not a search limit */
+    }
+    unfold(t, index, ref, pair, words);
+    memcpy(out, words, t->state_bytes);
+    if (heap) {
+        free(ref);
+        free(pair);
+        free(words);
+    }
+}
+
+void ts_load(tree_store *t, uint32_t index, uint8_t *out)
+{
+    unfold(t, index, t->hint_ref, t->hint_pair, t->words);
+    t->hint = true;
+    memcpy(out, t->words, t->state_bytes);
+}
+
+uint32_t ts_parent(const tree_store *t, uint32_t index)
+{
+    uint32_t p;
+    memcpy(&p, ca_at(&t->meta, index), 4);
+    return p;
+}
+
+int ts_rule(const tree_store *t, uint32_t index)
+{
+    uint16_t r;
+    memcpy(&r, ca_at(&t->meta, index) + 4, 2);
+    return r == RULE_NONE ? SS_NO_RULE : (int)r;
+}
+
+uint32_t ts_count(const tree_store *t) { return (uint32_t)t->set[0].pairs.count; }
+size_t ts_bytes(const tree_store *t) { return t->mem.bytes; }
+size_t ts_peak_bytes(const tree_store *t) { return t->mem.peak; }
+
+uint64_t ts_pairs(const tree_store *t)
+{
+    uint64_t n = 0;
+    for (int k = 0; k < t->nnodes; k++)
+        n += t->set[k].pairs.count;
+    return n;
+}
