@@ -19,13 +19,12 @@ struct bfs_search {
     const nsi_model *m;
     const bfs_options *opt;
     visited *store;
-    bool hashed;            /* the store takes ss_hash() of each state */
     bfs_result *res;
     uint32_t cur;           /* the state being expanded */
     uint32_t cur_level;     /* its BFS level */
     uint64_t emitted;       /* successors of `cur` so far */
     bool stopping;
-    /* Successors waiting to be inserted: their bytes, hashes and rules. */
+    /* Successors waiting to be inserted: their bytes, keys (vs_key), rules and ordinals. */
     uint8_t *batch;
     uint64_t batch_hash[BATCH];
     int batch_rule[BATCH];
@@ -116,11 +115,13 @@ static void on_successor(void *ctx, const uint8_t *next, int rule)
         return;
     }
     size_t sb = s->m->state_bytes;
-    uint64_t h = 0;
-    if (s->hashed) {
-        h = ss_hash(next, sb);
-        vs_prefetch(s->store, h);
+    uint64_t h;
+    ss_status st = vs_key(s->store, next, &h);
+    if (st != SS_NEW) {
+        stop_with(s, refusal(st));
+        return;
     }
+    vs_prefetch(s->store, h);
     memcpy(s->batch + (size_t)s->nbatch * sb, next, sb);
     s->batch_hash[s->nbatch] = h;
     s->batch_ordinal[s->nbatch] = ordinal;
@@ -174,7 +175,10 @@ static bool store_initial(bfs_search *s)
     }
     s->m->initial(s->m->ctx, init);
     uint32_t index;
-    ss_status st = vs_insert(s->store, init, ss_hash(init, s->m->state_bytes), SS_NO_PARENT, SS_NO_RULE, 0, &index);
+    uint64_t key;
+    ss_status st = vs_key(s->store, init, &key);
+    if (st == SS_NEW)
+        st = vs_insert(s->store, init, key, SS_NO_PARENT, SS_NO_RULE, 0, &index);
     if (st == SS_NEW)
         check_new(s, init, index);
     else
@@ -270,7 +274,6 @@ bfs_search *bfs_run(const nsi_model *model, const bfs_options *opt, bfs_result *
         free(s);
         return NULL;
     }
-    s->hashed = opt->store != VISITED_TREE;
     s->batch = malloc(BATCH * model->state_bytes);
     ss_limits lim = {.max_bytes = opt->max_memory, .max_states = opt->max_states};
     s->store = vs_create(opt->store, model->state_bytes, &lim);

@@ -13,15 +13,26 @@
 #define META_CHUNK_SHIFT 14     /* 16 K parents and rules, 96 KiB */
 #define META_BYTES 6            /* uint32 parent + uint16 rule */
 #define RULE_NONE 0xFFFFu
+/* The inner sets' memo of recent lookups: successors of nearby states
+ * share most sub-vectors, and a hit there spares a probe of a table that
+ * may be far larger than the cache. */
+#define MEMO_LOG2 12
 
 /* One inner node position: the distinct pairs met there, numbered in
  * insertion order, and an open-addressing table of 32-bit slots over them
  * (index+1 in the low lg bits, a hash tag in the high bits, as in
  * state_store.c). */
+typedef struct pair_memo {
+    uint64_t pair;
+    uint32_t ref;               /* ref + 1; 0: empty */
+    uint32_t unused;
+} pair_memo;
+
 typedef struct pair_set {
     chunk_array pairs;          /* uint64: left | right << 32 */
     uint32_t *table;
     unsigned lg;
+    pair_memo *memo;            /* MEMO_SLOTS recent lookups, direct-mapped (inner sets only) */
 } pair_set;
 
 /* A child of an inner node: another node (>= 0) or a word (~word < 0). */
@@ -123,10 +134,20 @@ static void ps_place(uint32_t *table, unsigned lg, uint64_t h, uint32_t i)
     table[pos] = (tag_of(h, lg) << lg) | (i + 1);
 }
 
-static bool ps_init(pair_set *p, store_budget *b)
+static size_t memo_bytes(void)
+{
+    return sizeof(pair_memo) << MEMO_LOG2;
+}
+
+static bool ps_init(pair_set *p, store_budget *b, bool memo)
 {
     ca_init(&p->pairs, sizeof(uint64_t), PAIR_CHUNK_SHIFT);
     p->lg = FIRST_LOG2_SLOTS;
+    if (memo) {
+        if (!sb_allows(b, memo_bytes()) || !(p->memo = calloc(1, memo_bytes())))
+            return false;
+        sb_account(b, memo_bytes(), 0);
+    }
     if (!sb_allows(b, table_bytes(p->lg)))
         return false;
     p->table = calloc((size_t)1 << p->lg, sizeof *p->table);
@@ -138,6 +159,9 @@ static bool ps_init(pair_set *p, store_budget *b)
 static void ps_free(pair_set *p, store_budget *b)
 {
     ca_free(&p->pairs, b);
+    if (p->memo)
+        sb_account(b, 0, memo_bytes());
+    free(p->memo);
     if (p->table)
         sb_account(b, 0, table_bytes(p->lg));
     free(p->table);
@@ -170,11 +194,26 @@ static ss_status ps_room(pair_set *p, store_budget *b)
     return ca_reserve(&p->pairs, b) ? SS_NEW : SS_FULL_MEMORY;
 }
 
+static ss_status ps_add(pair_set *p, store_budget *b, uint64_t pair, uint64_t h, bool room_left, uint32_t *ref);
+
 /* The number of `pair` in the set, adding it unless `room_left` is false
  * (the state limit, for the root). */
 static ss_status ps_intern(pair_set *p, store_budget *b, uint64_t pair, bool room_left, uint32_t *ref)
 {
     uint64_t h = mix64(pair);
+    pair_memo *memo = p->memo ? &p->memo[h & ((1u << MEMO_LOG2) - 1)] : NULL;
+    if (memo && memo->ref && memo->pair == pair) {
+        *ref = memo->ref - 1;
+        return SS_OLD;
+    }
+    ss_status st = ps_add(p, b, pair, h, room_left, ref);
+    if (memo && (st == SS_OLD || st == SS_NEW))
+        *memo = (pair_memo){pair, *ref + 1, 0};
+    return st;
+}
+
+static ss_status ps_add(pair_set *p, store_budget *b, uint64_t pair, uint64_t h, bool room_left, uint32_t *ref)
+{
     uint32_t empty;
     if (ps_probe(p, pair, h, ref, &empty))
         return SS_OLD;
@@ -226,7 +265,7 @@ tree_store *ts_create(size_t state_bytes, const ss_limits *limits)
     if (ok)
         build(t, 0, t->nwords);
     for (int k = 0; ok && k < n; k++)
-        ok = ps_init(&t->set[k], &t->mem);
+        ok = ps_init(&t->set[k], &t->mem, k > 0);
     if (!ok) {
         ts_destroy(t);
         return NULL;
@@ -255,10 +294,11 @@ static uint32_t child_ref(const tree_store *t, int c)
     return c < 0 ? t->words[~c] : t->ref[c];
 }
 
-/* Interns every inner node of t->words bottom-up (children follow their
- * parent in t->node), the root last.  A node whose pair is that of the
- * state last loaded keeps its reference without a lookup. */
-static ss_status intern_state(tree_store *t, bool add_root)
+/* Interns every inner node of t->words but the root, bottom-up (children
+ * follow their parent in t->node), and writes the root's pair.  A node
+ * whose pair is that of the state last loaded keeps its reference without
+ * a lookup. */
+static ss_status intern_inner(tree_store *t, uint64_t *root)
 {
     for (int k = t->nnodes - 1; k > 0; k--) {
         uint64_t pair = child_ref(t, t->node[k].left) | (uint64_t)child_ref(t, t->node[k].right) << 32;
@@ -270,19 +310,8 @@ static ss_status intern_state(tree_store *t, bool add_root)
         if (st != SS_NEW && st != SS_OLD)
             return st;
     }
-    uint64_t root = child_ref(t, t->node[0].left) | (uint64_t)child_ref(t, t->node[0].right) << 32;
-    if (t->hint && t->hint_pair[0] == root) {
-        t->ref[0] = t->hint_ref[0];
-        return SS_OLD;
-    }
-    uint32_t empty;
-    if (ps_probe(&t->set[0], root, mix64(root), &t->ref[0], &empty))
-        return SS_OLD;
-    if (!add_root || (t->max_states && t->set[0].pairs.count >= t->max_states))
-        return SS_FULL_STATES;
-    if (!ca_reserve(&t->meta, &t->mem))   /* the parent's room first: a root without one is never stored */
-        return SS_FULL_MEMORY;
-    return ps_intern(&t->set[0], &t->mem, root, true, &t->ref[0]);
+    *root = child_ref(t, t->node[0].left) | (uint64_t)child_ref(t, t->node[0].right) << 32;
+    return SS_NEW;
 }
 
 static void to_words(tree_store *t, const uint8_t *state)
@@ -291,30 +320,51 @@ static void to_words(tree_store *t, const uint8_t *state)
     memcpy(t->words, state, t->state_bytes);
 }
 
-ss_status ts_insert(tree_store *t, const uint8_t *state, uint32_t parent, int rule, uint32_t *index)
+ss_status ts_root(tree_store *t, const uint8_t *state, uint64_t *root)
 {
     to_words(t, state);
-    ss_status st = intern_state(t, true);
+    return intern_inner(t, root);
+}
+
+void ts_prefetch(const tree_store *t, uint64_t root)
+{
+    const pair_set *p = &t->set[0];
+    __builtin_prefetch(&p->table[home_slot(mix64(root), p->lg)]);
+}
+
+ss_status ts_insert_root(tree_store *t, uint64_t root, uint32_t parent, int rule, uint32_t *index)
+{
+    uint32_t empty;
+    if (ps_probe(&t->set[0], root, mix64(root), index, &empty))
+        return SS_OLD;
+    if (t->max_states && t->set[0].pairs.count >= t->max_states)
+        return SS_FULL_STATES;
+    if (!ca_reserve(&t->meta, &t->mem))   /* the parent's room first: a root without one is never stored */
+        return SS_FULL_MEMORY;
+    ss_status st = ps_intern(&t->set[0], &t->mem, root, true, index);
     if (st == SS_NEW) {
         uint8_t *m = ca_push(&t->meta);
         uint16_t r16 = rule < 0 ? (uint16_t)RULE_NONE : (uint16_t)rule;
         memcpy(m, &parent, 4);
         memcpy(m + 4, &r16, 2);
     }
-    if (st == SS_NEW || st == SS_OLD)
-        *index = t->ref[0];
     return st;
 }
 
-/* Looks up without adding a state (inner pairs may be added: they are
- * harmless, and a lookup of a stored state adds none). */
+ss_status ts_insert(tree_store *t, const uint8_t *state, uint32_t parent, int rule, uint32_t *index)
+{
+    uint64_t root;
+    ss_status st = ts_root(t, state, &root);
+    return st == SS_NEW ? ts_insert_root(t, root, parent, rule, index) : st;
+}
+
+/* Looks up without adding a state (inner pairs of a state not stored may
+ * be added: harmless; a stored state adds none). */
 bool ts_find(tree_store *t, const uint8_t *state, uint32_t *index)
 {
-    to_words(t, state);
-    if (intern_state(t, false) != SS_OLD)
-        return false;
-    *index = t->ref[0];
-    return true;
+    uint64_t root;
+    uint32_t empty;
+    return ts_root(t, state, &root) == SS_NEW && ps_probe(&t->set[0], root, mix64(root), index, &empty);
 }
 
 /* Reads state `index` top-down: each node's reference and pair (parents

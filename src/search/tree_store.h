@@ -47,6 +47,17 @@ void ts_destroy(tree_store *t);
  * (some inner pairs may have been added; they are counted in the bytes). */
 ss_status ts_insert(tree_store *t, const uint8_t *state, uint32_t parent, int rule, uint32_t *index);
 
+/* ts_insert() in two halves, so that a caller can intern the inner nodes
+ * of several states, prefetch their root slots, and then insert them
+ * while the cache lines arrive: ts_root() interns every inner node but
+ * the root and writes the root's pair (SS_NEW, or a refusal: the inner
+ * pairs took the last memory); ts_insert_root() inserts the state of that
+ * root pair (the status and *index of ts_insert()).  The root pair stays
+ * valid whatever is inserted after. */
+ss_status ts_root(tree_store *t, const uint8_t *state, uint64_t *root);
+void ts_prefetch(const tree_store *t, uint64_t root);
+ss_status ts_insert_root(tree_store *t, uint64_t root, uint32_t parent, int rule, uint32_t *index);
+
 /* The index of a stored state equal to `state`, or false. */
 bool ts_find(tree_store *t, const uint8_t *state, uint32_t *index);
 

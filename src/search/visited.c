@@ -82,20 +82,30 @@ void vs_destroy(visited *v)
 
 visited_kind vs_kind(const visited *v) { return v->kind; }
 
-ss_status vs_insert(visited *v, const uint8_t *state, uint64_t hash, uint32_t parent, int rule,
+ss_status vs_key(visited *v, const uint8_t *state, uint64_t *key)
+{
+    if (v->tree)
+        return ts_root(v->tree, state, key);
+    *key = ss_hash(state, v->state_bytes);
+    return SS_NEW;
+}
+
+ss_status vs_insert(visited *v, const uint8_t *state, uint64_t key, uint32_t parent, int rule,
                     unsigned ordinal, uint32_t *index)
 {
     if (v->plain)
-        return ss_insert_hashed(v->plain, state, hash, parent, rule, index);
+        return ss_insert_hashed(v->plain, state, key, parent, rule, index);
     if (v->tree)
-        return ts_insert(v->tree, state, parent, rule, index);
-    return pb_insert(v->prob, state, hash, parent, rule, ordinal, index);
+        return ts_insert_root(v->tree, key, parent, rule, index);
+    return pb_insert(v->prob, state, key, parent, rule, ordinal, index);
 }
 
-void vs_prefetch(const visited *v, uint64_t hash)
+void vs_prefetch(const visited *v, uint64_t key)
 {
     if (v->plain)
-        ss_prefetch(v->plain, hash);
+        ss_prefetch(v->plain, key);
+    else if (v->tree)
+        ts_prefetch(v->tree, key);
 }
 
 const uint8_t *vs_load(visited *v, uint32_t index)

@@ -44,13 +44,19 @@ visited *vs_create(visited_kind kind, size_t state_bytes, const ss_limits *limit
 void vs_destroy(visited *v);
 visited_kind vs_kind(const visited *v);
 
-/* Inserts `state`, whose ss_hash() is `hash`: as ss_insert(), plus the
+/* The state's key for vs_insert(): its ss_hash(), or for the tree store
+ * its root pair (the inner nodes interned on the way: SS_NEW, or a
+ * refusal when they found no memory).  Computed as a successor is
+ * emitted, so that the search can prefetch (vs_prefetch) and insert
+ * successors in batches. */
+ss_status vs_key(visited *v, const uint8_t *state, uint64_t *key);
+/* A hint: start loading what inserting the state of this key will touch. */
+void vs_prefetch(const visited *v, uint64_t key);
+/* Inserts `state`, whose vs_key() is `key`: as ss_insert(), plus the
  * state's ordinal among its parent's successors (kept by the
  * probabilistic stores, which replay paths). */
-ss_status vs_insert(visited *v, const uint8_t *state, uint64_t hash, uint32_t parent, int rule,
+ss_status vs_insert(visited *v, const uint8_t *state, uint64_t key, uint32_t parent, int rule,
                     unsigned ordinal, uint32_t *index);
-/* A hint: start loading what inserting a state of this hash will touch. */
-void vs_prefetch(const visited *v, uint64_t hash);
 
 /* The state `index` for expansion, indices asked in increasing order: a
  * pointer valid until the next vs_load() (the probabilistic stores free

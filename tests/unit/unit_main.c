@@ -34,6 +34,7 @@ int main(void)
     register_msc_tests();
     register_lit_ops_tests();
     register_search_tests();
+    register_store_tests();
     register_fair_cycle_tests();
     register_sched_tests();
     register_report_tests();

@@ -26,6 +26,7 @@ void register_protocol_tests(void);
 void register_protocol_lang_tests(void);
 void register_lit_ops_tests(void);
 void register_search_tests(void);
+void register_store_tests(void);
 void register_fair_cycle_tests(void);
 void register_sched_tests(void);
 void register_print_tests(void);
