@@ -194,9 +194,11 @@ experiments: bin/scopecheck bin/scopesim
 bench-search: bin/bench_search
 	bash scripts/bench_search.sh bin/bench_search
 
-bin/bench_search: tests/bench/bench_search.c build/obj/search/state_store.o build/obj/search/bfs.o
+# (bfs.c reads base/clock.c's clock, which links the collector)
+SEARCH_OBJ := $(call objs,obj,$(filter-out src/search/fair_cycle.c,$(wildcard src/search/*.c)) src/base/clock.c)
+bin/bench_search: tests/bench/bench_search.c $(SEARCH_OBJ)
 	@mkdir -p bin
-	$(CC) $(WARN) $(CFLAGS) $(INC) -o $@ $^
+	$(CC) $(WARN) $(CFLAGS) $(INC) -o $@ $^ -lgc -lm
 
 # ---- installation -----------------------------------------------------------
 # make install PREFIX=/usr/local [DESTDIR=...]: the program, the bundled
