@@ -50,6 +50,8 @@ struct tree_store {
     store_budget mem;
     uint32_t *words;            /* scratch: the state being inserted, as words */
     uint32_t *ref;              /* scratch: each node's reference */
+    uint32_t *read_ref, *read_words;   /* ts_get's scratch (the hint's stays intact) */
+    uint64_t *read_pair;
     bool hint;                  /* the references of the state last ts_load()ed: */
     uint32_t *hint_ref;
     uint64_t *hint_pair;
@@ -257,10 +259,14 @@ tree_store *ts_create(size_t state_bytes, const ss_limits *limits)
     t->ref = calloc((size_t)n, sizeof *t->ref);
     t->hint_ref = calloc((size_t)n, sizeof *t->hint_ref);
     t->hint_pair = calloc((size_t)n, sizeof *t->hint_pair);
+    t->read_ref = calloc((size_t)n, sizeof *t->read_ref);
+    t->read_pair = calloc((size_t)n, sizeof *t->read_pair);
+    t->read_words = calloc((size_t)t->nwords, sizeof *t->read_words);
     ca_init(&t->meta, META_BYTES, META_CHUNK_SHIFT);
-    sb_account(&t->mem, sizeof *t + (size_t)n * (sizeof *t->node + sizeof *t->set + 2 * sizeof *t->ref +
-                                                 sizeof *t->hint_pair) + (size_t)t->nwords * 4, 0);
+    sb_account(&t->mem, sizeof *t + (size_t)n * (sizeof *t->node + sizeof *t->set + 3 * sizeof *t->ref +
+                                                 2 * sizeof *t->hint_pair) + (size_t)t->nwords * 8, 0);
     bool ok = t->node && t->set && t->words && t->ref && t->hint_ref && t->hint_pair &&
+              t->read_ref && t->read_pair && t->read_words &&
               sb_allows(&t->mem, 0);
     if (ok)
         build(t, 0, t->nwords);
@@ -286,6 +292,9 @@ void ts_destroy(tree_store *t)
     free(t->ref);
     free(t->hint_ref);
     free(t->hint_pair);
+    free(t->read_ref);
+    free(t->read_pair);
+    free(t->read_words);
     free(t);
 }
 
@@ -387,29 +396,10 @@ static void unfold(const tree_store *t, uint32_t index, uint32_t *ref, uint64_t 
     }
 }
 
-void ts_get(const tree_store *t, uint32_t index, uint8_t *out)
+void ts_get(tree_store *t, uint32_t index, uint8_t *out)
 {
-    /* Small scratch on the stack (const: the store's scratch is not ours). */
-    enum { SMALL = 64 };
-    uint32_t ref_s[SMALL], words_s[SMALL + 1];
-    uint64_t pair_s[SMALL];
-    uint32_t *ref = ref_s, *words = words_s;
-    uint64_t *pair = pair_s;
-    bool heap = t->nnodes > SMALL;
-    if (heap) {
-        ref = malloc((size_t)t->nnodes * sizeof *ref);
-        pair = malloc((size_t)t->nnodes * sizeof *pair);
-        words = malloc((size_t)t->nwords * sizeof *words);
-        if (!ref || !pair || !words)
-            abort();   /* a few bytes per word of one state: not a search limit */
-    }
-    unfold(t, index, ref, pair, words);
-    memcpy(out, words, t->state_bytes);
-    if (heap) {
-        free(ref);
-        free(pair);
-        free(words);
-    }
+    unfold(t, index, t->read_ref, t->read_pair, t->read_words);
+    memcpy(out, t->read_words, t->state_bytes);
 }
 
 void ts_load(tree_store *t, uint32_t index, uint8_t *out)

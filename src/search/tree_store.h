@@ -62,7 +62,7 @@ ss_status ts_insert_root(tree_store *t, uint64_t root, uint32_t parent, int rule
 bool ts_find(tree_store *t, const uint8_t *state, uint32_t *index);
 
 /* Writes stored state `index` (< ts_count) into `out` (state_bytes). */
-void ts_get(const tree_store *t, uint32_t index, uint8_t *out);
+void ts_get(tree_store *t, uint32_t index, uint8_t *out);
 /* ts_get(), and remembers the state's references so that inserting its
  * successors re-interns only what they change (the search calls it on
  * the state it expands). */

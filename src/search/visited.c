@@ -120,7 +120,7 @@ const uint8_t *vs_load(visited *v, uint32_t index)
     return pb_queued(v->prob, index);
 }
 
-bool vs_get(const visited *v, uint32_t index, uint8_t *out)
+bool vs_get(visited *v, uint32_t index, uint8_t *out)
 {
     if (v->plain)
         memcpy(out, ss_state(v->plain, index), v->state_bytes);

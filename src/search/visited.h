@@ -64,7 +64,7 @@ ss_status vs_insert(visited *v, const uint8_t *state, uint64_t key, uint32_t par
 const uint8_t *vs_load(visited *v, uint32_t index);
 /* Lossless stores: stored state `index` into `out`; false (nothing
  * written) for the probabilistic ones. */
-bool vs_get(const visited *v, uint32_t index, uint8_t *out);
+bool vs_get(visited *v, uint32_t index, uint8_t *out);
 /* The plain store, for callers that read states in place; NULL for the
  * other kinds. */
 const state_store *vs_plain(const visited *v);
