@@ -3,7 +3,7 @@
 # scripts/verify_suite.sh: TABLE or DIR/verify.tsv) run twice, with the
 # plain store and with `--store STORE`, and the two JSON reports compared
 # whole, less what may differ by design: the timings and the store's own
-# figures, and, for a probabilistic STORE (hash-compact, bitstate), the
+# figures (and the option itself), and, for a probabilistic STORE (hash-compact, bitstate), the
 # words that say whether the search was complete (result, complete,
 # incomplete, sound, unobserved) and the exit status 0 (plain) against 3.
 # Everything else (verdict, violations and their traces, deadlocks,
@@ -30,7 +30,7 @@ columns=(file protocol options expected) flags=() pattern=%s
 probabilistic=false
 case $store in hash-compact | bitstate) probabilistic=true ;; esac
 strip='del(.stats.seconds, .stats.states_per_s, .stats.bytes_per_state, .stats.peak_rss, .stats.store,
-           .stats.store_peak_bytes, .stats.probabilistic)'
+           .stats.store_peak_bytes, .stats.probabilistic, .options.store)'
 if $probabilistic; then
     strip="$strip | del(.result, .complete, .incomplete, .sound, .unobserved)"
 fi

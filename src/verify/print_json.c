@@ -117,7 +117,8 @@ static void json_options(FILE *out, const verify_result *v)
     proto_value_range(v->inst, &lo, &hi);
     fprintf(out, "},\"value_range\":[%ld,%ld],\"value_range_from\":\"%s\"", lo, hi,
             proto_values_derived(v->inst) ? "test" : "protocol");
-    fprintf(out, ",\"complete_outcomes\":%s", s->complete ? "true" : "false");
+    fprintf(out, ",\"complete_outcomes\":%s,\"store\":\"%s\"", s->complete ? "true" : "false",
+            vs_kind_name(s->bfs.store));
     fputs(",\"max_states\":", out);
     if (s->bfs.max_states)
         fprintf(out, "%" PRIu64, s->bfs.max_states);
