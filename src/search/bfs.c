@@ -11,7 +11,7 @@
 
 #define TIMEOUT_CHECK_MASK 4095u   /* look at the clock every 4096 states */
 #define PROGRESS_CHECK_MASK 255u   /* and every 256 when reporting progress */
-#define BATCH 16                   /* successors hashed and prefetched together */
+#define BATCH VS_BATCH             /* successors hashed and prefetched together */
 
 static void print_step(const bfs_search *s, uint32_t from, const bfs_step *st, FILE *out);
 
@@ -19,6 +19,7 @@ struct bfs_search {
     const nsi_model *m;
     const bfs_options *opt;
     visited *store;
+    bool batch_keys;        /* vs_batch_keys: keys computed per batch */
     bfs_result *res;
     uint32_t cur;           /* the state being expanded */
     uint32_t cur_level;     /* its BFS level */
@@ -96,6 +97,11 @@ static void store_successor(bfs_search *s, const uint8_t *next, uint64_t hash, i
 static void flush_batch(bfs_search *s)
 {
     size_t sb = s->m->state_bytes;
+    if (s->nbatch > 0 && !s->stopping && s->batch_keys) {
+        ss_status st = vs_keys(s->store, s->batch, sb, s->nbatch, s->batch_hash);
+        if (st != SS_NEW)
+            stop_with(s, refusal(st));
+    }
     for (int k = 0; k < s->nbatch && !s->stopping; k++)
         store_successor(s, s->batch + (size_t)k * sb, s->batch_hash[k], s->batch_rule[k], s->batch_ordinal[k]);
     s->nbatch = 0;
@@ -115,13 +121,15 @@ static void on_successor(void *ctx, const uint8_t *next, int rule)
         return;
     }
     size_t sb = s->m->state_bytes;
-    uint64_t h;
-    ss_status st = vs_key(s->store, next, &h);
-    if (st != SS_NEW) {
-        stop_with(s, refusal(st));
-        return;
+    uint64_t h = 0;
+    if (!s->batch_keys) {   /* else the whole batch's, in flush_batch */
+        ss_status st = vs_key(s->store, next, &h);
+        if (st != SS_NEW) {
+            stop_with(s, refusal(st));
+            return;
+        }
+        vs_prefetch(s->store, h);
     }
-    vs_prefetch(s->store, h);
     memcpy(s->batch + (size_t)s->nbatch * sb, next, sb);
     s->batch_hash[s->nbatch] = h;
     s->batch_ordinal[s->nbatch] = ordinal;
@@ -277,6 +285,7 @@ bfs_search *bfs_run(const nsi_model *model, const bfs_options *opt, bfs_result *
     s->batch = malloc(BATCH * model->state_bytes);
     ss_limits lim = {.max_bytes = opt->max_memory, .max_states = opt->max_states};
     s->store = vs_create(opt->store, model->state_bytes, &lim);
+    s->batch_keys = s->store && vs_batch_keys(s->store);
     if (!s->store || !s->batch) {
         vs_destroy(s->store);
         s->store = NULL;

@@ -52,6 +52,7 @@ struct tree_store {
     uint32_t *ref;              /* scratch: each node's reference */
     uint32_t *read_ref, *read_words;   /* ts_get's scratch (the hint's stays intact) */
     uint64_t *read_pair;
+    uint32_t *bwords, *bref;    /* ts_roots' scratch: TS_BATCH states' words and references */
     bool hint;                  /* the references of the state last ts_load()ed: */
     uint32_t *hint_ref;
     uint64_t *hint_pair;
@@ -200,10 +201,16 @@ static ss_status ps_add(pair_set *p, store_budget *b, uint64_t pair, uint64_t h,
 
 /* The number of `pair` in the set, adding it unless `room_left` is false
  * (the state limit, for the root). */
+/* The memo's entry for a pair of hash h (NULL: the set has none). */
+static pair_memo *memo_of(const pair_set *p, uint64_t h)
+{
+    return p->memo ? &p->memo[h & ((1u << MEMO_LOG2) - 1)] : NULL;
+}
+
 static ss_status ps_intern(pair_set *p, store_budget *b, uint64_t pair, bool room_left, uint32_t *ref)
 {
     uint64_t h = mix64(pair);
-    pair_memo *memo = p->memo ? &p->memo[h & ((1u << MEMO_LOG2) - 1)] : NULL;
+    pair_memo *memo = memo_of(p, h);
     if (memo && memo->ref && memo->pair == pair) {
         *ref = memo->ref - 1;
         return SS_OLD;
@@ -260,13 +267,16 @@ tree_store *ts_create(size_t state_bytes, const ss_limits *limits)
     t->hint_ref = calloc((size_t)n, sizeof *t->hint_ref);
     t->hint_pair = calloc((size_t)n, sizeof *t->hint_pair);
     t->read_ref = calloc((size_t)n, sizeof *t->read_ref);
+    t->bwords = calloc((size_t)TS_BATCH * (size_t)t->nwords, sizeof *t->bwords);
+    t->bref = calloc((size_t)TS_BATCH * (size_t)n, sizeof *t->bref);
     t->read_pair = calloc((size_t)n, sizeof *t->read_pair);
     t->read_words = calloc((size_t)t->nwords, sizeof *t->read_words);
     ca_init(&t->meta, META_BYTES, META_CHUNK_SHIFT);
     sb_account(&t->mem, sizeof *t + (size_t)n * (sizeof *t->node + sizeof *t->set + 3 * sizeof *t->ref +
-                                                 2 * sizeof *t->hint_pair) + (size_t)t->nwords * 8, 0);
+                                                 2 * sizeof *t->hint_pair + TS_BATCH * sizeof *t->bref) +
+                                   (size_t)t->nwords * (8 + TS_BATCH * sizeof *t->bwords), 0);
     bool ok = t->node && t->set && t->words && t->ref && t->hint_ref && t->hint_pair &&
-              t->read_ref && t->read_pair && t->read_words &&
+              t->read_ref && t->read_pair && t->read_words && t->bwords && t->bref &&
               sb_allows(&t->mem, 0);
     if (ok)
         build(t, 0, t->nwords);
@@ -293,6 +303,8 @@ void ts_destroy(tree_store *t)
     free(t->hint_ref);
     free(t->hint_pair);
     free(t->read_ref);
+    free(t->bwords);
+    free(t->bref);
     free(t->read_pair);
     free(t->read_words);
     free(t);
@@ -320,6 +332,72 @@ static ss_status intern_inner(tree_store *t, uint64_t *root)
             return st;
     }
     *root = child_ref(t, t->node[0].left) | (uint64_t)child_ref(t, t->node[0].right) << 32;
+    return SS_NEW;
+}
+
+/* A node's pair from its children in `words` and `ref`. */
+static uint64_t node_pair(const tree_store *t, int k, const uint32_t *words, const uint32_t *ref)
+{
+    int l = t->node[k].left, r = t->node[k].right;
+    uint64_t lv = l < 0 ? words[~l] : ref[l], rv = r < 0 ? words[~r] : ref[r];
+    return lv | rv << 32;
+}
+
+/* Node k of the batch's states: the hint or the memo answers where they
+ * can; the others' home slots are prefetched, then looked up, so that
+ * their cache misses overlap. */
+static ss_status intern_node_batch(tree_store *t, int k, int n)
+{
+    pair_set *p = &t->set[k];
+    uint64_t pair[TS_BATCH], h[TS_BATCH];
+    bool need[TS_BATCH];
+    for (int i = 0; i < n; i++) {
+        uint32_t *ref = t->bref + (size_t)i * t->nnodes;
+        pair[i] = node_pair(t, k, t->bwords + (size_t)i * t->nwords, ref);
+        need[i] = false;
+        if (t->hint && t->hint_pair[k] == pair[i]) {
+            ref[k] = t->hint_ref[k];
+            continue;
+        }
+        h[i] = mix64(pair[i]);
+        pair_memo *memo = memo_of(p, h[i]);
+        if (memo && memo->ref && memo->pair == pair[i]) {
+            ref[k] = memo->ref - 1;
+            continue;
+        }
+        need[i] = true;
+        __builtin_prefetch(&p->table[home_slot(h[i], p->lg)]);
+    }
+    for (int i = 0; i < n; i++) {
+        if (!need[i])
+            continue;
+        uint32_t *ref = t->bref + (size_t)i * t->nnodes;
+        ss_status st = ps_add(p, &t->mem, pair[i], h[i], true, &ref[k]);
+        if (st != SS_NEW && st != SS_OLD)
+            return st;
+        pair_memo *memo = memo_of(p, h[i]);
+        if (memo)
+            *memo = (pair_memo){pair[i], ref[k] + 1, 0};
+    }
+    return SS_NEW;
+}
+
+ss_status ts_roots(tree_store *t, const uint8_t *states, size_t stride, int n, uint64_t *roots)
+{
+    for (int i = 0; i < n; i++) {
+        uint32_t *w = t->bwords + (size_t)i * t->nwords;
+        w[t->nwords - 1] = 0;
+        memcpy(w, states + (size_t)i * stride, t->state_bytes);
+    }
+    for (int k = t->nnodes - 1; k > 0; k--) {
+        ss_status st = intern_node_batch(t, k, n);
+        if (st != SS_NEW)
+            return st;
+    }
+    for (int i = 0; i < n; i++) {
+        roots[i] = node_pair(t, 0, t->bwords + (size_t)i * t->nwords, t->bref + (size_t)i * t->nnodes);
+        ts_prefetch(t, roots[i]);
+    }
     return SS_NEW;
 }
 

@@ -58,6 +58,14 @@ ss_status ts_root(tree_store *t, const uint8_t *state, uint64_t *root);
 void ts_prefetch(const tree_store *t, uint64_t root);
 ss_status ts_insert_root(tree_store *t, uint64_t root, uint32_t parent, int rule, uint32_t *index);
 
+/* The most states ts_roots() takes at once. */
+#define TS_BATCH 16
+/* ts_root() for n (<= TS_BATCH) states at states + i*stride, node by node
+ * across the states so that their lookups' cache misses overlap; each
+ * root slot is prefetched.  SS_NEW, or the refusal of an inner pair (the
+ * roots are then not all written). */
+ss_status ts_roots(tree_store *t, const uint8_t *states, size_t stride, int n, uint64_t *roots);
+
 /* The index of a stored state equal to `state`, or false. */
 bool ts_find(tree_store *t, const uint8_t *state, uint32_t *index);
 

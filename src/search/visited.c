@@ -90,6 +90,24 @@ ss_status vs_key(visited *v, const uint8_t *state, uint64_t *key)
     return SS_NEW;
 }
 
+bool vs_batch_keys(const visited *v)
+{
+    return v->tree != NULL;
+}
+
+ss_status vs_keys(visited *v, const uint8_t *states, size_t stride, int n, uint64_t *keys)
+{
+    if (v->tree)
+        return ts_roots(v->tree, states, stride, n, keys);
+    for (int i = 0; i < n; i++) {
+        ss_status st = vs_key(v, states + (size_t)i * stride, &keys[i]);
+        if (st != SS_NEW)
+            return st;
+        vs_prefetch(v, keys[i]);
+    }
+    return SS_NEW;
+}
+
 ss_status vs_insert(visited *v, const uint8_t *state, uint64_t key, uint32_t parent, int rule,
                     unsigned ordinal, uint32_t *index)
 {

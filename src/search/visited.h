@@ -50,6 +50,13 @@ visited_kind vs_kind(const visited *v);
  * emitted, so that the search can prefetch (vs_prefetch) and insert
  * successors in batches. */
 ss_status vs_key(visited *v, const uint8_t *state, uint64_t *key);
+/* True when the store computes keys for a whole batch instead
+ * (vs_keys: the tree store, whose lookups overlap best across states). */
+bool vs_batch_keys(const visited *v);
+/* The keys of n (<= VS_BATCH) states at states + i*stride, each
+ * prefetched: SS_NEW, or a refusal. */
+#define VS_BATCH 16
+ss_status vs_keys(visited *v, const uint8_t *states, size_t stride, int n, uint64_t *keys);
 /* A hint: start loading what inserting the state of this key will touch. */
 void vs_prefetch(const visited *v, uint64_t key);
 /* Inserts `state`, whose vs_key() is `key`: as ss_insert(), plus the
