@@ -82,33 +82,44 @@ static void test_tree_round_trip(void)
         round_trip(sizes[i]);
 }
 
-/* Incremental inserts (ts_load then successors that change one word)
- * give the same indices as plain inserts. */
+/* Incremental inserts (ts_load then successors that change a word or
+ * two) and batched ones (ts_roots, then ts_insert_root in order) give the
+ * same indices as plain inserts. */
 static void test_tree_incremental(void)
 {
-    enum { B = 24, N = 3000 };
-    tree_store *a = ts_create(B, NULL), *b = ts_create(B, NULL);
+    enum { B = 24, N = 3000, K = 5 };
+    tree_store *a = ts_create(B, NULL), *b = ts_create(B, NULL), *c = ts_create(B, NULL);
     CU_ASSERT_PTR_NOT_NULL_FATAL(a);
     CU_ASSERT_PTR_NOT_NULL_FATAL(b);
-    uint8_t s[B] = {0}, cur[B];
-    uint32_t ia, ib;
-    ts_insert(a, s, SS_NO_PARENT, SS_NO_RULE, &ia);
-    ts_insert(b, s, SS_NO_PARENT, SS_NO_RULE, &ib);
-    uint64_t x = 12345;
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    uint8_t s[K][B] = {{0}}, cur[B];
+    uint32_t ia, ib, ic;
+    ts_insert(a, s[0], SS_NO_PARENT, SS_NO_RULE, &ia);
+    ts_insert(b, s[0], SS_NO_PARENT, SS_NO_RULE, &ib);
+    ts_insert(c, s[0], SS_NO_PARENT, SS_NO_RULE, &ic);
+    uint64_t x = 12345, roots[K];
     bool same = true;
     for (uint32_t i = 0; i < N && i < ts_count(a); i++) {
         ts_load(a, i, cur);
-        for (int k = 0; k < 3; k++) {
-            memcpy(s, cur, B);
-            s[next_random(&x) % B] = (uint8_t)(next_random(&x) % 4);
-            ss_status sa = ts_insert(a, s, i, k, &ia), sb = ts_insert(b, s, i, k, &ib);
-            same = same && sa == sb && ia == ib;
+        ts_load(c, i, cur);
+        for (int k = 0; k < K; k++) {
+            memcpy(s[k], cur, B);
+            s[k][next_random(&x) % B] = (uint8_t)(next_random(&x) % 4);
+            s[k][next_random(&x) % B] = (uint8_t)(next_random(&x) % 4);
+        }
+        same = same && ts_roots(c, &s[0][0], B, K, roots) == SS_NEW;
+        for (int k = 0; k < K; k++) {
+            ss_status sa = ts_insert(a, s[k], i, k, &ia), sb = ts_insert(b, s[k], i, k, &ib);
+            ss_status sc = ts_insert_root(c, roots[k], i, k, &ic);
+            same = same && sa == sb && ia == ib && sc == sa && ic == ia;
         }
     }
     CU_ASSERT_TRUE(same);
     CU_ASSERT_EQUAL(ts_count(a), ts_count(b));
+    CU_ASSERT_EQUAL(ts_count(c), ts_count(b));
     ts_destroy(a);
     ts_destroy(b);
+    ts_destroy(c);
 }
 
 /* Sharing.  States of 64 bytes (16 words, 15 inner nodes): the left half
