@@ -10,6 +10,7 @@
 #include "cli/model_path.h"
 #include "protocol/options.h"
 #include "search/par_bfs.h"
+#include "search/visited.h"
 #include "verify/limit_args.h"
 
 const char *check_args_protocol_path(const char *cmd, const char *name, FILE *err)
@@ -101,6 +102,10 @@ int check_args_option(int ch, const char *cmd, verify_settings *s, FILE *err)
         return -1;
     case 's': case 'M': case 't':
         return limit_option(ch, cmd, s, err);
+    case 'S':
+        if (!vs_kind_parse(optarg, &s->bfs.store))
+            return option_error(err, cmd, "--store takes plain, tree, hash-compact or bitstate, not", optarg);
+        return -1;
     case 'R':
         if (strcmp(optarg, "undefined") && strcmp(optarg, "check"))
             return option_error(err, cmd, "--racy takes check or undefined, not", optarg);

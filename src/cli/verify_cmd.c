@@ -36,7 +36,7 @@ static void usage(FILE *to)
             "                         [--max-states N] [--max-memory BYTES] [--timeout SECONDS] [--threads N]\n"
             "                         [--net fifo|unordered] [--const NAME=VALUE] [--unroll N]\n"
             "                         [--trace short|full] [--progress[=SECONDS] | --no-progress] [--complete]\n"
-            "                         [--racy check|undefined] [--report FILE.html] LITMUS|DIR...\n"
+            "                         [--racy check|undefined] [--store KIND] [--report FILE.html] LITMUS|DIR...\n"
             "  --protocol P   protocol tables (models/P.proto), e.g. gpu_vi\n"
             "  --model M      memory model to compare outcomes with: %s;\n"
             "                 or the path of a .cat file; none: compare nothing (deadlocks,\n"
@@ -49,6 +49,12 @@ static void usage(FILE *to)
             "  --threads N    search with N threads (default: the cores this process may use, %d\n"
             "                 here); the same states, transitions, verdicts and traces as one\n"
             "                 thread.  The liveness pass (--liveness) runs on one thread\n"
+            "  --store KIND   the visited-state store: plain (every state whole, the default),\n"
+            "                 tree (lossless tree compression: fewer bytes a state), or the\n"
+            "                 probabilistic hash-compact (a 64-bit fingerprint a state) and\n"
+            "                 bitstate (3 bits a state in a bit array of half --max-memory, else\n"
+            "                 128 MiB): these may miss states, print the bound, and never pass\n"
+            "                 (Result Incomplete, 'probabilistic', exit 3); what they find is real\n"
             "  --net          make every channel of the protocol fifo or unordered\n"
             "  --const N=V    override a configuration constant of the protocol; the value\n"
             "                 range is the one each test needs unless N is its constant\n"
@@ -77,7 +83,8 @@ static void usage(FILE *to)
           "                 machine produces (reference models/" VERIFY_MCA_MODEL ".cat)\n"
           "A directory stands for every *.litmus below it.  Exit status: 0 every test passed;\n"
           "1 a violation (it stands even if the search was cut); 2 unusable input, arguments\n"
-          "or output; 3 some search incomplete (a limit, a signal, the value range) or some\n"
+          "or output; 3 some search incomplete (a limit, a signal, the value range, a\n"
+          "probabilistic store) or some\n"
           "liveness answer unknown.\n",
           to);
 }
@@ -170,6 +177,7 @@ static int parse_options(int argc, char **argv, verify_opts *o, FILE *out, FILE 
         {"cat", required_argument, NULL, 'm'},      {"complete", no_argument, NULL, 'C'},
         {"racy", required_argument, NULL, 'R'},     {"threads", required_argument, NULL, 'J'},
         {"report", required_argument, NULL, 'H'},
+        {"store", required_argument, NULL, 'S'},
         {"liveness", no_argument, NULL, 'L'},       {"fairness", required_argument, NULL, 'F'},
         {"occupancy", required_argument, NULL, 'O'}, {"preempt", no_argument, NULL, 'E'},
         {"write-atomicity", no_argument, NULL, 'W'}, {"set-libdir", required_argument, NULL, 'I'},
@@ -188,7 +196,7 @@ static int parse_options(int argc, char **argv, verify_opts *o, FILE *out, FILE 
         int status = parse_one(ch, o, err);
         if (status == 3)     /* a scheduling option's own message is out */
             return 2;
-        if (status == 2 && !strchr("sMtncuTPRJ", ch))     /* these wrote their own message */
+        if (status == 2 && !strchr("sMtncuTPRJS", ch))     /* these wrote their own message */
             unknown_option(argv[optind - 1], err);
         if (status >= 0)
             return status;

@@ -40,7 +40,9 @@ static bool pick(const graph_input *g, const verify_collector *f, const bfs_sear
     } else if (r->deadlocks_kept) {
         *state = r->deadlock_index[0];
         proto_reason reasons[MAX_REASONS];
-        int k = proto_stuck_reasons(g->inst, bfs_state(s, *state), reasons, MAX_REASONS);
+        uint8_t *buf = GC_MALLOC_ATOMIC(bfs_model(s)->state_bytes);
+        const uint8_t *st = buf ? bfs_state(s, *state, buf) : NULL;
+        int k = st ? proto_stuck_reasons(g->inst, st, reasons, MAX_REASONS) : 0;
         fputs("deadlock", mem);
         for (int i = 0; i < k && i < MAX_REASONS; i++)
             fprintf(mem, "\n%s: %s", reasons[i].who, reasons[i].why);
@@ -65,11 +67,17 @@ static msc_chart *chart_of(const graph_input *g, const bfs_search *s, uint32_t i
     bfs_step *steps = bfs_trace(s, index, &n);
     if (!steps)
         return NULL;
+    uint8_t *states = bfs_trace_states(s, steps, n);
+    if (!states) {
+        free(steps);
+        return NULL;
+    }
+    size_t sb = bfs_model(s)->state_bytes;
     proto_step_desc *d = GC_MALLOC(sizeof *d * (n ? n : 1));
     for (size_t k = 1; k < n; k++)
-        proto_describe_step(g->inst, bfs_state(s, steps[k - 1].state), steps[k].rule, bfs_state(s, steps[k].state),
-                            &d[k - 1]);
+        proto_describe_step(g->inst, states + (k - 1) * sb, steps[k].rule, states + k * sb, &d[k - 1]);
     free(steps);
+    free(states);
     *nsteps = (int)n - 1;
     return msc_build(g->inst, d, *nsteps);
 }

@@ -326,17 +326,19 @@ static json_t *trace_json_of(const page *p, const violation *w, msc_chart **char
     proto_state_field *a = GC_MALLOC_ATOMIC(sizeof *a * (size_t)(nf ? nf : 1));
     proto_state_field *b = GC_MALLOC_ATOMIC(sizeof *b * (size_t)(nf ? nf : 1));
     proto_step_desc *d = GC_MALLOC(sizeof *d * (n ? n : 1));     /* holds pointers: the chart keeps them */
-    if (!steps || n == 0)
+    uint8_t *states = steps && n ? bfs_trace_states(s, steps, n) : NULL;
+    if (!states)
         return free(steps), NULL;
+    size_t sb = m->state_bytes;
     json_t *list = json_array();
     for (size_t k = 0; k < n; k++) {
-        const uint8_t *to = bfs_state(s, steps[k].state);
-        const uint8_t *next = k + 1 < n ? bfs_state(s, steps[k + 1].state) : NULL;
+        const uint8_t *to = states + k * sb;
+        const uint8_t *next = k + 1 < n ? states + (k + 1) * sb : NULL;
         json_t *st;
         if (k == 0) {
             st = json_pack("{ss}", "text", "initial state");
         } else {
-            const uint8_t *from = bfs_state(s, steps[k - 1].state);
+            const uint8_t *from = states + (k - 1) * sb;
             st = step_json(p, from, steps[k].rule, to);
             proto_describe_step(p->v->inst, from, steps[k].rule, to, &d[k - 1]);
         }
@@ -349,12 +351,13 @@ static json_t *trace_json_of(const page *p, const violation *w, msc_chart **char
     }
     json_t *o = json_pack("{ss ss so}", "kind", w->kind, "title", w->title, "steps", list);
     if (strcmp(w->kind, "deadlock") == 0)
-        json_object_set_new(o, "stuck", stuck_json(p->v->inst, bfs_state(s, w->index)));
+        json_object_set_new(o, "stuck", stuck_json(p->v->inst, states + (n - 1) * sb));
     if (cycle_from)
         json_object_set_new(o, "cycle_from", json_integer((json_int_t)cycle_from));
     *nsteps = (int)n - 1;
     *chart = msc_build(p->v->inst, d, *nsteps);
     free(steps);
+    free(states);
     return o;
 }
 

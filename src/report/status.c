@@ -32,6 +32,7 @@ const char *sc_cut_name(enum sc_cut cut)
     case SC_CUT_INTERRUPTED: return "interrupted";
     case SC_CUT_VIOLATION: return "violation";
     case SC_CUT_VALUE_RANGE: return "value-range";
+    case SC_CUT_PROBABILISTIC: return "probabilistic";
     }
     return NULL;
 }
@@ -47,6 +48,7 @@ const char *sc_cut_phrase(enum sc_cut cut)
     case SC_CUT_INTERRUPTED: return "interrupted by a signal";
     case SC_CUT_VIOLATION: return "stopped at the first invariant violation";
     case SC_CUT_VALUE_RANGE: return "steps that would leave the value range were not taken";
+    case SC_CUT_PROBABILISTIC: return "the search was probabilistic and may have missed states (--store)";
     }
     return "";
 }

@@ -36,6 +36,7 @@ enum sc_cut {
     SC_CUT_INTERRUPTED,      /* SIGINT or SIGTERM */
     SC_CUT_VIOLATION,        /* the search stopped at its first invariant violation */
     SC_CUT_VALUE_RANGE,      /* a step would have left the value range and was not taken */
+    SC_CUT_PROBABILISTIC,    /* a probabilistic store (verify --store) may have missed states */
 };
 
 /* The more serious of two statuses (2 > 1 > 3 > 0); any other value

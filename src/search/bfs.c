@@ -8,27 +8,30 @@
 
 #include "base/clock.h"
 #include "search/par_bfs.h"
+#include "search/prob_store.h"
 
 #define TIMEOUT_CHECK_MASK 4095u   /* look at the clock every 4096 states */
 #define PROGRESS_CHECK_MASK 255u   /* and every 256 when reporting progress */
-#define BATCH 16                   /* successors hashed and prefetched together */
+#define BATCH VS_BATCH             /* successors hashed and prefetched together */
 
 static void print_step(const bfs_search *s, uint32_t from, const bfs_step *st, FILE *out);
 
 struct bfs_search {
     const nsi_model *m;
     const bfs_options *opt;
-    state_store *store;
+    visited *store;
     par_bfs *par;           /* instead of `store` when several threads searched */
+    bool batch_keys;        /* vs_batch_keys: keys computed per batch */
     bfs_result *res;
     uint32_t cur;           /* the state being expanded */
     uint32_t cur_level;     /* its BFS level */
     uint64_t emitted;       /* successors of `cur` so far */
     bool stopping;
-    /* Successors waiting to be inserted: their bytes, hashes and rules. */
+    /* Successors waiting to be inserted: their bytes, keys (vs_key), rules and ordinals. */
     uint8_t *batch;
     uint64_t batch_hash[BATCH];
     int batch_rule[BATCH];
+    unsigned batch_ordinal[BATCH];
     int nbatch;
 };
 
@@ -76,15 +79,15 @@ static bfs_stop refusal(ss_status st)
 }
 
 /* Inserts one successor of s->cur. */
-static void store_successor(bfs_search *s, const uint8_t *next, uint64_t hash, int rule)
+static void store_successor(bfs_search *s, const uint8_t *next, uint64_t hash, int rule, unsigned ordinal)
 {
     uint32_t index;
-    ss_status st = ss_insert_hashed(s->store, next, hash, s->cur, rule, &index);
+    ss_status st = vs_insert(s->store, next, hash, s->cur, rule, ordinal, &index);
     if (st != SS_NEW && st != SS_OLD) {
         stop_with(s, refusal(st));
         return;
     }
-    if (s->opt->on_edge)
+    if (s->opt->on_edge)   /* never with a probabilistic store (bfs_run) */
         s->opt->on_edge(s->opt->edge_ctx, s->cur, index, rule);
     if (st == SS_OLD)
         return;
@@ -96,8 +99,13 @@ static void store_successor(bfs_search *s, const uint8_t *next, uint64_t hash, i
 static void flush_batch(bfs_search *s)
 {
     size_t sb = s->m->state_bytes;
+    if (s->nbatch > 0 && !s->stopping && s->batch_keys) {
+        ss_status st = vs_keys(s->store, s->batch, sb, s->nbatch, s->batch_hash);
+        if (st != SS_NEW)
+            stop_with(s, refusal(st));
+    }
     for (int k = 0; k < s->nbatch && !s->stopping; k++)
-        store_successor(s, s->batch + (size_t)k * sb, s->batch_hash[k], s->batch_rule[k]);
+        store_successor(s, s->batch + (size_t)k * sb, s->batch_hash[k], s->batch_rule[k], s->batch_ordinal[k]);
     s->nbatch = 0;
 }
 
@@ -106,18 +114,27 @@ static void flush_batch(bfs_search *s)
 static void on_successor(void *ctx, const uint8_t *next, int rule)
 {
     bfs_search *s = ctx;
-    s->emitted++;
+    unsigned ordinal = (unsigned)s->emitted++;
     if (s->stopping)
         return;
-    if (rule < 0 || rule >= s->m->nrules) {
+    /* A probabilistic store replays paths by ordinal (16 bits). */
+    if (rule < 0 || rule >= s->m->nrules || (s->res->probabilistic && ordinal >= PB_MAX_ORDINAL)) {
         stop_with(s, BFS_BAD_MODEL);
         return;
     }
     size_t sb = s->m->state_bytes;
-    uint64_t h = ss_hash(next, sb);
-    ss_prefetch(s->store, h);
+    uint64_t h = 0;
+    if (!s->batch_keys) {   /* else the whole batch's, in flush_batch */
+        ss_status st = vs_key(s->store, next, &h);
+        if (st != SS_NEW) {
+            stop_with(s, refusal(st));
+            return;
+        }
+        vs_prefetch(s->store, h);
+    }
     memcpy(s->batch + (size_t)s->nbatch * sb, next, sb);
     s->batch_hash[s->nbatch] = h;
+    s->batch_ordinal[s->nbatch] = ordinal;
     s->batch_rule[s->nbatch++] = rule;
     if (s->nbatch == BATCH)
         flush_batch(s);
@@ -133,7 +150,7 @@ static void note_deadlock(bfs_result *r, uint32_t index)
 static void expand(bfs_search *s, uint32_t index, const bfs_options *opt)
 {
     const nsi_model *m = s->m;
-    const uint8_t *state = ss_state(s->store, index);
+    const uint8_t *state = vs_load(s->store, index);
     s->cur = index;
     s->emitted = 0;
     m->successors(m->ctx, state, on_successor, s);
@@ -148,6 +165,8 @@ static void expand(bfs_search *s, uint32_t index, const bfs_options *opt)
     }
     if (s->emitted == 0 && !final)
         note_deadlock(s->res, index);
+    if (opt->on_expanded)
+        opt->on_expanded(opt->expanded_ctx, index);
 }
 
 static bool model_ok(const nsi_model *m)
@@ -166,7 +185,10 @@ static bool store_initial(bfs_search *s)
     }
     s->m->initial(s->m->ctx, init);
     uint32_t index;
-    ss_status st = ss_insert(s->store, init, SS_NO_PARENT, SS_NO_RULE, &index);
+    uint64_t key;
+    ss_status st = vs_key(s->store, init, &key);
+    if (st == SS_NEW)
+        st = vs_insert(s->store, init, key, SS_NO_PARENT, SS_NO_RULE, 0, &index);
     if (st == SS_NEW)
         check_new(s, init, index);
     else
@@ -184,13 +206,13 @@ static void report_progress(bfs_search *s, const bfs_options *opt, uint32_t i, d
         return;
     *next = t + opt->progress_every_s;
     bfs_progress p = {
-        .states = ss_count(s->store),
+        .states = vs_count(s->store),
         .expanded = s->res->expanded,
-        .queue = ss_count(s->store) - i,
+        .queue = vs_count(s->store) - i,
         .transitions = s->res->transitions,
         .depth = s->cur_level,
         .seconds = t - t0,
-        .store_bytes = ss_bytes(s->store),
+        .store_bytes = vs_bytes(s->store),
     };
     p.states_per_s = p.seconds > 0 ? (double)p.states / p.seconds : 0.0;
     opt->progress(opt->progress_ctx, &p);
@@ -201,10 +223,10 @@ static void explore(bfs_search *s, const bfs_options *opt, double t0)
     uint32_t level_end = 1;
     bool reporting = opt->progress && opt->progress_every_s > 0;
     double next_report = t0 + (reporting ? opt->progress_every_s : 0);
-    for (uint32_t i = 0; i < ss_count(s->store) && !s->stopping; i++) {
+    for (uint32_t i = 0; i < vs_count(s->store) && !s->stopping; i++) {
         if (i == level_end) {
             s->cur_level++;
-            level_end = ss_count(s->store);
+            level_end = vs_count(s->store);
         }
         if (reporting && (i & PROGRESS_CHECK_MASK) == 0)
             report_progress(s, opt, i, t0, &next_report);
@@ -224,13 +246,15 @@ static void explore(bfs_search *s, const bfs_options *opt, double t0)
 static void finish_stats(bfs_search *s, double t0)
 {
     bfs_result *r = s->res;
-    r->complete = r->stop == BFS_EXHAUSTED;
+    r->complete = r->stop == BFS_EXHAUSTED && !r->probabilistic;
     r->seconds = clock_now() - t0;
     if (s->store) {
-        r->states = ss_count(s->store);
-        r->store_bytes = ss_bytes(s->store);
-        r->store_peak_bytes = ss_peak_bytes(s->store);
-        r->bytes_per_state = ss_bytes_per_state(s->store);
+        r->states = vs_count(s->store);
+        r->store_bytes = vs_bytes(s->store);
+        r->store_peak_bytes = vs_peak_bytes(s->store);
+        r->bytes_per_state = r->states ? (double)r->store_bytes / (double)r->states : 0.0;
+        r->omission = vs_omission(s->store);
+        r->bitstate_bits = vs_bits(s->store);
     }
     r->states_per_s = r->seconds > 0 ? (double)r->states / r->seconds : 0.0;
     r->peak_rss = bfs_peak_rss();
@@ -265,7 +289,8 @@ bfs_search *bfs_run(const nsi_model *model, const bfs_options *opt, bfs_result *
     res->stop = BFS_EXHAUSTED;
     if (!opt)
         opt = &none;
-    if (opt->threads > 1 && !opt->on_edge)
+    /* the parallel search has the plain store's layout only (par_store.h) */
+    if (opt->threads > 1 && !opt->on_edge && opt->store == VISITED_PLAIN)
         return run_parallel(model, opt, res);
     bfs_search *s = calloc(1, sizeof *s);
     if (!s || !model_ok(model)) {
@@ -276,11 +301,19 @@ bfs_search *bfs_run(const nsi_model *model, const bfs_options *opt, bfs_result *
     s->m = model;
     s->opt = opt;
     s->res = res;
+    res->store = opt->store;
+    res->probabilistic = vs_kind_probabilistic(opt->store);
+    if (res->probabilistic && opt->on_edge) {   /* no index for a state seen before */
+        res->stop = BFS_BAD_MODEL;
+        free(s);
+        return NULL;
+    }
     s->batch = malloc(BATCH * model->state_bytes);
     ss_limits lim = {.max_bytes = opt->max_memory, .max_states = opt->max_states};
-    s->store = ss_create(model->state_bytes, &lim);
+    s->store = vs_create(opt->store, model->state_bytes, &lim);
+    s->batch_keys = s->store && vs_batch_keys(s->store);
     if (!s->store || !s->batch) {
-        ss_destroy(s->store);
+        vs_destroy(s->store);
         s->store = NULL;
         stop_with(s, BFS_MAX_MEMORY);
     }
@@ -300,7 +333,7 @@ void bfs_free(bfs_search *s)
 {
     if (!s)
         return;
-    ss_destroy(s->store);
+    vs_destroy(s->store);
     par_bfs_free(s->par);
     free(s->batch);
     free(s);
@@ -308,27 +341,109 @@ void bfs_free(bfs_search *s)
 
 const state_store *bfs_store(const bfs_search *s)
 {
-    return s->store;
-}
-
-const uint8_t *bfs_state(const bfs_search *s, uint32_t index)
-{
-    return s->par ? par_bfs_state(s->par, index) : ss_state(s->store, index);
+    return s->par ? NULL : vs_plain(s->store);
 }
 
 uint32_t bfs_count(const bfs_search *s)
 {
-    return s->par ? par_bfs_count(s->par) : ss_count(s->store);
+    return s->par ? par_bfs_count(s->par) : vs_count(s->store);
 }
 
 static uint32_t parent_of(const bfs_search *s, uint32_t index)
 {
-    return s->par ? par_bfs_parent(s->par, index) : ss_parent(s->store, index);
+    return s->par ? par_bfs_parent(s->par, index) : vs_parent(s->store, index);
 }
 
 static int rule_of(const bfs_search *s, uint32_t index)
 {
-    return s->par ? par_bfs_rule(s->par, index) : ss_rule(s->store, index);
+    return s->par ? par_bfs_rule(s->par, index) : vs_rule(s->store, index);
+}
+
+/* Replay: the successor with ordinal `want` of one state. */
+typedef struct replay_step {
+    unsigned want, seen;
+    int rule;
+    size_t bytes;
+    uint8_t *out;
+    bool found;
+} replay_step;
+
+static void on_replay(void *ctx, const uint8_t *next, int rule)
+{
+    replay_step *r = ctx;
+    if (r->seen++ != r->want)
+        return;
+    memcpy(r->out, next, r->bytes);
+    r->found = rule == r->rule;
+}
+
+/* The states of a path of a probabilistic store, rebuilt from the initial
+ * state: each step takes the successor with the stored ordinal and checks
+ * its rule.  `out` holds n states. */
+static bool replay_path(const bfs_search *s, const bfs_step *steps, size_t n, uint8_t *out)
+{
+    const nsi_model *m = s->m;
+    size_t sb = m->state_bytes;
+    memset(out, 0, sb);
+    m->initial(m->ctx, out);
+    if (m->canonicalize)
+        m->canonicalize(m->ctx, out);
+    for (size_t k = 1; k < n; k++) {
+        uint8_t *next = out + k * sb;
+        replay_step r = {.want = vs_ordinal(s->store, steps[k].state), .rule = steps[k].rule, .bytes = sb,
+                         .out = next};
+        m->successors(m->ctx, out + (k - 1) * sb, on_replay, &r);
+        if (!r.found)
+            return false;
+        if (m->canonicalize)
+            m->canonicalize(m->ctx, next);
+    }
+    return true;
+}
+
+static bool replay_state(const bfs_search *s, uint32_t index, uint8_t *out)
+{
+    size_t n = 0;
+    bfs_step *steps = bfs_trace(s, index, &n);
+    uint8_t *path = steps ? malloc(n * s->m->state_bytes) : NULL;
+    bool ok = path && replay_path(s, steps, n, path);
+    if (ok)
+        memcpy(out, path + (n - 1) * s->m->state_bytes, s->m->state_bytes);
+    free(steps);
+    free(path);
+    return ok;
+}
+
+uint8_t *bfs_trace_states(const bfs_search *s, const bfs_step *steps, size_t n)
+{
+    size_t sb = s->m->state_bytes;
+    uint8_t *out = malloc((n ? n : 1) * sb);
+    if (!out || n == 0)
+        return out;
+    if (!s->par && vs_kind_probabilistic(vs_kind(s->store))) {
+        if (replay_path(s, steps, n, out))
+            return out;
+        free(out);
+        return NULL;
+    }
+    for (size_t k = 0; k < n; k++) {
+        const uint8_t *st = bfs_state(s, steps[k].state, out + k * sb);
+        if (st != out + k * sb)
+            memcpy(out + k * sb, st, sb);
+    }
+    return out;
+}
+
+const uint8_t *bfs_state(const bfs_search *s, uint32_t index, uint8_t *buf)
+{
+    if (s->par)
+        return par_bfs_state(s->par, index);
+    const state_store *plain = vs_plain(s->store);
+    if (plain)
+        return ss_state(plain, index);
+    if (vs_get(s->store, index, buf))
+        return buf;
+    return replay_state(s, index, buf) ? buf : NULL;
 }
 
 bfs_step *bfs_trace(const bfs_search *s, uint32_t index, size_t *len)
@@ -366,9 +481,12 @@ static void print_step(const bfs_search *s, uint32_t from, const bfs_step *st, F
     const nsi_model *m = s->m;
     char *buf = NULL;
     size_t len = 0;
-    FILE *mem = m->describe ? open_memstream(&buf, &len) : NULL;
+    uint8_t *states = m->describe ? malloc(2 * m->state_bytes) : NULL;
+    const uint8_t *a = states ? bfs_state(s, from, states) : NULL;
+    const uint8_t *b = a ? bfs_state(s, st->state, states + m->state_bytes) : NULL;
+    FILE *mem = b ? open_memstream(&buf, &len) : NULL;
     if (mem) {
-        m->describe(m->ctx, bfs_state(s, from), st->rule, bfs_state(s, st->state), mem);
+        m->describe(m->ctx, a, st->rule, b, mem);
         fclose(mem);
         while (len > 0 && (buf[len - 1] == '\n' || buf[len - 1] == '\r'))
             buf[--len] = '\0';
@@ -377,6 +495,7 @@ static void print_step(const bfs_search *s, uint32_t from, const bfs_step *st, F
         fprintf(out, "rule %d\n", st->rule);
     }
     free(buf);
+    free(states);
 }
 
 void bfs_print_trace(const bfs_search *s, uint32_t index, FILE *out)
@@ -409,9 +528,25 @@ const char *bfs_stop_name(bfs_stop stop)
     return "unknown";
 }
 
+/* What a probabilistic store may have missed, in words. */
+static void print_omission(const bfs_result *r, FILE *out)
+{
+    if (r->store == VISITED_BITSTATE)
+        fprintf(out, "bit-state: %llu bits, %d per state, hash factor %.1f, expected states missed %.3g "
+                "(coverage about %.4f%%)\n", (unsigned long long)r->bitstate_bits, PB_BITSTATE_K,
+                r->states ? (double)r->bitstate_bits / (double)r->states : 0.0, r->omission,
+                r->states ? 100.0 * (double)r->states / ((double)r->states + r->omission) : 100.0);
+    else
+        fprintf(out, "hash compaction: 64-bit fingerprints, probability that a state was missed at most %.3g\n",
+                r->omission);
+}
+
 static void print_stop(const bfs_result *r, FILE *out)
 {
-    if (r->stop == BFS_EXHAUSTED)
+    if (r->stop == BFS_EXHAUSTED && r->probabilistic)
+        fprintf(out, "search: probabilistic (every state the %s store took as new explored; it may have missed "
+                "states)\n", vs_kind_name(r->store));
+    else if (r->stop == BFS_EXHAUSTED)
         fprintf(out, "search: complete (every reachable state explored)\n");
     else if (r->stop == BFS_VIOLATION)
         fprintf(out, "search: stopped at a violation of %s (partial statistics)\n",
@@ -426,6 +561,10 @@ static void print_stop(const bfs_result *r, FILE *out)
 void bfs_print_stats(const bfs_result *r, FILE *out)
 {
     print_stop(r, out);
+    if (r->probabilistic)
+        print_omission(r, out);
+    if (r->store != VISITED_PLAIN)
+        fprintf(out, "store: %s\n", vs_kind_name(r->store));
     fprintf(out, "threads: %d\n", r->threads);
     fprintf(out, "states: %llu\n", (unsigned long long)r->states);
     fprintf(out, "transitions: %llu\n", (unsigned long long)r->transitions);

@@ -19,10 +19,7 @@
  * result says which one, its statistics are those of the partial search,
  * and `complete` is false.  The search object outlives bfs_run() so that
  * traces can be read from it; bfs_free() releases it (malloc'd memory, no
- * GC).  With bfs_options.threads > 1 (and no on_edge) bfs_run() hands the
- * search to search/par_bfs.h, which gives the same results, indices and
- * traces on several threads; the search object then serves states through
- * bfs_state() only.  A search object is not thread-safe; no global state.
+ * GC).  Not thread-safe; no global state.
  */
 #ifndef SCOPECHECK_SEARCH_BFS_H
 #define SCOPECHECK_SEARCH_BFS_H
@@ -35,6 +32,7 @@
 
 #include "search/nsi.h"
 #include "search/state_store.h"
+#include "search/visited.h"
 
 #define BFS_KEEP_DEADLOCKS 8
 
@@ -86,10 +84,21 @@ typedef struct bfs_options {
      * non-zero the search stops as a limit would (BFS_INTERRUPTED).  The
      * caller owns it (a signal handler sets it); the search only reads. */
     const volatile sig_atomic_t *stop;
+    /* The visited-state store (search/visited.h); the zero value is the
+     * plain store.  A probabilistic one (hash compaction, bit-state)
+     * cannot give `on_edge` the index of a state seen before: bfs_run
+     * refuses the two together (BFS_BAD_MODEL). */
+    visited_kind store;
+    /* Optional: called after each state is expanded, with its index (the
+     * verify command notes there where unhandled events first appear
+     * when the store cannot give states back to look again). */
+    void (*on_expanded)(void *ctx, uint32_t index);
+    void *expanded_ctx;
     /* Threads to search with: 0 or 1, this thread alone (bfs.c); more,
      * the level-synchronous search of search/par_bfs.h, same results.
-     * With on_edge set the search runs on one thread whatever this says
-     * (the liveness pass is single-threaded). */
+     * With on_edge set, or a store other than the plain one, the search
+     * runs on one thread whatever this says (the liveness pass and the
+     * compact stores are single-threaded). */
     int threads;
 } bfs_options;
 
@@ -112,6 +121,14 @@ typedef struct bfs_result {
     size_t store_peak_bytes;     /* counting both tables while doubling */
     double bytes_per_state;      /* store_bytes / states */
     size_t peak_rss;             /* VmHWM of the process, bytes (0: unknown) */
+    visited_kind store;          /* the store the search used */
+    /* The store is probabilistic: an exhausted search may have missed
+     * states, so `complete` is false and `omission` bounds the miss
+     * (hash compaction: the probability that any state was missed;
+     * bit-state: the expected number of states missed; docs/search.md). */
+    bool probabilistic;
+    double omission;
+    uint64_t bitstate_bits;      /* bit-state: the bit array's size in bits */
     int threads;                 /* how many threads searched */
 } bfs_result;
 
@@ -132,13 +149,28 @@ bfs_search *bfs_run(const nsi_model *model, const bfs_options *opt, bfs_result *
 
 void bfs_free(bfs_search *s);
 
-/* The store of a one-thread search; NULL when several threads searched
- * (read states through bfs_state and bfs_count, which serve both). */
+/* The plain store of a one-thread search (bfs_options.store
+ * VISITED_PLAIN), to read states in place; NULL with any other store or
+ * when several threads searched: use bfs_state(). */
 const state_store *bfs_store(const bfs_search *s);
 
-/* The stored state of `index` (below bfs_count), valid until bfs_free. */
-const uint8_t *bfs_state(const bfs_search *s, uint32_t index);
-/* How many states are stored; indices run 0..bfs_count-1 in BFS order. */
+/* Stored state `index`, with any store: a pointer into the plain store,
+ * or into the parallel search's store (`buf` unused then),
+ * or `buf` (state_bytes bytes, the caller's) filled from the tree store
+ * or, for a probabilistic store, by replaying the path's rules from the
+ * initial state (each step the ordinal-th successor of the one before: a
+ * concrete run of the model).  NULL only when a replay fails (a model
+ * whose successors changed) or memory runs out.  Valid until `buf` is
+ * reused or the search freed. */
+const uint8_t *bfs_state(const bfs_search *s, uint32_t index, uint8_t *buf);
+
+/* The states of a trace (bfs_trace's steps, n of them), n * state_bytes
+ * bytes, malloc'd (the caller frees it): for a probabilistic store one
+ * replay along the whole path.  NULL when out of memory or a replay
+ * fails. */
+uint8_t *bfs_trace_states(const bfs_search *s, const bfs_step *steps, size_t n);
+
+/* Stored states (any store). */
 uint32_t bfs_count(const bfs_search *s);
 
 /* The shortest path from the initial state to `index`: a malloc'd array
@@ -160,7 +192,8 @@ const nsi_model *bfs_model(const bfs_search *s);
 const char *bfs_stop_name(bfs_stop stop);
 
 /* The statistics, one "key: value" line each, with a line that says when
- * the search stopped early and its figures are partial. */
+ * the search stopped early and its figures are partial, or that it was
+ * probabilistic and what it may have missed. */
 void bfs_print_stats(const bfs_result *r, FILE *out);
 
 /* Peak resident set of this process (VmHWM), bytes; 0 when unknown. */

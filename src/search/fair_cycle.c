@@ -111,6 +111,7 @@ typedef struct search {
     uint32_t stamp;
     int thread;               /* the thread being checked */
     uint64_t *enabled_all, *taken, *unit_scratch;
+    uint8_t *state_buf;          /* two states, read back from any store (bfs_state) */
     uint32_t *members;        /* the vertices of one component */
     fc_result *res;
     bool reported[64];        /* per thread (up to 64) */
@@ -360,12 +361,20 @@ static bool build_cycle(search *s, const uint32_t *vs, uint32_t count, uint32_t 
     return true;
 }
 
+/* Stored state v, in buffer `slot` (0 or 1) when the store does not keep
+ * states whole.  The stores the fair-cycle search runs on are lossless
+ * (bfs_run refuses on_edge with a probabilistic one), so never NULL. */
+static const uint8_t *state_at(const search *s, uint32_t v, int slot)
+{
+    return bfs_state(s->bfs, v, s->state_buf + (size_t)slot * s->m->state_bytes);
+}
+
 static bool thread_progress_in(search *s, int t, const uint32_t *vs, uint32_t count)
 {
     if (!s->sc->thread_progress)
         return false;
     for (uint32_t i = 0; i < count; i++)
-        if (s->sc->thread_progress(s->mctx, bfs_state(s->bfs, vs[i]), t))
+        if (s->sc->thread_progress(s->mctx, state_at(s, vs[i], 1), t))
             return true;
     return false;
 }
@@ -413,7 +422,7 @@ static void decide_component(search *s, const uint32_t *vs, uint32_t count)
     if (!fair_component(s, vs, count, comp))
         return;
     s->res->components++;
-    const uint8_t *any = bfs_state(s->bfs, vs[0]);
+    const uint8_t *any = state_at(s, vs[0], 0);
     for (int t = 0; t < s->sc->nthreads && !s->oom; t++) {
         if ((t < 64 && s->reported[t]) || s->sc->thread_done(s->mctx, any, t))
             continue;
@@ -424,7 +433,7 @@ static void decide_component(search *s, const uint32_t *vs, uint32_t count)
         }
         uint32_t sub = s->next_tag++;
         for (uint32_t i = 0; i < count; i++)
-            if (!s->sc->thread_progress(s->mctx, bfs_state(s->bfs, vs[i]), t))
+            if (!s->sc->thread_progress(s->mctx, state_at(s, vs[i], 1), t))
                 s->tag[vs[i]] = sub;
         s->thread = t;
         tarjan(s, vs, count, sub, sub_component);
@@ -498,7 +507,8 @@ static bool alloc_search(search *s)
     s->enabled_all = malloc(sizeof *s->enabled_all * (size_t)s->words);
     s->taken = malloc(sizeof *s->taken * (size_t)s->words);
     s->unit_scratch = malloc(sizeof *s->unit_scratch * 2 * (size_t)s->words);
-    return s->tag && s->comp && s->parent_edge && s->queue && s->index && s->low && s->stack && s->call && s->edge_at && s->on_stack && s->parent &&
+    s->state_buf = malloc(2 * s->m->state_bytes);
+    return s->state_buf && s->tag && s->comp && s->parent_edge && s->queue && s->index && s->low && s->stack && s->call && s->edge_at && s->on_stack && s->parent &&
            s->seen && s->members && s->enabled_all && s->taken && s->unit_scratch;
 }
 
@@ -520,6 +530,7 @@ static void free_search(search *s)
     free(s->enabled_all);
     free(s->taken);
     free(s->unit_scratch);
+    free(s->state_buf);
 }
 
 bool fc_search(fc_graph *g, const bfs_search *bfs, bool fair, fc_result *res)

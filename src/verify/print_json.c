@@ -5,6 +5,7 @@
 
 #include "report/report.h"
 #include "verify/trace_json.h"
+#include "search/prob_store.h"
 #include "verify/verify.h"
 
 static void json_outcomes(FILE *out, const litmus_test *t, outcome_set *set)
@@ -116,7 +117,8 @@ static void json_options(FILE *out, const verify_result *v)
     proto_value_range(v->inst, &lo, &hi);
     fprintf(out, "},\"value_range\":[%ld,%ld],\"value_range_from\":\"%s\"", lo, hi,
             proto_values_derived(v->inst) ? "test" : "protocol");
-    fprintf(out, ",\"complete_outcomes\":%s", s->complete ? "true" : "false");
+    fprintf(out, ",\"complete_outcomes\":%s,\"store\":\"%s\"", s->complete ? "true" : "false",
+            vs_kind_name(s->bfs.store));
     fputs(",\"max_states\":", out);
     if (s->bfs.max_states)
         fprintf(out, "%" PRIu64, s->bfs.max_states);
@@ -168,9 +170,17 @@ static void json_stats(FILE *out, const verify_result *v)
     fprintf(out,
             ",\"stats\":{\"stop\":\"%s\",\"states\":%" PRIu64 ",\"transitions\":%" PRIu64
             ",\"depth\":%u,\"seconds\":%.4f,\"states_per_s\":%.0f,\"bytes_per_state\":%.1f"
-            ",\"peak_rss\":%zu,\"deadlock_states\":%" PRIu64 ",\"state_bits\":%d,\"threads\":%d}}\n",
+            ",\"peak_rss\":%zu,\"deadlock_states\":%" PRIu64 ",\"state_bits\":%d",
             bfs_stop_name(s->stop), s->states, s->transitions, s->depth, s->seconds, s->states_per_s,
-            s->bytes_per_state, s->peak_rss, s->deadlocks, proto_state_bits(v->inst), s->threads);
+            s->bytes_per_state, s->peak_rss, s->deadlocks, proto_state_bits(v->inst));
+    fprintf(out, ",\"threads\":%d,\"store\":\"%s\",\"store_peak_bytes\":%zu", s->threads, vs_kind_name(s->store),
+            s->store_peak_bytes);
+    if (s->store == VISITED_BITSTATE)
+        fprintf(out, ",\"probabilistic\":{\"expected_missed_states\":%.6g,\"bits\":%" PRIu64 ",\"bits_per_state\":%d}",
+                s->omission, s->bitstate_bits, PB_BITSTATE_K);
+    else if (s->probabilistic)
+        fprintf(out, ",\"probabilistic\":{\"miss_probability_bound\":%.6g}", s->omission);
+    fputs("}}\n", out);
 }
 
 void verify_print_json(FILE *out, const verify_result *v)

@@ -1,5 +1,6 @@
 /* verify/print_text.c: verify's herd-like text report (see verify/verify.h). */
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "report/report.h"
@@ -19,6 +20,17 @@ static void print_outcomes(FILE *out, const litmus_test *t, outcome_set *set, co
         report_state(out, t, &sorted[(size_t)i * (size_t)t->nobserved]);
         fputc('\n', out);
     }
+}
+
+/* Why the deadlock state `index` is stuck (the state read back from any
+ * store). */
+static void print_stuck(FILE *out, const verify_result *v, uint32_t index)
+{
+    uint8_t *buf = malloc(bfs_model(v->bfs)->state_bytes);
+    const uint8_t *state = buf ? bfs_state(v->bfs, index, buf) : NULL;
+    if (state)
+        trace_print_stuck(out, v->inst, state);
+    free(buf);
 }
 
 static void print_trace(FILE *out, const verify_result *v, uint32_t index)
@@ -154,7 +166,7 @@ void verify_print_text(FILE *out, const verify_result *v)
     for (int i = 0; i < v->search.deadlocks_kept; i++) {
         fprintf(out, "Violation deadlock (%" PRIu64 " deadlock states in all)\n", v->search.deadlocks);
         print_trace(out, v, v->search.deadlock_index[i]);
-        trace_print_stuck(out, v->inst, bfs_state(v->bfs, v->search.deadlock_index[i]));
+        print_stuck(out, v, v->search.deadlock_index[i]);
     }
     for (int i = 0; i < v->nunhandled && i < VERIFY_MAX_UNHANDLED; i++) {
         fprintf(out, "Violation unhandled: controller %s in state %s has no row for %s\n",

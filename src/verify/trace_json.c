@@ -101,14 +101,17 @@ void trace_json(FILE *out, const bfs_search *s, const proto_instance *in, const 
     const nsi_model *m = bfs_model(s);
     size_t n = 0;
     bfs_step *steps = bfs_trace(s, index, &n);
+    uint8_t *states = steps ? bfs_trace_states(s, steps, n) : NULL;
     fputc('[', out);
-    if (!steps) {
+    if (!states) {
         fputs("{\"step\":0,\"note\":\"trace unavailable: out of memory\"}]", out);
+        free(steps);
         return;
     }
+    size_t sb = m->state_bytes;
     fputs("{\"step\":0,\"initial\":true}", out);
     for (size_t k = 1; k < n; k++) {
-        const uint8_t *from = bfs_state(s, steps[k - 1].state), *to = bfs_state(s, steps[k].state);
+        const uint8_t *from = states + (k - 1) * sb, *to = states + k * sb;
         fprintf(out, ",{\"step\":%zu", k);
         member_text(out, m, from, steps[k].rule, to);
         step_record(out, in, sched, from, steps[k].rule, to);
@@ -116,4 +119,5 @@ void trace_json(FILE *out, const bfs_search *s, const proto_instance *in, const 
     }
     fputc(']', out);
     free(steps);
+    free(states);
 }

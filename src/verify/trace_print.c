@@ -43,10 +43,20 @@ static void print_step(FILE *out, const proto_instance *in, const uint8_t *from,
 static void print_full_cycle(FILE *out, const bfs_search *s, const proto_instance *in, const fc_cycle *c, size_t k0,
                              proto_state_field *a, proto_state_field *b)
 {
+    /* A lasso comes from the fair-cycle search, which runs on lossless
+     * stores only: bfs_state never replays here. */
+    size_t sb = bfs_model(s)->state_bytes;
+    uint8_t *buf = malloc(2 * sb);
+    if (!buf) {
+        fputs("(trace unavailable: out of memory)\n", out);
+        return;
+    }
     int nf = proto_state_nfields(in);
-    const uint8_t *from = bfs_state(s, c->entry);
+    int slot = 0;
+    const uint8_t *from = bfs_state(s, c->entry, buf);
     for (size_t k = 0; k < c->len; k++) {
-        const uint8_t *to = bfs_state(s, c->cycle[k].state);
+        slot ^= 1;
+        const uint8_t *to = bfs_state(s, c->cycle[k].state, buf + (size_t)slot * sb);
         print_step(out, in, from, &c->cycle[k], to, k0 + k);
         proto_state_fields(in, to, b);
         state_text_write(out, b, a, nf, INDENT);
@@ -55,6 +65,7 @@ static void print_full_cycle(FILE *out, const bfs_search *s, const proto_instanc
         b = t;
         from = to;
     }
+    free(buf);
 }
 
 static void print_full(FILE *out, const bfs_search *s, const proto_instance *in, uint32_t index);
@@ -78,28 +89,32 @@ void trace_print_lasso(FILE *out, const bfs_search *s, const proto_instance *in,
     free(stem);
     print_full(out, s, in, c->entry);
     fputs("  -- cycle: the steps below repeat forever --\n", out);
-    proto_state_fields(in, bfs_state(s, c->entry), a);
+    uint8_t *entry = malloc(bfs_model(s)->state_bytes);
+    if (entry)
+        proto_state_fields(in, bfs_state(s, c->entry, entry), a);
+    free(entry);
     print_full_cycle(out, s, in, c, n, a, b);
     free(a), free(b);
 }
 
 static void print_full(FILE *out, const bfs_search *s, const proto_instance *in, uint32_t index)
 {
-    size_t n = 0;
+    size_t n = 0, sb = bfs_model(s)->state_bytes;
     bfs_step *steps = bfs_trace(s, index, &n);
+    uint8_t *states = steps ? bfs_trace_states(s, steps, n) : NULL;
     int nf = proto_state_nfields(in);
     proto_state_field *a = malloc(sizeof *a * (size_t)(nf ? nf : 1));
     proto_state_field *b = malloc(sizeof *b * (size_t)(nf ? nf : 1));
-    if (!steps || !a || !b) {
+    if (!states || !a || !b) {
         fputs("(trace unavailable: out of memory)\n", out);
-        free(steps), free(a), free(b);
+        free(steps), free(states), free(a), free(b);
         return;
     }
     fputs("  0: initial state\n", out);
-    proto_state_fields(in, bfs_state(s, steps[0].state), a);
+    proto_state_fields(in, states, a);
     state_text_write(out, a, NULL, nf, INDENT);
     for (size_t k = 1; k < n; k++) {
-        const uint8_t *from = bfs_state(s, steps[k - 1].state), *to = bfs_state(s, steps[k].state);
+        const uint8_t *from = states + (k - 1) * sb, *to = states + k * sb;
         print_step(out, in, from, &steps[k], to, k);
         proto_state_fields(in, to, b);
         state_text_write(out, b, a, nf, INDENT);
@@ -107,7 +122,7 @@ static void print_full(FILE *out, const bfs_search *s, const proto_instance *in,
         a = b;
         b = t;
     }
-    free(steps), free(a), free(b);
+    free(steps), free(states), free(a), free(b);
 }
 
 void trace_print(FILE *out, const bfs_search *s, const proto_instance *in, uint32_t index, trace_detail d)

@@ -2,12 +2,12 @@
 #include "verify/verify.h"
 
 #include <gc.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/clock.h"
 #include "protocol/runnable.h"
 #include "search/par_bfs.h"
-#include "search/state_store.h"
 #include "verify/limit_args.h"
 #include "verify/model_outcomes.h"
 #include "verify/value_range.h"
@@ -107,10 +107,13 @@ static void locate_unhandled(verify_result *v, const proto_options *po)
     if (!fresh)
         return;
     const nsi_model *m = proto_nsi(fresh);
+    uint8_t *buf = malloc(bfs_model(v->bfs)->state_bytes);   /* the searched model's (maybe scheduled) states */
+    if (!buf)
+        return;
     int seen = 0;
     proto_unhandled_pair found[VERIFY_MAX_UNHANDLED];
     for (uint32_t i = 0; i < bfs_count(v->bfs) && seen < n; i++) {
-        m->successors(m->ctx, bfs_state(v->bfs, i), ignore_successor, NULL);
+        m->successors(m->ctx, bfs_state(v->bfs, i, buf), ignore_successor, NULL);
         int now = proto_unhandled(fresh, found, VERIFY_MAX_UNHANDLED);
         for (int k = seen; k < now && k < VERIFY_MAX_UNHANDLED; k++) {
             v->unhandled[k] = found[k];
@@ -118,7 +121,20 @@ static void locate_unhandled(verify_result *v, const proto_options *po)
         }
         seen = now;
     }
+    free(buf);
     v->nunhandled = seen < n ? seen : n;
+}
+
+/* bfs on_expanded, with a probabilistic store (which cannot give states
+ * back for locate_unhandled): the unhandled pairs the expansion of state
+ * `index` added first appeared there, the shallowest such state (BFS). */
+static void note_unhandled(void *ctx, uint32_t index)
+{
+    verify_result *v = ctx;
+    int now = proto_unhandled(v->inst, NULL, 0);
+    for (int k = v->unhandled_noted; k < now && k < VERIFY_MAX_UNHANDLED; k++)
+        v->unhandled_at[k] = index;
+    v->unhandled_noted = now;
 }
 
 /* ---- the search ---------------------------------------------------------------- */
@@ -141,6 +157,10 @@ static bfs_options search_options(verify_result *v, FILE *err)
     bo.timeout_s = limit_seconds_left(s->bfs.timeout_s, v->start);
     bo.on_final = verify_on_final;
     bo.final_ctx = &v->found;
+    if (vs_kind_probabilistic(bo.store)) {
+        bo.on_expanded = note_unhandled;
+        bo.expanded_ctx = v;
+    }
     v->sink = (progress_sink){err, v->t->name};
     if (progress_wanted(s->progress, err)) {
         bo.progress = progress_print;
@@ -182,6 +202,8 @@ static bool search(verify_result *v, const char *path, FILE *err)
 static void decide(verify_result *v)
 {
     v->cut = verify_cut_of(v->search.stop);
+    if (v->cut == SC_CUT_NONE && v->search.probabilistic)
+        v->cut = SC_CUT_PROBABILISTIC;
     v->overflow = proto_value_overflow(v->inst, &v->overflow_value);
     if (v->overflow && v->cut == SC_CUT_NONE)
         v->cut = SC_CUT_VALUE_RANGE;
@@ -193,7 +215,8 @@ static void decide(verify_result *v)
     else
         verify_live_decide(&v->live, v->bfs, &v->search);
     v->nunhandled = proto_unhandled(v->inst, v->unhandled, VERIFY_MAX_UNHANDLED);
-    locate_unhandled(v, &v->bound);
+    if (!v->search.probabilistic)   /* else note_unhandled located them during the search */
+        locate_unhandled(v, &v->bound);
 }
 
 int verify_test(const verify_settings *s, const litmus_test *t, const char *path, const protocol *p,

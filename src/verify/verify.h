@@ -105,6 +105,7 @@ typedef struct verify_result {
     int nunhandled;
     proto_unhandled_pair unhandled[VERIFY_MAX_UNHANDLED];
     uint32_t unhandled_at[VERIFY_MAX_UNHANDLED];  /* the first state (BFS order) that meets it */
+    int unhandled_noted;         /* probabilistic stores: pairs located during the search */
     bfs_result search;
     bfs_search *bfs;
     verify_live live;            /* --liveness, --occupancy, --preempt */

@@ -39,6 +39,11 @@ const nsi_model *verify_live_prepare(verify_live *vl, const schedule_opts *o, pr
         m = sched_nsi(vl->sched);
     }
     if (o->liveness) {
+        if (vs_kind_probabilistic(bo->store)) {
+            fprintf(err, "scopecheck verify: error: --liveness needs a lossless store (--store plain or tree): "
+                         "the %s store keeps no graph of the states\n", vs_kind_name(bo->store));
+            return NULL;
+        }
         if (!m->fairness) {
             fprintf(err, "scopecheck verify: error: protocol %s's model has no threads to check liveness of\n",
                     proto_label);

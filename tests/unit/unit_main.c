@@ -39,6 +39,7 @@ int main(int argc, char **argv)
     register_lit_ops_tests();
     register_search_tests();
     register_par_search_tests();
+    register_store_tests();
     register_fair_cycle_tests();
     register_sched_tests();
     register_report_tests();

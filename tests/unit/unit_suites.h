@@ -29,6 +29,7 @@ void register_protocol_compile_tests(void);
 void register_lit_ops_tests(void);
 void register_search_tests(void);
 void register_par_search_tests(void);
+void register_store_tests(void);
 void register_fair_cycle_tests(void);
 void register_sched_tests(void);
 void register_print_tests(void);

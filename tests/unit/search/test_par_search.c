@@ -202,7 +202,7 @@ static void check_identical(const nsi_model *m, bfs_options o)
             if (ref.stop == BFS_EXHAUSTED)
                 CU_ASSERT_EQUAL(par_bfs_count(p), ref.states);
             for (uint32_t i = 0; i < par_bfs_count(p) && r.stop == BFS_EXHAUSTED; i++)
-                CU_ASSERT_EQUAL(memcmp(par_bfs_state(p, i), bfs_state(one, i), m->state_bytes), 0);
+                CU_ASSERT_EQUAL(memcmp(par_bfs_state(p, i), bfs_state(one, i, NULL), m->state_bytes), 0);
             par_bfs_free(p);
         } else {
             CU_ASSERT_PTR_NOT_NULL_FATAL(s);
@@ -232,7 +232,7 @@ static void check_identical(const nsi_model *m, bfs_options o)
         }
         if (s) {
             for (uint32_t i = 0; i < bfs_count(s) && ref.stop == BFS_EXHAUSTED; i++)
-                CU_ASSERT_EQUAL(memcmp(bfs_state(s, i), bfs_state(one, i), m->state_bytes), 0);
+                CU_ASSERT_EQUAL(memcmp(bfs_state(s, i, NULL), bfs_state(one, i, NULL), m->state_bytes), 0);
             if (ref.stop == BFS_VIOLATION)
                 CU_ASSERT_TRUE(same_trace(one, s, r.violation_index));
             if (ref.stop == BFS_EXHAUSTED) {
@@ -308,9 +308,9 @@ static void test_par_wide_level(void)
     CU_ASSERT_EQUAL(r.deadlocks, 0);
     /* discovery order: state i (1..N) is x = i, emitted i-th by state 0 */
     uint32_t x;
-    memcpy(&x, bfs_state(s, 777), 4);
+    memcpy(&x, bfs_state(s, 777, NULL), 4);
     CU_ASSERT_EQUAL(x, 777);
-    memcpy(&x, bfs_state(s, 60001), 4);
+    memcpy(&x, bfs_state(s, 60001, NULL), 4);
     CU_ASSERT_EQUAL(x, 60001);
     bfs_free(s);
     check_identical(&m, o);
@@ -329,8 +329,8 @@ static void test_par_deadlocks_kept(void)
     CU_ASSERT_EQUAL(r.deadlocks, 10);            /* the face a = 9, b = 0..9 */
     CU_ASSERT_EQUAL(r.deadlocks_kept, BFS_KEEP_DEADLOCKS);
     /* the first kept is (9, 0), at depth 9: a trace of 10 states */
-    CU_ASSERT_EQUAL(bfs_state(s, r.deadlock_index[0])[0], 9);
-    CU_ASSERT_EQUAL(bfs_state(s, r.deadlock_index[0])[1], 0);
+    CU_ASSERT_EQUAL(bfs_state(s, r.deadlock_index[0], NULL)[0], 9);
+    CU_ASSERT_EQUAL(bfs_state(s, r.deadlock_index[0], NULL)[1], 0);
     size_t len = 0;
     free(bfs_trace(s, r.deadlock_index[0], &len));
     CU_ASSERT_EQUAL(len, 10);
@@ -354,7 +354,7 @@ static void test_par_violation_deterministic(void)
         CU_ASSERT_STRING_EQUAL(r.violated, "sum-limit");
         CU_ASSERT_EQUAL(r.depth, 5);
         /* the first of the level in discovery order: (5, 0, 0) */
-        CU_ASSERT_EQUAL(bfs_state(s, r.violation_index)[0], 5);
+        CU_ASSERT_EQUAL(bfs_state(s, r.violation_index, NULL)[0], 5);
         size_t len = 0;
         free(bfs_trace(s, r.violation_index, &len));
         CU_ASSERT_EQUAL(len, 6);                 /* 5 steps: shortest */
