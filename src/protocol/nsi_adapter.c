@@ -159,7 +159,7 @@ void proto_init_model(proto_instance *in)
     size_t bytes = (size_t)(in->state_bits + 7) / 8;
     /* a state of no bits (empty threads, one-valued tables) is one zero byte */
     in->model = (nsi_model){in, bytes ? bytes : 1, r, proto_nsi_initial, proto_nsi_successors,
-                            proto_nsi_is_final, proto_nsi_violated, describe_line, &in->fairness};
+                            proto_nsi_is_final, proto_nsi_violated, describe_line, &in->fairness, NULL};
 }
 
 const nsi_model *proto_nsi(proto_instance *in) { return &in->model; }

@@ -347,7 +347,7 @@ sched_model *sched_wrap(const nsi_model *inner, const sched_gpu *gpu, const sche
                                  thread_done, thread_progress};
     s->model = (nsi_model){s, inner->state_bytes + (o->preempt ? (size_t)s->ncta : 0),
                            inner->nrules + (o->preempt ? s->ncta : 0), initial, successors, is_final,
-                           violated, describe, &s->fairness};
+                           violated, describe, &s->fairness, NULL};
     return s;
 }
 
