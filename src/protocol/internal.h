@@ -304,6 +304,7 @@ struct proto_instance {
     int nunhandled;
     proto_unhandled_pair unhandled[PROTO_MAX_UNHANDLED];
     uint32_t unhandled_key[PROTO_MAX_UNHANDLED];
+    struct proto_symmetry *sym;     /* symmetry.c's analysis (NULL: not yet run) */
 };
 
 /* layout.c.  proto_layout fixes the configuration, places threads on CUs,
