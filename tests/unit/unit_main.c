@@ -30,6 +30,7 @@ int main(void)
     register_ptx_model_tests();
     register_protocol_tests();
     register_protocol_lang_tests();
+    register_symmetry_tests();
     register_describe_tests();
     register_msc_tests();
     register_lit_ops_tests();

@@ -24,6 +24,7 @@ void register_enumerate_wide_tests(void);
 void register_ptx_model_tests(void);
 void register_protocol_tests(void);
 void register_protocol_lang_tests(void);
+void register_symmetry_tests(void);
 void register_lit_ops_tests(void);
 void register_search_tests(void);
 void register_fair_cycle_tests(void);
