@@ -55,6 +55,22 @@ while IFS=$'\t' read -r file proto opts _; do
     same_verdict "verify.tsv $file on $(basename "$proto" .proto)" "$proto" "litmus/protocol/$file.litmus" $opts
 done <litmus/protocol/verify.tsv
 
+# The synchronisation tests (two identical thread blocks) as safety checks:
+# deadlocks (SpinSem-printed's assert_fail) and invariants, without the
+# liveness their table adds (which turns symmetry off).
+while IFS=$'\t' read -r file proto opts _; do
+    case $file in '' | '#'*) continue ;; esac
+    case $opts in *occupancy* | *preempt*) continue ;; esac
+    [ "$opts" = "-" ] && opts=""
+    # shellcheck disable=SC2086
+    same_verdict "sync $file on $proto (safety)" "$proto" "litmus/sync/$file" --model none $opts
+    if [ "$file" = SpinSem-printed.litmus ] && [ "$proto" = gpu_vi ]; then
+        d_off=$(jq .stats.deadlock_states "$tmp/off.json") d_on=$(jq .stats.deadlock_states "$tmp/on.json")
+        check "SpinSem-printed: $d_on canonical deadlock states of $d_off, at least half" \
+            test "$d_on" -gt 0 -a "$d_on" -le "$d_off" -a $((2 * d_on)) -ge "$d_off"
+    fi
+done <litmus/sync/verify.tsv
+
 # Every protocol and mutant on tests with interchangeable readers.
 for proto in models/*.proto models/mutants/*.proto; do
     for f in litmus/protocol/MP-bcast-3.litmus litmus/protocol/IRIW-twin-readers.litmus; do
