@@ -378,16 +378,33 @@ static void block_move(const proto_symmetry *s, const int32_t *v, int32_t *w, in
         w[to[k]] = v[from[k]];
 }
 
-/* Sorts class c's CUs by block into order[] (stable insertion sort: the
- * classes are small); true when that moves some CU. */
-static bool sort_class(const proto_symmetry *s, const int32_t *v, int c, int *order)
+/* The same on the packed state, reading slots only as far as they decide
+ * (most pairs of blocks differ in their first slot, a thread's pc): the
+ * search asks this of every successor, and most are already sorted. */
+static int block_cmp_packed(const proto_instance *in, const proto_symmetry *s, const uint8_t *state, int a, int b)
 {
+    const int *x = s->block[a], *y = s->block[b];
+    for (int k = 0; k < s->block_len[a]; k++) {
+        int32_t p = proto_slot(in, state, x[k]), q = proto_slot(in, state, y[k]);
+        if (p != q)
+            return p < q ? -1 : 1;
+    }
+    return 0;
+}
+
+/* Sorts class c's CUs by block into order[] (stable insertion sort: the
+ * classes are small), comparing on v or, when v is NULL, on the packed
+ * state; true when that moves some CU. */
+static bool sort_class(const proto_instance *in, const int32_t *v, const uint8_t *state, int c, int *order)
+{
+    const proto_symmetry *s = in->sym;
     const int *mem = s->members + s->class_start[c];
     int n = s->class_start[c + 1] - s->class_start[c];
     bool moved = false;
     for (int i = 0; i < n; i++) {
         int x = mem[i], j = i;
-        for (; j > 0 && block_cmp(s, v, order[j - 1], x) > 0; j--)
+        for (; j > 0 && (v ? block_cmp(s, v, order[j - 1], x) : block_cmp_packed(in, s, state, order[j - 1], x)) > 0;
+             j--)
             order[j] = order[j - 1];
         order[j] = x;
         moved |= j != i;
@@ -395,16 +412,28 @@ static bool sort_class(const proto_symmetry *s, const int32_t *v, int c, int *or
     return moved;
 }
 
+/* Whether some class is out of order in the packed state. */
+static bool needs_sorting(const proto_instance *in, const uint8_t *state)
+{
+    int order[SYM_MAX_CLASS];
+    for (int c = 0; c < in->sym->nclasses; c++)
+        if (sort_class(in, NULL, state, c, order))
+            return true;
+    return false;
+}
+
 void proto_symmetry_canonicalize(void *vctx, uint8_t *state)
 {
     const proto_instance *in = vctx;
     const proto_symmetry *s = in->sym;
+    if (!needs_sorting(in, state))
+        return;
     int32_t v[PROTO_MAX_SLOTS], w[PROTO_MAX_SLOTS];
     int order[SYM_MAX_CLASS];
     proto_unpack(in, state, v);
     bool copied = false;
     for (int c = 0; c < s->nclasses; c++) {
-        if (!sort_class(s, v, c, order))
+        if (!sort_class(in, v, state, c, order))
             continue;
         if (!copied)
             memcpy(w, v, sizeof *v * (size_t)in->nslots);
