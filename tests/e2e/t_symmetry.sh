@@ -141,3 +141,8 @@ check "the witness trace ends with P3 reading x = 0 after its acquire read y = 1
 check "JSON: the unsound outcome's trace ends with a step of P3" \
     jq -e '[.violations[] | select(.kind == "unsound" and .outcome["P3:r0"] == 1 and .outcome["P3:r1"] == 0)]
            | length == 1 and (.[0].trace | map(select(.thread == "P3")) | length) >= 3' "$tmp/s.json"
+
+# Random tests made symmetric (a copy of P0's CTA on a fresh CTA), reduced
+# against unreduced and against the axiomatic SC model (scripts/symmetry_difftest.sh).
+check "symmetry difftest: 4 random tests with a copied CTA agree three ways" \
+    bash scripts/symmetry_difftest.sh 4 11 "$bin"
