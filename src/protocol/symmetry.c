@@ -11,6 +11,9 @@
 /* A class of interchangeable CUs holds at most this many (8! = 40320
  * permutations); a larger one is split. */
 #define SYM_MAX_CLASS 8
+/* Classes have two CUs or more and their factorials multiply to at most
+ * PROTO_SYM_MAX_ORDER = 8!, so there are at most 15 of them. */
+#define SYM_MAX_CLASSES 16
 
 typedef struct proto_symmetry {
     bool sound;             /* a non-trivial group that is an automorphism */
@@ -23,6 +26,12 @@ typedef struct proto_symmetry {
     int order;
     int *block_len;         /* per CU: slots of its block */
     int **block;            /* per CU: its slots, in corresponding order */
+    /* The block as runs of adjacent bits of the packed state, cut where
+     * any CU of the class has a gap, so that run j has the same length
+     * for every CU of a class: the canonical form compares these. */
+    int *nseg;              /* per CU */
+    uint32_t **seg_off;     /* per CU: each run's first bit */
+    uint32_t **seg_bits;    /* per CU: each run's length in bits */
 } proto_symmetry;
 
 /* ---- what the tables do with CU ids -------------------------------------------- */
@@ -302,6 +311,33 @@ static void build_classes(const proto_instance *in, proto_symmetry *s)
     s->class_start[s->nclasses] = m;
 }
 
+/* Cuts the blocks of class c's CUs into runs of adjacent bits. */
+static void build_runs(const proto_instance *in, proto_symmetry *s, int c)
+{
+    const int *mem = s->members + s->class_start[c];
+    int n = s->class_start[c + 1] - s->class_start[c], len = s->block_len[mem[0]];
+    for (int i = 0; i < n; i++) {
+        int cu = mem[i];
+        s->nseg[cu] = 0;
+        s->seg_off[cu] = GC_MALLOC_ATOMIC(sizeof(uint32_t) * (size_t)(len + 1));
+        s->seg_bits[cu] = GC_MALLOC_ATOMIC(sizeof(uint32_t) * (size_t)(len + 1));
+    }
+    for (int k = 0; k < len; k++) {
+        bool cut = k == 0;
+        for (int i = 0; i < n && !cut; i++) {
+            const pslot *prev = &in->slots[s->block[mem[i]][k - 1]], *cur = &in->slots[s->block[mem[i]][k]];
+            cut = cur->off != prev->off + prev->bits;
+        }
+        for (int i = 0; i < n; i++) {
+            int cu = mem[i];
+            const pslot *cur = &in->slots[s->block[cu][k]];
+            if (cut)
+                s->seg_off[cu][s->nseg[cu]++] = cur->off, s->seg_bits[cu][s->nseg[cu] - 1] = 0;
+            s->seg_bits[cu][s->nseg[cu] - 1] += cur->bits;
+        }
+    }
+}
+
 /* "CUs {1,2} (P1, P2) interchangeable, CUs {3,4} ... (4 permutations)" */
 static const char *group_note(const proto_instance *in, const proto_symmetry *s)
 {
@@ -336,6 +372,11 @@ bool proto_symmetry_find(proto_instance *in, const char **note)
         } else {
             build_blocks(in, s);
             build_classes(in, s);
+            s->nseg = GC_MALLOC_ATOMIC(sizeof(int) * (size_t)in->ncu);
+            s->seg_off = GC_MALLOC(sizeof(uint32_t *) * (size_t)in->ncu);
+            s->seg_bits = GC_MALLOC(sizeof(uint32_t *) * (size_t)in->ncu);
+            for (int c = 0; c < s->nclasses; c++)
+                build_runs(in, s, c);
             s->sound = s->nclasses > 0;
             s->note = s->sound ? group_note(in, s) : "no two CUs run identical programs";
         }
@@ -360,13 +401,33 @@ int proto_symmetry_order(const proto_instance *in) { return in->sym && in->sym->
 
 /* ---- the canonical form ---------------------------------------------------------- */
 
-/* CU a's block against CU b's in v: <0, 0, >0. */
-static int block_cmp(const proto_symmetry *s, const int32_t *v, int a, int b)
+/* n <= 56 bits of the packed state from bit `off`. */
+static uint64_t bits_at(const uint8_t *state, size_t bytes, uint32_t off, uint32_t n)
 {
-    const int *x = s->block[a], *y = s->block[b];
-    for (int k = 0; k < s->block_len[a]; k++)
-        if (v[x[k]] != v[y[k]])
-            return v[x[k]] < v[y[k]] ? -1 : 1;
+    uint64_t word = 0;
+    size_t at = off >> 3;
+    memcpy(&word, state + at, bytes - at < sizeof word ? bytes - at : sizeof word);
+    return (word >> (off & 7)) & ((1ull << n) - 1);
+}
+
+/* CU a's block against CU b's, run by run, 56 bits at a time: a total
+ * order in which only equal blocks tie (not the order of the slots'
+ * values, which would need them unpacked; any such order gives one
+ * representative per orbit).  Most pairs differ in their first bits, a
+ * thread's pc, so a successor that is already sorted costs a few reads. */
+static int block_cmp(const proto_instance *in, const proto_symmetry *s, const uint8_t *state, int a, int b)
+{
+    size_t bytes = in->model.state_bytes;
+    for (int j = 0; j < s->nseg[a]; j++) {
+        uint32_t oa = s->seg_off[a][j], ob = s->seg_off[b][j], left = s->seg_bits[a][j];
+        while (left > 0) {
+            uint32_t n = left < 56 ? left : 56;
+            uint64_t x = bits_at(state, bytes, oa, n), y = bits_at(state, bytes, ob, n);
+            if (x != y)
+                return x < y ? -1 : 1;
+            oa += n, ob += n, left -= n;
+        }
+    }
     return 0;
 }
 
@@ -378,24 +439,9 @@ static void block_move(const proto_symmetry *s, const int32_t *v, int32_t *w, in
         w[to[k]] = v[from[k]];
 }
 
-/* The same on the packed state, reading slots only as far as they decide
- * (most pairs of blocks differ in their first slot, a thread's pc): the
- * search asks this of every successor, and most are already sorted. */
-static int block_cmp_packed(const proto_instance *in, const proto_symmetry *s, const uint8_t *state, int a, int b)
-{
-    const int *x = s->block[a], *y = s->block[b];
-    for (int k = 0; k < s->block_len[a]; k++) {
-        int32_t p = proto_slot(in, state, x[k]), q = proto_slot(in, state, y[k]);
-        if (p != q)
-            return p < q ? -1 : 1;
-    }
-    return 0;
-}
-
 /* Sorts class c's CUs by block into order[] (stable insertion sort: the
- * classes are small), comparing on v or, when v is NULL, on the packed
- * state; true when that moves some CU. */
-static bool sort_class(const proto_instance *in, const int32_t *v, const uint8_t *state, int c, int *order)
+ * classes are small); true when that moves some CU. */
+static bool sort_class(const proto_instance *in, const uint8_t *state, int c, int *order)
 {
     const proto_symmetry *s = in->sym;
     const int *mem = s->members + s->class_start[c];
@@ -403,8 +449,7 @@ static bool sort_class(const proto_instance *in, const int32_t *v, const uint8_t
     bool moved = false;
     for (int i = 0; i < n; i++) {
         int x = mem[i], j = i;
-        for (; j > 0 && (v ? block_cmp(s, v, order[j - 1], x) : block_cmp_packed(in, s, state, order[j - 1], x)) > 0;
-             j--)
+        for (; j > 0 && block_cmp(in, s, state, order[j - 1], x) > 0; j--)
             order[j] = order[j - 1];
         order[j] = x;
         moved |= j != i;
@@ -412,38 +457,25 @@ static bool sort_class(const proto_instance *in, const int32_t *v, const uint8_t
     return moved;
 }
 
-/* Whether some class is out of order in the packed state. */
-static bool needs_sorting(const proto_instance *in, const uint8_t *state)
-{
-    int order[SYM_MAX_CLASS];
-    for (int c = 0; c < in->sym->nclasses; c++)
-        if (sort_class(in, NULL, state, c, order))
-            return true;
-    return false;
-}
-
 void proto_symmetry_canonicalize(void *vctx, uint8_t *state)
 {
     const proto_instance *in = vctx;
     const proto_symmetry *s = in->sym;
-    if (!needs_sorting(in, state))
+    int order[SYM_MAX_CLASS * SYM_MAX_CLASSES];
+    bool moved = false;
+    for (int c = 0; c < s->nclasses; c++)
+        moved |= sort_class(in, state, c, order + c * SYM_MAX_CLASS);
+    if (!moved)
         return;
     int32_t v[PROTO_MAX_SLOTS], w[PROTO_MAX_SLOTS];
-    int order[SYM_MAX_CLASS];
     proto_unpack(in, state, v);
-    bool copied = false;
+    memcpy(w, v, sizeof *v * (size_t)in->nslots);
     for (int c = 0; c < s->nclasses; c++) {
-        if (!sort_class(in, v, state, c, order))
-            continue;
-        if (!copied)
-            memcpy(w, v, sizeof *v * (size_t)in->nslots);
-        copied = true;
         const int *mem = s->members + s->class_start[c];
         for (int k = 0; k < s->class_start[c + 1] - s->class_start[c]; k++)
-            block_move(s, v, w, order[k], mem[k]);
+            block_move(s, v, w, order[c * SYM_MAX_CLASS + k], mem[k]);
     }
-    if (copied)
-        proto_repack(in, v, w, state);
+    proto_repack(in, v, w, state);
 }
 
 /* ---- group elements ----------------------------------------------------------------- */

@@ -25,8 +25,9 @@
  * waiting flag, registers), its instances of per-CU controllers (lines
  * and variables), its channel instances (per-CU channels; `from each`
  * channels whose sender is the CU) and its CTA barrier counters.  The
- * canonical form sorts the CUs of each class by their blocks (compared
- * slot by slot as integers): since no other slot depends on CU identity,
+ * canonical form sorts the CUs of each class by their blocks (compared as
+ * runs of packed bits, a total order in which only equal blocks tie):
+ * since no other slot depends on CU identity,
  * two states of one orbit give the same sorted blocks and two states of
  * different orbits do not, so the form is exact (one state per orbit), not
  * only sound.  A class of more than 8 CUs is split (a subgroup is still
