@@ -525,7 +525,8 @@ void proto_symmetry_orbit_values(const proto_instance *in, const uint8_t *state,
     const litmus_test *t = in->t;
     int32_t v[PROTO_MAX_SLOTS];
     int img[PROTO_MAX_SLOTS], pre[PROTO_MAX_SLOTS];
-    lit_value *values = GC_MALLOC_ATOMIC(sizeof *values * (size_t)(t->nobserved + 1));
+    lit_value small[64];    /* no allocation per final state for the usual few observed values */
+    lit_value *values = t->nobserved <= 64 ? small : GC_MALLOC_ATOMIC(sizeof *values * (size_t)t->nobserved);
     proto_final_values(in, state, values);
     proto_unpack(in, state, v);
     int order = proto_symmetry_order(in);
