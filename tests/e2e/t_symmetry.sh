@@ -73,7 +73,7 @@ done <litmus/sync/verify.tsv
 
 # Every protocol and mutant on tests with interchangeable readers.
 for proto in models/*.proto models/mutants/*.proto; do
-    for f in litmus/protocol/MP-bcast-3.litmus litmus/protocol/IRIW-twin-readers.litmus; do
+    for f in tests/symmetry/MP-bcast-3.litmus tests/symmetry/IRIW-twin-readers.litmus; do
         same_verdict "$(basename "$proto" .proto) on $(basename "$f" .litmus)" "$proto" "$f"
     done
 done
@@ -82,15 +82,15 @@ same_verdict "gpu_vi on IRIW-acq-6" models/gpu_vi.proto litmus/protocol/IRIW-acq
 
 # The reduction on MP-bcast-3 (CUs 1-3 interchangeable: 6 permutations),
 # and what the report says.
-"$bin" verify --json --protocol gpu_vi litmus/protocol/MP-bcast-3.litmus >"$tmp/b.json"
+"$bin" verify --json --protocol gpu_vi tests/symmetry/MP-bcast-3.litmus >"$tmp/b.json"
 check "auto is the default and reduces MP-bcast-3 on gpu_vi" \
     jq -e '.options.symmetry == "auto" and .symmetry.used and .symmetry.permutations == 6
            and (.symmetry.note | test("CUs \\{1,2,3\\} \\(P1,P2,P3\\) interchangeable"))' "$tmp/b.json"
-"$bin" verify --protocol gpu_vi litmus/protocol/MP-bcast-3.litmus >"$tmp/b.txt"
+"$bin" verify --protocol gpu_vi tests/symmetry/MP-bcast-3.litmus >"$tmp/b.txt"
 check "text report: the group and canonical counts" \
     sh -c "grep -q '^symmetry: CUs {1,2,3} (P1,P2,P3) interchangeable (6 permutations)$' '$tmp/b.txt' &&
            grep -q '^states: [0-9]* (canonical: one per symmetry orbit' '$tmp/b.txt'"
-"$bin" verify --protocol gpu_vi --symmetry off litmus/protocol/MP-bcast-3.litmus >"$tmp/o.txt"
+"$bin" verify --protocol gpu_vi --symmetry off tests/symmetry/MP-bcast-3.litmus >"$tmp/o.txt"
 check "--symmetry off: said, plain counts" \
     sh -c "grep -q '^symmetry: off (--symmetry off)$' '$tmp/o.txt' && grep -q '^states: [0-9]*$' '$tmp/o.txt'"
 
@@ -100,15 +100,15 @@ check "--symmetry off: said, plain counts" \
 check "srsp: refused, with the reason" \
     jq -e '(.symmetry.used | not) and (.symmetry.note | test("protocol srsp: message SelFlush carries a CU id"))' \
     "$tmp/r.json"
-"$bin" verify --json --protocol gpu_vi --liveness --symmetry on litmus/protocol/MP-bcast-3.litmus >"$tmp/l.json"
+"$bin" verify --json --protocol gpu_vi --liveness --symmetry on tests/symmetry/MP-bcast-3.litmus >"$tmp/l.json"
 check "--liveness: off" jq -e '(.symmetry.used | not) and .symmetry.note == "off (not with --liveness)"' "$tmp/l.json"
-"$bin" verify --json --protocol gpu_vi --write-atomicity litmus/protocol/MP-bcast-3.litmus >"$tmp/w.json"
+"$bin" verify --json --protocol gpu_vi --write-atomicity tests/symmetry/MP-bcast-3.litmus >"$tmp/w.json"
 check "--write-atomicity: off" jq -e '.symmetry.note == "off (not with --write-atomicity)"' "$tmp/w.json"
-"$bin" verify --json --protocol gpu_vi --occupancy 2 litmus/protocol/MP-bcast-3.litmus >"$tmp/c.json"
+"$bin" verify --json --protocol gpu_vi --occupancy 2 tests/symmetry/MP-bcast-3.litmus >"$tmp/c.json"
 check "--occupancy: off" jq -e '.symmetry.note == "off (not with --occupancy or --preempt)"' "$tmp/c.json"
 "$bin" verify --json --protocol gpu_vi litmus/protocol/MP-stale-seed.litmus >"$tmp/n.json"
 check "no identical CUs: off, said" jq -e '.symmetry.note == "off (no two CUs run identical programs)"' "$tmp/n.json"
-"$bin" verify --protocol gpu_vi --symmetry sometimes litmus/protocol/MP-bcast-3.litmus >/dev/null 2>"$tmp/e"
+"$bin" verify --protocol gpu_vi --symmetry sometimes tests/symmetry/MP-bcast-3.litmus >/dev/null 2>"$tmp/e"
 check "--symmetry takes on, off or auto" \
     sh -c "test $? -eq 2 && grep -q \"error: --symmetry takes on, off or auto, not 'sometimes'\" '$tmp/e'"
 

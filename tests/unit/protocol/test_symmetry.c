@@ -15,7 +15,7 @@
 #include "protocol/symmetry.h"
 #include "unit_suites.h"
 
-#define BCAST "litmus/protocol/MP-bcast-3.litmus"
+#define BCAST "tests/symmetry/MP-bcast-3.litmus"
 
 static proto_instance *instance(const char *model, const char *litmus)
 {
