@@ -59,7 +59,7 @@ while read -r name test ncu nops litmus; do
             else
                 # MAXV=1: the Rumur model's values 0..1, wrapping (without it the
                 # range is the one each test needs, 0..2 for IRIW-plus-4)
-                read -r w m < <(measure "$bin" verify --protocol gpu_vi --const MAXV=1 --json "$litmus")
+                read -r w m < <(measure "$bin" verify --protocol gpu_vi --const MAXV=1 --symmetry off --json "$litmus")
                 states=$(grep '^{' "$work/stdout.txt" | jq -r .stats.states)
                 trans=$(grep '^{' "$work/stdout.txt" | jq -r .stats.transitions)
             fi

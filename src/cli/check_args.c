@@ -111,6 +111,10 @@ int check_args_option(int ch, const char *cmd, verify_settings *s, FILE *err)
             return option_error(err, cmd, "--racy takes check or undefined, not", optarg);
         s->racy_undefined = !strcmp(optarg, "undefined");
         return -1;
+    case 'Y':
+        if (!verify_symmetry_parse(optarg, &s->symmetry))
+            return option_error(err, cmd, "--symmetry takes on, off or auto, not", optarg);
+        return -1;
     default:
         return 0;
     }

@@ -7,7 +7,7 @@
  * check_args_protocol_path() only finds it (NULL after the message).
  * check_args_option() parses one option into the verification settings:
  * 'n' --net, 'c' --const, 's' --max-states, 'M' --max-memory, 't'
- * --timeout, 'R' --racy, 'J' --threads (optarg: its value).  It returns -1 when parsed,
+ * --timeout, 'R' --racy, 'J' --threads, 'Y' --symmetry (optarg: its value).  It returns -1 when parsed,
  * 2 after writing "scopecheck CMD: error: ..." to `err`, and 0 for any
  * other option (the command's own).
  */

@@ -36,7 +36,8 @@ static void usage(FILE *to)
             "                         [--max-states N] [--max-memory BYTES] [--timeout SECONDS] [--threads N]\n"
             "                         [--net fifo|unordered] [--const NAME=VALUE] [--unroll N]\n"
             "                         [--trace short|full] [--progress[=SECONDS] | --no-progress] [--complete]\n"
-            "                         [--racy check|undefined] [--store KIND] [--report FILE.html] LITMUS|DIR...\n"
+            "                         [--racy check|undefined] [--store KIND] [--symmetry auto|on|off]\n"
+            "                         [--report FILE.html] LITMUS|DIR...\n"
             "  --protocol P   protocol tables (models/P.proto), e.g. gpu_vi\n"
             "  --model M      memory model to compare outcomes with: %s;\n"
             "                 or the path of a .cat file; none: compare nothing (deadlocks,\n"
@@ -73,6 +74,12 @@ static void usage(FILE *to)
             "                 race) has undefined behaviour: its outcomes are not compared (deadlocks,\n"
             "                 invariants and unhandled events still are); check (default): compared\n"
             "                 unless the model says option flags = undefined\n"
+            "  --symmetry S   symmetry reduction: store one state per orbit of interchangeable CUs\n"
+            "                 (identical thread programs, same GPU) and collect outcomes over each\n"
+            "                 orbit, with the same verdicts; auto (default): where the protocol keeps\n"
+            "                 no CU id in its state and no --liveness, --occupancy, --preempt or\n"
+            "                 --write-atomicity runs; on: the same, said in the report when refused;\n"
+            "                 off: never.  State counts are then of orbits\n"
             "  --complete     the protocol's outcomes must equal the model's: a model outcome the\n"
             "                 protocol never produces is a violation, shown with an execution\n"
             "  -I DIR         where .cat models, their includes and herd's stdlib.cat are also\n"
@@ -178,6 +185,7 @@ static int parse_options(int argc, char **argv, verify_opts *o, FILE *out, FILE 
         {"racy", required_argument, NULL, 'R'},     {"threads", required_argument, NULL, 'J'},
         {"report", required_argument, NULL, 'H'},
         {"store", required_argument, NULL, 'S'},
+        {"symmetry", required_argument, NULL, 'Y'},
         {"liveness", no_argument, NULL, 'L'},       {"fairness", required_argument, NULL, 'F'},
         {"occupancy", required_argument, NULL, 'O'}, {"preempt", no_argument, NULL, 'E'},
         {"write-atomicity", no_argument, NULL, 'W'}, {"set-libdir", required_argument, NULL, 'I'},
@@ -185,6 +193,7 @@ static int parse_options(int argc, char **argv, verify_opts *o, FILE *out, FILE 
     };
     memset(o, 0, sizeof *o);
     verify_settings_default(&o->s);
+    o->s.symmetry = VERIFY_SYMMETRY_AUTO;      /* verify reduces where it is sound; graph and export never */
     optind = 1;
     opterr = 0;
     int ch;
@@ -196,7 +205,7 @@ static int parse_options(int argc, char **argv, verify_opts *o, FILE *out, FILE 
         int status = parse_one(ch, o, err);
         if (status == 3)     /* a scheduling option's own message is out */
             return 2;
-        if (status == 2 && !strchr("sMtncuTPRJS", ch))     /* these wrote their own message */
+        if (status == 2 && !strchr("sMtncuTPRJSY", ch))     /* these wrote their own message */
             unknown_option(argv[optind - 1], err);
         if (status >= 0)
             return status;

@@ -315,6 +315,7 @@ struct proto_instance {
     proto_unhandled_pair unhandled[PROTO_MAX_UNHANDLED];
     uint32_t unhandled_key[PROTO_MAX_UNHANDLED];
     const proto_code *code; /* the compiled tables (compile.h), set after the layout */
+    struct proto_symmetry *sym;     /* symmetry.c's analysis (NULL: not yet run) */
 };
 
 /* layout.c.  proto_layout fixes the configuration, places threads on CUs,

@@ -14,7 +14,7 @@
 #define PROGRESS_CHECK_MASK 255u   /* and every 256 when reporting progress */
 #define BATCH VS_BATCH             /* successors hashed and prefetched together */
 
-static void print_step(const bfs_search *s, uint32_t from, const bfs_step *st, FILE *out);
+static void print_step(const nsi_model *m, const uint8_t *from, int rule, const uint8_t *to, FILE *out);
 
 struct bfs_search {
     const nsi_model *m;
@@ -123,16 +123,19 @@ static void on_successor(void *ctx, const uint8_t *next, int rule)
         return;
     }
     size_t sb = s->m->state_bytes;
+    uint8_t *slot = s->batch + (size_t)s->nbatch * sb;
+    memcpy(slot, next, sb);
+    if (s->m->canonicalize)     /* `next` is the model's: canonicalize the copy */
+        s->m->canonicalize(s->m->ctx, slot);
     uint64_t h = 0;
     if (!s->batch_keys) {   /* else the whole batch's, in flush_batch */
-        ss_status st = vs_key(s->store, next, &h);
+        ss_status st = vs_key(s->store, slot, &h);
         if (st != SS_NEW) {
             stop_with(s, refusal(st));
             return;
         }
         vs_prefetch(s->store, h);
     }
-    memcpy(s->batch + (size_t)s->nbatch * sb, next, sb);
     s->batch_hash[s->nbatch] = h;
     s->batch_ordinal[s->nbatch] = ordinal;
     s->batch_rule[s->nbatch++] = rule;
@@ -184,6 +187,8 @@ static bool store_initial(bfs_search *s)
         return false;
     }
     s->m->initial(s->m->ctx, init);
+    if (s->m->canonicalize)
+        s->m->canonicalize(s->m->ctx, init);
     uint32_t index;
     uint64_t key;
     ss_status st = vs_key(s->store, init, &key);
@@ -259,6 +264,7 @@ static void finish_stats(bfs_search *s, double t0)
     r->states_per_s = r->seconds > 0 ? (double)r->states / r->seconds : 0.0;
     r->peak_rss = bfs_peak_rss();
     r->threads = 1;
+    r->canonical = s->m->canonicalize != NULL;
 }
 
 /* Several threads: search/par_bfs.h does the search, this object serves
@@ -274,6 +280,7 @@ static bfs_search *run_parallel(const nsi_model *model, const bfs_options *opt, 
     s->m = model;
     s->par = par_bfs_run(model, opt, opt->threads, res);
     res->peak_rss = bfs_peak_rss();
+    res->canonical = model->canonicalize != NULL;
     if (!s->par) {
         free(s);
         return NULL;
@@ -470,48 +477,169 @@ const nsi_model *bfs_model(const bfs_search *s)
 
 void bfs_print_step(const bfs_search *s, uint32_t from, uint32_t to, int rule, FILE *out)
 {
-    bfs_step st = {to, rule};
-    print_step(s, from, &st, out);
+    uint8_t *states = malloc(2 * s->m->state_bytes);
+    const uint8_t *a = states ? bfs_state(s, from, states) : NULL;
+    const uint8_t *b = a ? bfs_state(s, to, states + s->m->state_bytes) : NULL;
+    print_step(s->m, a, rule, b, out);
+    free(states);
 }
 
 /* One step's description on one line: the model's text with any trailing
  * newlines removed, or the rule id. */
-static void print_step(const bfs_search *s, uint32_t from, const bfs_step *st, FILE *out)
+static void print_step(const nsi_model *m, const uint8_t *from, int rule, const uint8_t *to, FILE *out)
 {
-    const nsi_model *m = s->m;
     char *buf = NULL;
     size_t len = 0;
-    uint8_t *states = m->describe ? malloc(2 * m->state_bytes) : NULL;
-    const uint8_t *a = states ? bfs_state(s, from, states) : NULL;
-    const uint8_t *b = a ? bfs_state(s, st->state, states + m->state_bytes) : NULL;
-    FILE *mem = b ? open_memstream(&buf, &len) : NULL;
+    FILE *mem = m->describe && from && to ? open_memstream(&buf, &len) : NULL;
     if (mem) {
-        m->describe(m->ctx, a, st->rule, b, mem);
+        m->describe(m->ctx, from, rule, to, mem);
         fclose(mem);
         while (len > 0 && (buf[len - 1] == '\n' || buf[len - 1] == '\r'))
             buf[--len] = '\0';
         fprintf(out, "%s\n", buf);
     } else {
-        fprintf(out, "rule %d\n", st->rule);
+        fprintf(out, "rule %d\n", rule);
     }
     free(buf);
-    free(states);
+}
+
+void bfs_print_path(const nsi_model *m, const bfs_path *p, FILE *out)
+{
+    fprintf(out, "  0: initial state\n");
+    for (size_t k = 1; k < p->len; k++) {
+        fprintf(out, "  %zu: ", k);
+        print_step(m, bfs_path_state(p, k - 1), p->rules[k], bfs_path_state(p, k), out);
+    }
 }
 
 void bfs_print_trace(const bfs_search *s, uint32_t index, FILE *out)
 {
-    size_t n = 0;
-    bfs_step *steps = bfs_trace(s, index, &n);
-    if (!steps) {
-        fprintf(out, "(trace unavailable: out of memory)\n");
+    bfs_path *p = bfs_path_to(s, index);
+    if (!p) {
+        fprintf(out, "(trace unavailable: out of memory, or no concrete step matches a stored one)\n");
         return;
     }
-    fprintf(out, "  0: initial state\n");
-    for (size_t k = 1; k < n; k++) {
-        fprintf(out, "  %zu: ", k);
-        print_step(s, steps[k - 1].state, &steps[k], out);
+    bfs_print_path(s->m, p, out);
+    bfs_path_free(p);
+}
+
+/* ---- concrete paths ------------------------------------------------------------ */
+
+static bfs_path *path_new(size_t len, size_t state_bytes)
+{
+    bfs_path *p = calloc(1, sizeof *p);
+    if (!p)
+        return NULL;
+    p->len = len;
+    p->state_bytes = state_bytes;
+    p->states = malloc(len * state_bytes);
+    p->rules = malloc(len * sizeof *p->rules);
+    if (!p->states || !p->rules) {
+        bfs_path_free(p);
+        return NULL;
+    }
+    return p;
+}
+
+void bfs_path_free(bfs_path *p)
+{
+    if (!p)
+        return;
+    free(p->states);
+    free(p->rules);
+    free(p);
+}
+
+/* What a replay looks for among the successors of one concrete state: the
+ * first whose bytes (canonicalized, when `canon`) equal `want`. */
+typedef struct replay_ctx {
+    const nsi_model *m;
+    const uint8_t *want;
+    uint8_t *found;         /* receives the successor as emitted */
+    uint8_t *scratch;
+    bool canon, hit;
+    int rule;
+} replay_ctx;
+
+static void replay_successor(void *ctx, const uint8_t *next, int rule)
+{
+    replay_ctx *r = ctx;
+    if (r->hit)
+        return;
+    size_t sb = r->m->state_bytes;
+    const uint8_t *cmp = next;
+    if (r->canon && r->m->canonicalize) {
+        memcpy(r->scratch, next, sb);
+        r->m->canonicalize(r->m->ctx, r->scratch);
+        cmp = r->scratch;
+    }
+    if (memcmp(cmp, r->want, sb) != 0)
+        return;
+    memcpy(r->found, next, sb);
+    r->rule = rule;
+    r->hit = true;
+}
+
+/* Fills states 1.. of p: from each state, the successor that matches
+ * targets[k] (canonical targets: its canonical form does). */
+static bool replay(const nsi_model *m, bfs_path *p, const uint8_t *const *targets, bool canon)
+{
+    uint8_t *scratch = malloc(m->state_bytes);
+    if (!scratch)
+        return false;
+    bool ok = true;
+    for (size_t k = 1; k < p->len && ok; k++) {
+        replay_ctx r = {m, targets[k], p->states + k * p->state_bytes, scratch, canon, false, -1};
+        m->successors(m->ctx, bfs_path_state(p, k - 1), replay_successor, &r);
+        p->rules[k] = r.rule;
+        ok = r.hit;
+    }
+    free(scratch);
+    return ok;
+}
+
+bfs_path *bfs_path_to(const bfs_search *s, uint32_t index)
+{
+    size_t n = 0;
+    bfs_step *steps = bfs_trace(s, index, &n);
+    bfs_path *p = steps ? path_new(n, s->m->state_bytes) : NULL;
+    uint8_t *stored = p ? bfs_trace_states(s, steps, n) : NULL;    /* any store, any thread count */
+    const uint8_t **targets = stored ? malloc(n * sizeof *targets) : NULL;
+    bool ok = targets != NULL;
+    for (size_t k = 0; ok && k < n; k++) {
+        targets[k] = stored + k * s->m->state_bytes;
+        p->rules[k] = steps[k].rule;
+        if (!s->m->canonicalize || k == 0)
+            memcpy(p->states + k * p->state_bytes, targets[k], p->state_bytes);
+    }
+    if (ok && s->m->canonicalize) {     /* the stored initial state is canonical: start from the model's */
+        s->m->initial(s->m->ctx, p->states);
+        ok = replay(s->m, p, targets, true);
     }
     free(steps);
+    free(targets);
+    free(stored);
+    if (!ok) {
+        bfs_path_free(p);
+        return NULL;
+    }
+    return p;
+}
+
+bool bfs_path_rerule(const nsi_model *m, bfs_path *p)
+{
+    const uint8_t **targets = malloc(p->len * sizeof *targets);
+    uint8_t *copy = malloc(p->len * p->state_bytes);
+    bool ok = targets && copy;
+    if (ok) {
+        memcpy(copy, p->states, p->len * p->state_bytes);
+        for (size_t k = 0; k < p->len; k++)
+            targets[k] = copy + k * p->state_bytes;
+        ok = replay(m, p, targets, false);
+    }
+    free(targets);
+    free(copy);
+    return ok;
 }
 
 const char *bfs_stop_name(bfs_stop stop)
@@ -566,7 +694,8 @@ void bfs_print_stats(const bfs_result *r, FILE *out)
     if (r->store != VISITED_PLAIN)
         fprintf(out, "store: %s\n", vs_kind_name(r->store));
     fprintf(out, "threads: %d\n", r->threads);
-    fprintf(out, "states: %llu\n", (unsigned long long)r->states);
+    fprintf(out, "states: %llu%s\n", (unsigned long long)r->states,
+            r->canonical ? " (canonical: one per symmetry orbit; transitions and deadlocks counted alike)" : "");
     fprintf(out, "transitions: %llu\n", (unsigned long long)r->transitions);
     fprintf(out, "depth: %u\n", r->depth);
     fprintf(out, "deadlocks: %llu\n", (unsigned long long)r->deadlocks);

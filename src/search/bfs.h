@@ -130,6 +130,7 @@ typedef struct bfs_result {
     double omission;
     uint64_t bitstate_bits;      /* bit-state: the bit array's size in bits */
     int threads;                 /* how many threads searched */
+    bool canonical;              /* the model canonicalized states: counts are of orbits */
 } bfs_result;
 
 typedef struct bfs_search bfs_search;
@@ -177,9 +178,40 @@ uint32_t bfs_count(const bfs_search *s);
  * of *len steps (the caller frees it), or NULL when out of memory. */
 bfs_step *bfs_trace(const bfs_search *s, uint32_t index, size_t *len);
 
-/* Prints the trace to `index`, one numbered line per step, using the
- * model's `describe` where it has one (else the rule id). */
+/* A path as concrete states of the model, each with the rule that
+ * reached it (rules[0] is SS_NO_RULE): what traces print.  Without the
+ * model's `canonicalize` they are the stored states.  With it, the stored
+ * states are canonical representatives, and a stored state need not be a
+ * successor of its stored parent; bfs_path_to then replays: from the
+ * model's initial state, each step takes the first successor whose
+ * canonical form is the next stored state (the symmetry makes one exist;
+ * the path keeps the stored path's length, so it stays shortest).  Its
+ * last state is then in the orbit of the stored one, not necessarily equal
+ * to it. */
+typedef struct bfs_path {
+    size_t len, state_bytes;
+    uint8_t *states;        /* len * state_bytes */
+    int *rules;
+} bfs_path;
+
+static inline const uint8_t *bfs_path_state(const bfs_path *p, size_t k) { return p->states + k * p->state_bytes; }
+
+/* The concrete shortest path to stored state `index` (malloc'd; the
+ * caller frees it with bfs_path_free), or NULL when out of memory or when
+ * a replayed step finds no matching successor (a model whose canonicalize
+ * is not a symmetry of its successors). */
+bfs_path *bfs_path_to(const bfs_search *s, uint32_t index);
+/* Recomputes p's rules for the states it holds, each the first successor
+ * of its predecessor equal to it byte for byte (after a caller has mapped
+ * every state of a path through one symmetry); false when one is not. */
+bool bfs_path_rerule(const nsi_model *m, bfs_path *p);
+void bfs_path_free(bfs_path *p);
+
+/* Prints the trace to `index` (its concrete path), one numbered line per
+ * step, using the model's `describe` where it has one (else the rule id). */
 void bfs_print_trace(const bfs_search *s, uint32_t index, FILE *out);
+/* The same for a path of the model m. */
+void bfs_print_path(const nsi_model *m, const bfs_path *p, FILE *out);
 
 /* One step between two stored states, as bfs_print_trace prints it
  * (without the number): the model's description on one line. */

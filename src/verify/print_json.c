@@ -3,6 +3,7 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "protocol/symmetry.h"
 #include "report/report.h"
 #include "verify/trace_json.h"
 #include "search/prob_store.h"
@@ -22,10 +23,17 @@ static void json_outcomes(FILE *out, const litmus_test *t, outcome_set *set)
 }
 
 /* The trace as a JSON list of step objects (verify/trace_json.h). */
-static void json_trace(FILE *out, const verify_result *v, uint32_t index)
+static void json_trace_to(FILE *out, const verify_result *v, uint32_t index, const lit_value *want)
 {
     fputs("\"trace\":", out);
-    trace_json(out, v->bfs, v->inst, v->live.sched, index);    /* the scheduler's text, with --occupancy */
+    bfs_path *p = verify_trace_path(v, index, want);
+    trace_json_path(out, bfs_model(v->bfs), v->inst, v->live.sched, p);    /* the scheduler's text, with --occupancy */
+    bfs_path_free(p);
+}
+
+static void json_trace(FILE *out, const verify_result *v, uint32_t index)
+{
+    json_trace_to(out, v, index, NULL);
 }
 
 static void json_item(FILE *out, bool *first, const char *kind, const char *key)
@@ -45,7 +53,7 @@ static void json_unsound(FILE *out, const verify_result *v, bool *first)
         json_item(out, first, "unsound", "outcome");
         report_json_state(out, v->t, state);
         fputc(',', out);
-        json_trace(out, v, v->found.witness[i]);
+        json_trace_to(out, v, v->found.witness[i], state);
         fputc('}', out);
     }
 }
@@ -134,6 +142,17 @@ static void json_options(FILE *out, const verify_result *v)
         fprintf(out, "%g", s->bfs.timeout_s);
     else
         fputs("null", out);
+    static const char *const sym_words[] = {"off", "auto", "on"};
+    fprintf(out, ",\"symmetry\":\"%s\"}", sym_words[s->symmetry]);
+}
+
+/* Whether the search stored one state per symmetry orbit (its counts are
+ * then of orbits), the group or why none was used. */
+static void json_symmetry(FILE *out, const verify_result *v)
+{
+    fprintf(out, ",\"symmetry\":{\"used\":%s,\"permutations\":%d,\"note\":", v->symmetry_used ? "true" : "false",
+            v->symmetry_used ? proto_symmetry_order(v->inst) : 1);
+    report_json_string(out, v->symmetry_note ? v->symmetry_note : "off");
     fputc('}', out);
 }
 
@@ -187,6 +206,7 @@ void verify_print_json(FILE *out, const verify_result *v)
 {
     json_verdict(out, v);
     json_options(out, v);
+    json_symmetry(out, v);
     fputs(",\"protocol_outcomes\":", out);
     json_outcomes(out, v->t, v->found.outcomes);
     fputs(",\"model_outcomes\":", out);

@@ -33,10 +33,19 @@ static void print_stuck(FILE *out, const verify_result *v, uint32_t index)
     free(buf);
 }
 
-static void print_trace(FILE *out, const verify_result *v, uint32_t index)
+/* The trace to stored state `index` (to a state with final values `want`,
+ * when given: an outcome's witness). */
+static void print_trace_to(FILE *out, const verify_result *v, uint32_t index, const lit_value *want)
 {
     fputs("Trace\n", out);
-    trace_print(out, v->bfs, v->inst, index, v->settings->trace);
+    bfs_path *p = verify_trace_path(v, index, want);
+    trace_print_path(out, bfs_model(v->bfs), v->inst, p, v->settings->trace);
+    bfs_path_free(p);
+}
+
+static void print_trace(FILE *out, const verify_result *v, uint32_t index)
+{
+    print_trace_to(out, v, index, NULL);
 }
 
 static void print_unsound(FILE *out, const verify_result *v)
@@ -54,7 +63,7 @@ static void print_unsound(FILE *out, const verify_result *v)
             fputs("Violation unsound outcome: ", out);
             report_state(out, v->t, state);
             fputs(" (the model forbids it)\n", out);
-            print_trace(out, v, v->found.witness[i]);
+            print_trace_to(out, v, v->found.witness[i], state);
         }
     }
 }
@@ -175,6 +184,7 @@ void verify_print_text(FILE *out, const verify_result *v)
     }
     print_value_notes(out, v);
     verify_live_text(out, &v->live, v->bfs, v->inst, v->settings->trace);
+    fprintf(out, "symmetry: %s\n", v->symmetry_note ? v->symmetry_note : "off");
     bfs_print_stats(&v->search, out);
     fprintf(out, "state bits: %d (%d bytes)\n", proto_state_bits(v->inst), (proto_state_bits(v->inst) + 7) / 8);
     print_result(out, v);

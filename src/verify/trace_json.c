@@ -96,28 +96,28 @@ static void step_record(FILE *out, const proto_instance *in, const sched_model *
     }
 }
 
-void trace_json(FILE *out, const bfs_search *s, const proto_instance *in, const sched_model *sched, uint32_t index)
+void trace_json_path(FILE *out, const nsi_model *m, const proto_instance *in, const sched_model *sched,
+                     const bfs_path *p)
 {
-    const nsi_model *m = bfs_model(s);
-    size_t n = 0;
-    bfs_step *steps = bfs_trace(s, index, &n);
-    uint8_t *states = steps ? bfs_trace_states(s, steps, n) : NULL;
     fputc('[', out);
-    if (!states) {
+    if (!p) {
         fputs("{\"step\":0,\"note\":\"trace unavailable: out of memory\"}]", out);
-        free(steps);
         return;
     }
-    size_t sb = m->state_bytes;
     fputs("{\"step\":0,\"initial\":true}", out);
-    for (size_t k = 1; k < n; k++) {
-        const uint8_t *from = states + (k - 1) * sb, *to = states + k * sb;
+    for (size_t k = 1; k < p->len; k++) {
+        const uint8_t *from = bfs_path_state(p, k - 1), *to = bfs_path_state(p, k);
         fprintf(out, ",{\"step\":%zu", k);
-        member_text(out, m, from, steps[k].rule, to);
-        step_record(out, in, sched, from, steps[k].rule, to);
+        member_text(out, m, from, p->rules[k], to);
+        step_record(out, in, sched, from, p->rules[k], to);
         fputc('}', out);
     }
     fputc(']', out);
-    free(steps);
-    free(states);
+}
+
+void trace_json(FILE *out, const bfs_search *s, const proto_instance *in, const sched_model *sched, uint32_t index)
+{
+    bfs_path *p = bfs_path_to(s, index);
+    trace_json_path(out, bfs_model(s), in, sched, p);
+    bfs_path_free(p);
 }

@@ -25,5 +25,9 @@
 #include "search/bfs.h"
 
 void trace_json(FILE *out, const bfs_search *s, const proto_instance *in, const sched_model *sched, uint32_t index);
+/* The same for a concrete path of model m (NULL: a step that says the
+ * trace is unavailable). */
+void trace_json_path(FILE *out, const nsi_model *m, const proto_instance *in, const sched_model *sched,
+                     const bfs_path *p);
 
 #endif

@@ -97,32 +97,42 @@ void trace_print_lasso(FILE *out, const bfs_search *s, const proto_instance *in,
     free(a), free(b);
 }
 
-static void print_full(FILE *out, const bfs_search *s, const proto_instance *in, uint32_t index)
+/* The path with, under each step, its row and the fields it changed. */
+static void print_full_path(FILE *out, const proto_instance *in, const bfs_path *p)
 {
-    size_t n = 0, sb = bfs_model(s)->state_bytes;
-    bfs_step *steps = bfs_trace(s, index, &n);
-    uint8_t *states = steps ? bfs_trace_states(s, steps, n) : NULL;
     int nf = proto_state_nfields(in);
     proto_state_field *a = malloc(sizeof *a * (size_t)(nf ? nf : 1));
     proto_state_field *b = malloc(sizeof *b * (size_t)(nf ? nf : 1));
-    if (!states || !a || !b) {
+    if (!a || !b) {
         fputs("(trace unavailable: out of memory)\n", out);
-        free(steps), free(states), free(a), free(b);
+        free(a), free(b);
         return;
     }
     fputs("  0: initial state\n", out);
-    proto_state_fields(in, states, a);
+    proto_state_fields(in, bfs_path_state(p, 0), a);
     state_text_write(out, a, NULL, nf, INDENT);
-    for (size_t k = 1; k < n; k++) {
-        const uint8_t *from = states + (k - 1) * sb, *to = states + k * sb;
-        print_step(out, in, from, &steps[k], to, k);
+    for (size_t k = 1; k < p->len; k++) {
+        const uint8_t *to = bfs_path_state(p, k);
+        bfs_step st = {(uint32_t)k, p->rules[k]};
+        print_step(out, in, bfs_path_state(p, k - 1), &st, to, k);
         proto_state_fields(in, to, b);
         state_text_write(out, b, a, nf, INDENT);
         proto_state_field *t = a;
         a = b;
         b = t;
     }
-    free(steps), free(states), free(a), free(b);
+    free(a), free(b);
+}
+
+static void print_full(FILE *out, const bfs_search *s, const proto_instance *in, uint32_t index)
+{
+    bfs_path *p = bfs_path_to(s, index);
+    if (!p) {
+        fputs("(trace unavailable: out of memory)\n", out);
+        return;
+    }
+    print_full_path(out, in, p);
+    bfs_path_free(p);
 }
 
 void trace_print(FILE *out, const bfs_search *s, const proto_instance *in, uint32_t index, trace_detail d)
@@ -131,6 +141,16 @@ void trace_print(FILE *out, const bfs_search *s, const proto_instance *in, uint3
         print_full(out, s, in, index);
     else
         bfs_print_trace(s, index, out);
+}
+
+void trace_print_path(FILE *out, const nsi_model *m, const proto_instance *in, const bfs_path *p, trace_detail d)
+{
+    if (!p)
+        fputs("(trace unavailable: out of memory, or no concrete step matches a stored one)\n", out);
+    else if (d == TRACE_FULL)
+        print_full_path(out, in, p);
+    else
+        bfs_print_path(m, p, out);
 }
 
 void trace_print_stuck(FILE *out, const proto_instance *in, const uint8_t *state)

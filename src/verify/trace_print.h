@@ -27,6 +27,10 @@ typedef enum trace_detail { TRACE_SHORT, TRACE_FULL } trace_detail;
 bool trace_detail_parse(const char *text, trace_detail *out);
 
 void trace_print(FILE *out, const bfs_search *s, const proto_instance *in, uint32_t index, trace_detail d);
+/* The same for a concrete path of model m (bfs_path_to, or verify's
+ * verify_trace_path under symmetry reduction); NULL: a line saying that
+ * the trace is unavailable. */
+void trace_print_path(FILE *out, const nsi_model *m, const proto_instance *in, const bfs_path *p, trace_detail d);
 
 /* A liveness violation's lasso (search/fair_cycle.h): short, as
  * fc_print_lasso writes it; full, the stem as trace_print writes it, the

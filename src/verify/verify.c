@@ -2,12 +2,14 @@
 #include "verify/verify.h"
 
 #include <gc.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/clock.h"
 #include "protocol/runnable.h"
 #include "search/par_bfs.h"
+#include "protocol/symmetry.h"
 #include "verify/limit_args.h"
 #include "verify/model_outcomes.h"
 #include "verify/value_range.h"
@@ -30,12 +32,24 @@ void verify_collector_init(verify_collector *c, const proto_instance *inst, int 
     c->scratch = GC_MALLOC_ATOMIC(sizeof *c->scratch * (size_t)(width ? width : 1));
 }
 
-void verify_on_final(void *ctx, const uint8_t *state, uint32_t index)
+bool verify_symmetry_parse(const char *text, verify_symmetry *out)
 {
-    verify_collector *c = ctx;
-    proto_final_values(c->inst, state, c->scratch);
+    if (strcmp(text, "off") == 0)
+        *out = VERIFY_SYMMETRY_OFF;
+    else if (strcmp(text, "auto") == 0)
+        *out = VERIFY_SYMMETRY_AUTO;
+    else if (strcmp(text, "on") == 0)
+        *out = VERIFY_SYMMETRY_ON;
+    else
+        return false;
+    return true;
+}
+
+/* One final outcome; the first state that reaches it is its witness. */
+static void collect(verify_collector *c, const lit_value *values, uint32_t index)
+{
     int before = outcome_count(c->outcomes);
-    int i = outcome_add(c->outcomes, c->scratch);
+    int i = outcome_add(c->outcomes, values);
     if (i < before)
         return;
     if (i == c->cap) {
@@ -46,6 +60,83 @@ void verify_on_final(void *ctx, const uint8_t *state, uint32_t index)
         c->witness = grown;
     }
     c->witness[i] = index;
+}
+
+typedef struct orbit_ctx { verify_collector *c; uint32_t index; } orbit_ctx;
+
+static void collect_orbit(void *ctx, int g, const lit_value *values)
+{
+    (void)g;
+    orbit_ctx *o = ctx;
+    collect(o->c, values, o->index);
+}
+
+/* With symmetry reduction a stored final state stands for its orbit: the
+ * litmus condition names threads, and permuting identical threads
+ * permutes which of them holds which values, so every state of the orbit
+ * gives its own outcome. */
+void verify_on_final(void *ctx, const uint8_t *state, uint32_t index)
+{
+    verify_collector *c = ctx;
+    if (proto_symmetry_active(c->inst)) {
+        orbit_ctx o = {c, index};
+        proto_symmetry_orbit_values(c->inst, state, collect_orbit, &o);
+        return;
+    }
+    proto_final_values(c->inst, state, c->scratch);
+    collect(c, c->scratch, index);
+}
+
+/* ---- traces -------------------------------------------------------------------- */
+
+typedef struct want_ctx { const lit_value *want; int width, g; } want_ctx;
+
+static void find_values(void *ctx, int g, const lit_value *values)
+{
+    want_ctx *w = ctx;
+    if (w->g < 0 && memcmp(values, w->want, sizeof *values * (size_t)w->width) == 0)
+        w->g = g;
+}
+
+/* The group element that takes `last` to `stored` (want NULL) or to a
+ * state with final values `want`; -1 when none does. */
+static int element_for(const verify_result *v, const uint8_t *last, const uint8_t *stored, const lit_value *want,
+                       uint8_t *tmp)
+{
+    if (want) {
+        want_ctx w = {want, v->t->nobserved, -1};
+        proto_symmetry_orbit_values(v->inst, last, find_values, &w);
+        return w.g;
+    }
+    size_t sb = bfs_model(v->bfs)->state_bytes;
+    for (int g = 0; g < proto_symmetry_order(v->inst); g++) {
+        proto_symmetry_apply(v->inst, g, last, tmp);
+        if (memcmp(tmp, stored, sb) == 0)
+            return g;
+    }
+    return -1;
+}
+
+bfs_path *verify_trace_path(const verify_result *v, uint32_t index, const lit_value *want)
+{
+    bfs_path *p = bfs_path_to(v->bfs, index);
+    if (!p || !v->symmetry_used)
+        return p;
+    uint8_t *tmp = malloc(2 * p->state_bytes);     /* scratch, then the stored state */
+    const uint8_t *stored = tmp ? bfs_state(v->bfs, index, tmp + p->state_bytes) : NULL;
+    int g = stored ? element_for(v, bfs_path_state(p, p->len - 1), stored, want, tmp) : -1;
+    if (g > 0) {
+        for (size_t k = 0; k < p->len; k++) {
+            proto_symmetry_apply(v->inst, g, bfs_path_state(p, k), tmp);
+            memcpy(p->states + k * p->state_bytes, tmp, p->state_bytes);
+        }
+        if (!bfs_path_rerule(bfs_model(v->bfs), p)) {
+            bfs_path_free(p);
+            p = NULL;
+        }
+    }
+    free(tmp);
+    return p;
 }
 
 /* ---- binding the test to the protocol -------------------------------------- */
@@ -181,8 +272,34 @@ static void search_failed(const verify_result *v, const char *path, FILE *err)
         fprintf(err, "scopecheck verify: error: out of memory before the search of %s could start\n", path);
 }
 
+/* Whether to reduce by symmetry, and the report's note on it: only where
+ * every check of this run reads states up to a permutation of CUs
+ * (liveness needs the concrete graph's cycles and fairness units, the
+ * scheduler's wrapper has its own state, write atomicity prints witnesses
+ * from the unreduced outcome set), and the analysis shows it sound. */
+static void choose_symmetry(verify_result *v)
+{
+    const verify_settings *s = v->settings;
+    const schedule_opts *so = &s->sched;
+    const char *why = s->symmetry == VERIFY_SYMMETRY_OFF ? "--symmetry off"
+                    : so->liveness ? "not with --liveness"
+                    : so->occupancy > 0 || so->preempt ? "not with --occupancy or --preempt"
+                    : s->mca ? "not with --write-atomicity" : NULL;
+    const char *note = NULL;
+    if (!why && proto_symmetry_find(v->inst, &note)) {
+        proto_symmetry_enable(v->inst);
+        v->symmetry_used = true;
+        v->symmetry_note = note;
+        return;
+    }
+    char *text = GC_MALLOC_ATOMIC(768);
+    snprintf(text, 768, "off (%s)", why ? why : note ? note : "no symmetry found");
+    v->symmetry_note = text;
+}
+
 static bool search(verify_result *v, const char *path, FILE *err)
 {
+    choose_symmetry(v);
     bfs_options bo = search_options(v, err);
     const nsi_model *model =
         verify_live_prepare(&v->live, &v->settings->sched, v->inst, protocol_name(v->p), &bo, err);

@@ -47,6 +47,17 @@
 
 #define VERIFY_MAX_UNHANDLED 32
 
+/* --symmetry (docs/search.md, "Symmetry reduction"): off; auto, on when
+ * protocol/symmetry.h finds interchangeable CUs and shows the reduction
+ * sound, and no check that needs every concrete state runs (liveness, the
+ * scheduler, write atomicity); on, the same but a request (the report says
+ * why it could not be used).  The library's default is off, so that
+ * graph and export see every state; `verify` defaults to auto. */
+typedef enum verify_symmetry { VERIFY_SYMMETRY_OFF, VERIFY_SYMMETRY_AUTO, VERIFY_SYMMETRY_ON } verify_symmetry;
+
+/* "off", "auto", "on" into *out; false for anything else. */
+bool verify_symmetry_parse(const char *text, verify_symmetry *out);
+
 /* How to verify: every option that changes a result (not argv). */
 typedef struct verify_settings {
     const char *model_name;      /* as named by the user ("ptx6", a path, "none") */
@@ -60,6 +71,7 @@ typedef struct verify_settings {
     verify_mca *mca;             /* --write-atomicity, else NULL */
     bool racy_undefined;         /* --racy undefined: a test the model flags allows every outcome */
     bool complete;               /* --complete: the protocol must reach every model outcome */
+    verify_symmetry symmetry;    /* --symmetry */
 } verify_settings;
 
 /* verify_settings with every default (model ptx6, unroll ENUM_DEFAULT_UNROLL). */
@@ -112,6 +124,12 @@ typedef struct verify_result {
     verify_mca *mca;             /* --write-atomicity */
     progress_sink sink;
     double start;                /* the --timeout budget began here */
+    /* Symmetry reduction: whether the search stored one state per orbit
+     * (outcomes are then collected over each final state's orbit, traces
+     * mapped back to concrete states), and what the report says of it:
+     * the group, or why it was not used. */
+    bool symmetry_used;
+    const char *symmetry_note;
 } verify_result;
 
 /* ---- the pipeline ------------------------------------------------------- */
@@ -123,6 +141,16 @@ int verify_prepare(const verify_settings *s, const litmus_test *t, const char *p
 int verify_test(const verify_settings *s, const litmus_test *t, const char *path, const protocol *p,
                 const cat_model *m, cat_workspace *ws, verify_result *out, FILE *err);
 void verify_result_release(verify_result *v);
+
+/* The concrete path the report prints for stored state `index`
+ * (search/bfs.h's bfs_path_to).  With symmetry reduction it is mapped
+ * through the group element that makes its last state the stored state
+ * itself (want NULL: what the report says of that state, why it is stuck
+ * or what it left unhandled, holds of the trace's end) or a state whose
+ * observed final values are `want` (the witness of an outcome met in the
+ * orbit of a stored final state).  NULL when out of memory.  Free it with
+ * bfs_path_free. */
+bfs_path *verify_trace_path(const verify_result *v, uint32_t index, const lit_value *want);
 
 /* ---- the verdict rules (verdict.c) ---------------------------------------- */
 

@@ -34,6 +34,7 @@ int main(int argc, char **argv)
     register_protocol_tests();
     register_protocol_lang_tests();
     register_protocol_compile_tests();
+    register_symmetry_tests();
     register_describe_tests();
     register_msc_tests();
     register_lit_ops_tests();

@@ -26,6 +26,7 @@ void register_ptx_model_tests(void);
 void register_protocol_tests(void);
 void register_protocol_lang_tests(void);
 void register_protocol_compile_tests(void);
+void register_symmetry_tests(void);
 void register_lit_ops_tests(void);
 void register_search_tests(void);
 void register_par_search_tests(void);

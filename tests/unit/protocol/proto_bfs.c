@@ -1,6 +1,8 @@
 /* proto_bfs.c: see proto_bfs.h. */
 #include "proto_bfs.h"
 
+#include "protocol/symmetry.h"
+
 #include <CUnit/CUnit.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,18 +55,35 @@ static void on_succ(void *ctx, const uint8_t *next, int rule)
     proto_bfs *b = ctx;
     (void)rule;
     b->transitions++;
+    if (b->m->canonicalize) {
+        memcpy(b->scratch, next, b->bytes);
+        b->m->canonicalize(b->m->ctx, b->scratch);
+        next = b->scratch;
+    }
     insert(b, next);
 }
 
-static void note_outcome(proto_bfs *b, const uint8_t *s)
+static void note_values(proto_bfs *b, const lit_value *v)
 {
-    lit_value v[PROTO_BFS_MAX_OBS] = {0};
-    proto_final_values(b->in, s, v);
     for (int k = 0; k < b->noutcomes; k++)
-        if (!memcmp(b->outcome[k], v, sizeof v))
+        if (!memcmp(b->outcome[k], v, sizeof b->outcome[k]))
             return;
     if (b->noutcomes < PROTO_BFS_MAX_OUTCOMES)
-        memcpy(b->outcome[b->noutcomes++], v, sizeof v);
+        memcpy(b->outcome[b->noutcomes++], v, sizeof b->outcome[0]);
+}
+
+/* A final state's outcome; under symmetry reduction, that of every state
+ * of its orbit, each built by applying a group element (not through
+ * proto_symmetry_orbit_values, which the tests check against this). */
+static void note_outcome(proto_bfs *b, const uint8_t *s)
+{
+    int order = proto_symmetry_active(b->in) ? proto_symmetry_order(b->in) : 1;
+    for (int g = 0; g < order; g++) {
+        lit_value v[PROTO_BFS_MAX_OBS] = {0};
+        proto_symmetry_apply(b->in, g, s, b->scratch);
+        proto_final_values(b->in, b->scratch, v);
+        note_values(b, v);
+    }
 }
 
 size_t proto_bfs_explore(proto_bfs *b, proto_instance *in)
@@ -74,8 +93,12 @@ size_t proto_bfs_explore(proto_bfs *b, proto_instance *in)
     if (m->state_bytes > MAX_BYTES)
         abort();                /* a test configuration error, not a result */
     b->in = in;
+    b->m = m;
     b->bytes = m->state_bytes;
+    b->scratch = malloc(b->bytes);
     m->initial(m->ctx, cur);
+    if (m->canonicalize)
+        m->canonicalize(m->ctx, cur);
     insert(b, cur);
     for (size_t k = 0; k < b->n; k++) {
         memcpy(cur, b->states + k * b->bytes, b->bytes);
@@ -105,6 +128,7 @@ void proto_bfs_free(proto_bfs *b)
 {
     free(b->states);
     free(b->table);
+    free(b->scratch);
 }
 
 typedef struct collect { proto_succs *s; size_t bytes; } collect;

@@ -7,8 +7,10 @@
  * Contract: explore every state reachable from the initial one, count
  * states, transitions, final states and deadlocks (non-final states with no
  * successor), record the first invariant a reached state breaks and the
- * distinct final outcomes (up to PROTO_BFS_MAX_OUTCOMES).  Heap memory is
- * released by proto_bfs_free.
+ * distinct final outcomes (up to PROTO_BFS_MAX_OUTCOMES).  With the model's
+ * canonicalize set (protocol/symmetry.h), every state is canonicalized
+ * before it is stored and a final state gives the outcomes of its whole
+ * orbit.  Heap memory is released by proto_bfs_free.
  */
 #ifndef SCOPECHECK_PROTO_BFS_H
 #define SCOPECHECK_PROTO_BFS_H
@@ -29,6 +31,8 @@ typedef struct proto_bfs {
     long transitions, finals, deadlocks;
     const char *violated;       /* the first invariant a reached state breaks */
     const proto_instance *in;
+    const nsi_model *m;
+    uint8_t *scratch;           /* a successor being canonicalized */
     int noutcomes;
     lit_value outcome[PROTO_BFS_MAX_OUTCOMES][PROTO_BFS_MAX_OBS];   /* distinct final values */
 } proto_bfs;

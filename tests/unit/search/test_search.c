@@ -439,6 +439,111 @@ static void test_bfs_bad_model(void)
     bfs_free(s);
 }
 
+/* ---- symmetry: the grid is symmetric in (a, b); its canonical form
+ * sorts them (a <= b). ---- */
+
+static void grid_sort(void *ctx, uint8_t *s)
+{
+    (void)ctx;
+    if (s[0] > s[1]) {
+        uint8_t t = s[0];
+        s[0] = s[1];
+        s[1] = t;
+    }
+}
+
+/* Stored states are canonical, one per orbit: the pairs a <= b of
+ * 0..n-1, n(n+1)/2 of them; the depth is unchanged (38 = 2 * 19). */
+static void test_bfs_canonical_counts(void)
+{
+    grid g;
+    nsi_model m = grid_model(&g, 20, 3);
+    g.corner_final = true;
+    m.canonicalize = grid_sort;
+    bfs_options o = {.on_final = count_final, .final_ctx = &g};
+    bfs_result r;
+    bfs_search *s = bfs_run(&m, &o, &r);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+    CU_ASSERT_EQUAL(r.states, 20 * 21 / 2);
+    CU_ASSERT_EQUAL(r.depth, 38);
+    CU_ASSERT_EQUAL(r.finals, 1);
+    CU_ASSERT_TRUE(r.canonical);
+    for (uint32_t i = 0; i < r.states; i++)
+        CU_ASSERT(ss_state(bfs_store(s), i)[0] <= ss_state(bfs_store(s), i)[1]);
+    bfs_free(s);
+}
+
+/* A trace to a canonical state is replayed into concrete states: each a
+ * successor of the one before by the rule given, each with the stored
+ * state's canonical form, as long as the stored path (shortest). */
+static void test_bfs_canonical_trace(void)
+{
+    grid g;
+    nsi_model m = grid_model(&g, 10, 3);
+    g.bad_a = g.bad_b = 4;
+    m.canonicalize = grid_sort;
+    bfs_result r;
+    bfs_search *s = bfs_run(&m, NULL, &r);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+    CU_ASSERT_EQUAL_FATAL(r.stop, BFS_VIOLATION);
+    size_t n = 0;
+    bfs_step *t = bfs_trace(s, r.violation_index, &n);
+    bfs_path *p = bfs_path_to(s, r.violation_index);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    CU_ASSERT_EQUAL_FATAL(p->len, n);
+    CU_ASSERT_EQUAL(n, 9);
+    int rules[2] = {0, 0};
+    for (size_t k = 0; k < n; k++) {
+        uint8_t c[3];
+        memcpy(c, bfs_path_state(p, k), 3);
+        grid_sort(NULL, c);
+        CU_ASSERT_EQUAL(memcmp(c, ss_state(bfs_store(s), t[k].state), 3), 0);
+        if (k == 0)
+            continue;
+        const uint8_t *a = bfs_path_state(p, k - 1), *b = bfs_path_state(p, k);
+        int rule = p->rules[k];
+        CU_ASSERT(rule == 0 || rule == 1);
+        CU_ASSERT(b[rule] == a[rule] + 1 && b[1 - rule] == a[1 - rule]);
+        rules[rule]++;
+    }
+    CU_ASSERT(rules[0] == 4 && rules[1] == 4);
+    bfs_path_free(p);
+    free(t);
+    bfs_free(s);
+}
+
+/* bfs_path_rerule: the rules of the path mirrored (a and b swapped) are
+ * the mirrored rules; a path that jumps is refused. */
+static void test_bfs_path_rerule(void)
+{
+    grid g;
+    nsi_model m = grid_model(&g, 10, 3);
+    bfs_result r;
+    bfs_search *s = bfs_run(&m, NULL, &r);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+    uint32_t target = 0;
+    for (uint32_t i = 0; i < r.states; i++)
+        if (ss_state(bfs_store(s), i)[0] == 3 && ss_state(bfs_store(s), i)[1] == 1)
+            target = i;
+    bfs_path *p = bfs_path_to(s, target);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    CU_ASSERT_EQUAL_FATAL(p->len, 5);
+    int before[5];
+    for (size_t k = 0; k < p->len; k++) {
+        before[k] = p->rules[k];
+        uint8_t *x = p->states + k * p->state_bytes, tmp = x[0];
+        x[0] = x[1];
+        x[1] = tmp;
+    }
+    CU_ASSERT_TRUE(bfs_path_rerule(&m, p));
+    for (size_t k = 1; k < p->len; k++)
+        CU_ASSERT_EQUAL(p->rules[k], 1 - before[k]);
+    p->states[4 * p->state_bytes] = 9;     /* a jump: no successor of step 3 is it */
+    CU_ASSERT_FALSE(bfs_path_rerule(&m, p));
+    bfs_path_free(p);
+    bfs_free(s);
+}
+
 void register_search_tests(void)
 {
     CU_pSuite s = CU_add_suite("search", NULL, NULL);
@@ -456,4 +561,7 @@ void register_search_tests(void)
     CU_add_test(s, "bfs bad model", test_bfs_bad_model);
     CU_add_test(s, "bfs progress callback", test_bfs_progress);
     CU_add_test(s, "bfs stop flag", test_bfs_stop_flag);
+    CU_add_test(s, "bfs canonical states: one per orbit", test_bfs_canonical_counts);
+    CU_add_test(s, "bfs canonical trace replayed to concrete states", test_bfs_canonical_trace);
+    CU_add_test(s, "bfs path rerule after a symmetry", test_bfs_path_rerule);
 }
