@@ -375,7 +375,7 @@ static uint32_t *gather(par_bfs *p, size_t offset, size_t *n)
     size_t k = 0;
     for (int t = 0; t < p->nthreads; t++) {
         u32vec *v = (u32vec *)((char *)&p->w[t] + offset);
-        if (all)
+        if (all && v->n)     /* an empty list may have no array (memcpy wants one) */
             memcpy(all + k, v->v, v->n * sizeof *all);
         k += v->n;
         v->n = 0;

@@ -204,6 +204,7 @@ static void test_tree_limits(void)
     ts_get(t, before - 1, out);
     CU_ASSERT_TRUE(ts_find(t, out, &idx));
     CU_ASSERT_EQUAL(idx, before - 1);
+    ts_destroy(t);
     ss_limits tiny = {.max_bytes = 100};
     CU_ASSERT_PTR_NULL(ts_create(40, &tiny));
     CU_ASSERT_PTR_NULL(ts_create(0, NULL));
